@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import {
+  AppConfig,
+  Clock,
+  createLogger,
+  installBodyParsing,
+  Metrics,
+  PinoNestLogger,
+  requestContextMiddleware,
+} from '@hostboard/core';
+import { ApiModule } from './api.module.js';
+
+export interface CreateApiOptions {
+  clock?: Clock;
+}
+
+/** Builds the api application (not yet listening): used by `main.ts` and by every e2e test. */
+export async function createApiApp(config: AppConfig, options: CreateApiOptions = {}): Promise<NestExpressApplication> {
+  const logger = createLogger(config.LOG_LEVEL);
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot({ config, clock: options.clock }), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  const http = app.getHttpAdapter().getInstance();
+  http.disable('x-powered-by');
+  http.set('trust proxy', 'loopback');
+  http.use(requestContextMiddleware);
+  const metrics = app.get(Metrics);
+  http.use((req: Request, res: Response, next: NextFunction) => {
+    const end = metrics.httpDuration.startTimer();
+    res.on('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      end({ method: req.method, route: `${req.baseUrl}${route}`, status: String(res.statusCode) });
+    });
+    next();
+  });
+  installBodyParsing(http);
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder().setTitle('hostboard').setVersion('1').addBearerAuth().build(),
+  );
+  SwaggerModule.setup('docs', app, document);
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from '@hostboard/core';
+import { createApiApp } from './api.factory.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApiApp(config);
+  await app.listen(config.PORT, config.HOST);
+  const url = await app.getUrl();
+  const where = config.embedded ? `embedded database in ${config.HOSTBOARD_DATA_DIR}` : 'PostgreSQL';
+  const jobs = config.REDIS_URL ? 'BullMQ on Redis (run the worker too)' : 'in-process jobs';
+  process.stdout.write(`hostboard is running at ${url.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost')} (${where}, ${jobs})\n`);
+}
+
+main().catch((err: unknown) => {
+  // One clear line for a bad configuration; the full error for anything else.
+  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`hostboard failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+});

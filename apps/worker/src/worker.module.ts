@@ -1,0 +1,15 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AppConfig, CoreModule } from '@hostboard/core';
+import { JobsModule } from '@hostboard/jobs';
+import { PersistenceModule } from '@hostboard/persistence';
+
+/** The job process: no HTTP; the same libraries as the api, consuming BullMQ jobs. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [CoreModule.forRoot({ config }), PersistenceModule.forRoot(), JobsModule.forRoot({ role: 'worker' })],
+    };
+  }
+}

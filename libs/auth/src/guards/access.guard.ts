@@ -1,0 +1,70 @@
+import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { ACCESS_RULE, DomainException, requestContext, roleRank, type AccessRule, type Role } from '@hostboard/core';
+import { AuthService, type StaffIdentity } from '../sessions/auth.service.js';
+import { MembershipService } from '../memberships/membership.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface StaffRequest extends Request {
+  staff?: StaffIdentity & { venueRole?: Role };
+}
+
+/**
+ * Deny by default: a route passes only what its declared access rule lets in, and a route without
+ * one is refused. Staff of another venue get 404 for its records (nothing confirms they exist);
+ * members whose role is too low get 403.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly logger = new Logger(AccessGuard.name);
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+    private readonly memberships: MembershipService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [context.getHandler(), context.getClass()]);
+    const req = context.switchToHttp().getRequest<StaffRequest>();
+    if (!rule) {
+      this.logger.error(`route ${req.method} ${req.route?.path as string} declares no access rule`);
+      throw DomainException.forbidden('This route declares no access rule.');
+    }
+    switch (rule.kind) {
+      case 'public':
+        return true;
+      case 'party-session':
+        // Party sessions are checked by their own guard on those routes.
+        return true;
+      case 'signed-in':
+        req.staff = await this.identify(req);
+        return true;
+      case 'venue-role': {
+        const staff = await this.identify(req);
+        const venueId = req.params['venueId'];
+        if (typeof venueId !== 'string' || !UUID.test(venueId)) throw DomainException.notFound('The venue was not found.');
+        const role = await this.memberships.roleOf(venueId, staff.userId);
+        if (!role) throw DomainException.notFound('The venue was not found.');
+        if (roleRank(role) < roleRank(rule.role)) {
+          throw DomainException.forbidden(`This needs the ${rule.role} role at this venue.`);
+        }
+        req.staff = { ...staff, venueRole: role };
+        return true;
+      }
+    }
+  }
+
+  private async identify(req: Request): Promise<StaffIdentity> {
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(header) : null;
+    if (!match?.[1]) throw DomainException.unauthenticated();
+    const identity = await this.auth.authenticate(match[1]);
+    const ctx = requestContext.current();
+    if (ctx) ctx.principal = { kind: 'staff', userId: identity.userId, sessionId: identity.sessionId };
+    return identity;
+  }
+}

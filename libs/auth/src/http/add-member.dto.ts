@@ -1,0 +1,16 @@
+import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ROLES, type Role } from '@hostboard/core';
+
+export class AddMemberDto {
+  @IsEmail() @MaxLength(254)
+  email: string;
+
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(160)
+  name?: string;
+
+  @IsOptional() @IsString() @MinLength(8) @MaxLength(1024)
+  password?: string;
+
+  @IsIn(ROLES)
+  role: Role;
+}

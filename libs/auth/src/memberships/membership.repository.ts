@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Role } from '@hostboard/core';
+import { VenueMembership } from './venue-membership.entity.js';
+
+@Injectable()
+export class MembershipRepository {
+  async roleOf(tx: EntityManager, venueId: string, userId: string): Promise<Role | null> {
+    const row = await tx.findOneBy(VenueMembership, { venueId, userId });
+    return row?.role ?? null;
+  }
+
+  /** Inserts or changes a role; returns the role held before (null if none). */
+  async upsert(tx: EntityManager, venueId: string, userId: string, role: Role, at: Date): Promise<Role | null> {
+    const before = await tx.findOne(VenueMembership, { where: { venueId, userId }, lock: { mode: 'pessimistic_write' } });
+    if (before) await tx.update(VenueMembership, { venueId, userId }, { role });
+    else await tx.insert(VenueMembership, { venueId, userId, role, createdAt: at });
+    return before?.role ?? null;
+  }
+
+  list(tx: EntityManager, venueId: string): Promise<Array<{ userId: string; role: Role; email: string; name: string }>> {
+    return tx.query(
+      `SELECT m.user_id AS "userId", m.role, u.email, u.name
+         FROM venue_memberships m JOIN staff_users u ON u.id = m.user_id
+        WHERE m.venue_id = $1 ORDER BY u.email`,
+      [venueId],
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsUrlWithProtocol } from './is-url-with-protocol.validator.js';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/**
+ * The environment, validated once at start-up. Field names are the variable names, so an error line
+ * names exactly what the operator must fix.
+ */
+export class AppConfig {
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @IsOptional() @IsString() @MinLength(1)
+  HOST = '127.0.0.1';
+
+  /** Absent: the embedded PostgreSQL (PGlite) in HOSTBOARD_DATA_DIR. */
+  @IsOptional() @Transform(emptyToUndefined) @IsUrlWithProtocol(['postgres:', 'postgresql:'])
+  DATABASE_URL?: string;
+
+  /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
+  @IsOptional() @IsString() @MinLength(1)
+  HOSTBOARD_DATA_DIR = './.data';
+
+  /** Absent: jobs run in-process on timers. */
+  @IsOptional() @Transform(emptyToUndefined) @IsUrlWithProtocol(['redis:', 'rediss:'])
+  REDIS_URL?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  BOOTSTRAP_OWNER_EMAIL?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MinLength(8)
+  BOOTSTRAP_OWNER_PASSWORD?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(24 * 30)
+  SESSION_TTL_HOURS = 12;
+
+  /** Failed attempts allowed per address and per account in one window (login, token exchange). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AUTH_RATE_LIMIT = 10;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AUTH_RATE_WINDOW_SECONDS = 60;
+
+  /** Comma-separated origins allowed to open the board socket; empty: same-origin and non-browser clients only. */
+  @IsOptional() @IsString()
+  BOARD_ALLOWED_ORIGINS = '';
+
+  @IsOptional() @Transform(emptyToUndefined) @IsUrlWithProtocol(['smtp:', 'smtps:'])
+  SMTP_URL?: string;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV = 'development';
+
+  get embedded(): boolean {
+    return this.DATABASE_URL === undefined;
+  }
+}
+
+/** A configuration the process cannot start with; its message is one line for the operator. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const picked: Record<string, string> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  const config = plainToInstance(AppConfig, picked);
+  const [first] = validateSync(config, { forbidUnknownValues: true });
+  if (first) {
+    const reason = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    throw new ConfigError(`Configuration error: ${reason}`);
+  }
+  if ((config.BOOTSTRAP_OWNER_EMAIL === undefined) !== (config.BOOTSTRAP_OWNER_PASSWORD === undefined)) {
+    throw new ConfigError('Configuration error: set both BOOTSTRAP_OWNER_EMAIL and BOOTSTRAP_OWNER_PASSWORD, or neither');
+  }
+  return config;
+}

@@ -1,0 +1,57 @@
+import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { requestContext } from '../request-context/request-context.js';
+import { IdempotentReplay } from '../transaction/idempotent-replay.js';
+import { DomainException } from './domain.exception.js';
+import { ErrorCode, httpStatusOf } from './error-code.js';
+
+/**
+ * The one place errors become HTTP. Domain refusals keep their code; Nest's own HTTP errors (unknown
+ * route, throttling) are translated to codes; anything else is a 500 that names only a correlation id.
+ */
+@Catch()
+export class AppExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const res = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof IdempotentReplay) {
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.status(exception.status).json(exception.body);
+      return;
+    }
+    const domain = toDomain(exception);
+    if (domain) {
+      res.status(httpStatusOf(domain.code)).json(domain.toBody());
+      return;
+    }
+    const correlationId = requestContext.current()?.correlationId ?? 'unknown';
+    const err = exception as Error;
+    this.logger.error(`unexpected fault ${correlationId}: ${err?.message}`, err?.stack);
+    res.status(HttpStatus.INTERNAL_SERVER_ERROR).json({
+      error: { code: ErrorCode.INTERNAL, message: 'Something went wrong on our side.', details: { correlationId } },
+    });
+  }
+}
+
+function toDomain(exception: unknown): DomainException | undefined {
+  if (exception instanceof DomainException) return exception;
+  if (!(exception instanceof HttpException)) return undefined;
+  switch (exception.getStatus()) {
+    case 404:
+      return DomainException.notFound('No such route.');
+    case 429:
+      return new DomainException(ErrorCode.RATE_LIMITED, 'Too many attempts; wait a minute and try again.');
+    case 401:
+      return DomainException.unauthenticated();
+    case 403:
+      return DomainException.forbidden();
+    case 400:
+    case 413:
+    case 415:
+      return DomainException.validation(exception.message);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import { from, switchMap, type Observable } from 'rxjs';
+import { DomainException } from '../errors/domain.exception.js';
+import { requestContext, type Principal } from '../request-context/request-context.js';
+import { IdempotencyStore } from './idempotency.store.js';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * Reads `Idempotency-Key` on POSTs and hands a claim to the request's first command transaction.
+ * A completed key is answered here, before any work; the race of two requests in flight is settled
+ * inside the transaction (IdempotencyStore.enter).
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(private readonly store: IdempotencyStore) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const req = context.switchToHttp().getRequest<Request>();
+    const header = req.headers['idempotency-key'];
+    const ctx = requestContext.current();
+    if (req.method !== 'POST' || header === undefined || !ctx) return next.handle();
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined || !KEY_PATTERN.test(key)) {
+      throw DomainException.validation('Idempotency-Key must be 1 to 255 visible characters.');
+    }
+    const declared: unknown = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler());
+    ctx.idempotency = {
+      scope: scopeOf(ctx.principal),
+      key,
+      requestHash: hashRequest(req),
+      successStatus: typeof declared === 'number' ? declared : 201,
+      claimed: false,
+    };
+    const claim = ctx.idempotency;
+    return from(this.store.replayIfStored(claim)).pipe(switchMap(() => next.handle()));
+  }
+}
+
+/** Keys belong to their caller: one staff user's key never answers another's request. */
+function scopeOf(p: Principal): string {
+  switch (p.kind) {
+    case 'staff':
+      return `staff:${p.userId}`;
+    case 'queue-session':
+      return `queue-session:${p.sessionId}`;
+    case 'booking-session':
+      return `booking-session:${p.sessionId}`;
+    case 'anonymous':
+      return 'public';
+  }
+}
+
+function hashRequest(req: Request): string {
+  const path = req.originalUrl.split('?')[0] ?? '';
+  return createHash('sha256').update(`${req.method} ${path}\n${canonicalJson(req.body)}`).digest('hex');
+}
+
+/** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

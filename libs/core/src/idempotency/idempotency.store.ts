@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../clock/clock.js';
+import { DomainException } from '../errors/domain.exception.js';
+import { ErrorCode, httpStatusOf } from '../errors/error-code.js';
+import type { IdempotencyClaim } from '../request-context/request-context.js';
+import { IdempotentReplay } from '../transaction/idempotent-replay.js';
+import { IdempotencyKeyRow } from './idempotency-key.entity.js';
+
+/** Stored answers are kept at least this long (API.md: at least 24 h). */
+export const IDEMPOTENCY_RETENTION_MS = 48 * 3600 * 1000;
+
+/** SQL of the Idempotency-Key table. */
+@Injectable()
+export class IdempotencyStore {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Outside any transaction: answer a retry from what is stored, before doing any work. */
+  async replayIfStored(claim: IdempotencyClaim): Promise<void> {
+    const row = await this.dataSource.manager.findOneBy(IdempotencyKeyRow, { scope: claim.scope, key: claim.key });
+    if (row) this.answerFromRow(row, claim);
+  }
+
+  /**
+   * Inside the command's transaction, before its lock. A transaction-scoped advisory lock on the key
+   * tells "the first request is still running" (refused at once, never waited on) from "it finished"
+   * (its row is visible once the lock is free, because the row commits with the lock's release).
+   */
+  async enter(tx: EntityManager, claim: IdempotencyClaim): Promise<void> {
+    const rows: Array<{ locked: boolean }> = await tx.query(
+      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS locked',
+      [`${claim.scope}\n${claim.key}`],
+    );
+    if (!rows[0]?.locked) {
+      throw new DomainException(
+        ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+        'A request with this Idempotency-Key is still running; retry it shortly.',
+      );
+    }
+    const row = await tx.findOneBy(IdempotencyKeyRow, { scope: claim.scope, key: claim.key });
+    if (row) this.answerFromRow(row, claim);
+  }
+
+  async record(tx: EntityManager, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
+    await tx.insert(IdempotencyKeyRow, {
+      scope: claim.scope,
+      key: claim.key,
+      requestHash: claim.requestHash,
+      responseStatus: status,
+      responseBody: toJson(body) as object,
+      createdAt: this.clock.now(),
+    });
+  }
+
+  /** After a refused command rolled back: store the refusal in its own small transaction. */
+  async recordRefusal(claim: IdempotencyClaim, err: DomainException): Promise<void> {
+    await this.dataSource
+      .createQueryBuilder()
+      .insert()
+      .into(IdempotencyKeyRow)
+      .values({
+        scope: claim.scope,
+        key: claim.key,
+        requestHash: claim.requestHash,
+        responseStatus: httpStatusOf(err.code),
+        responseBody: toJson(err.toBody()) as object,
+        createdAt: this.clock.now(),
+      })
+      .orIgnore()
+      .execute();
+  }
+
+  /** Deletes answers older than the retention window; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS);
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(IdempotencyKeyRow)
+      .where('created_at < :cutoff', { cutoff })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  private answerFromRow(row: IdempotencyKeyRow, claim: IdempotencyClaim): never {
+    if (row.requestHash !== claim.requestHash) {
+      throw new DomainException(
+        ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        'This Idempotency-Key was already used for a different request.',
+      );
+    }
+    throw new IdempotentReplay(row.responseStatus, row.responseBody);
+  }
+}
+
+/** The stored body is exactly the JSON the client received (dates as strings, no undefined). */
+function toJson(body: unknown): unknown {
+  return body === undefined ? null : JSON.parse(JSON.stringify(body));
+}

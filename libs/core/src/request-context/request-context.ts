@@ -1,0 +1,52 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Who is calling: a staff user, a party's queue or booking session, or nobody. */
+export type Principal =
+  | { kind: 'staff'; userId: string; sessionId: string }
+  | { kind: 'queue-session'; sessionId: string; entryId: string }
+  | { kind: 'booking-session'; sessionId: string; reservationId: string }
+  | { kind: 'anonymous' };
+
+/** An Idempotency-Key claim carried from the HTTP edge to the command's transaction. */
+export interface IdempotencyClaim {
+  scope: string;
+  key: string;
+  requestHash: string;
+  /** HTTP status the route answers on success. */
+  successStatus: number;
+  claimed: boolean;
+}
+
+export interface RequestContext {
+  correlationId: string;
+  ip: string;
+  principal: Principal;
+  idempotency?: IdempotencyClaim;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+/** Per-request facts that every layer may read without threading them through each call. */
+export const requestContext = {
+  run<T>(ctx: RequestContext, fn: () => T): T {
+    return storage.run(ctx, fn);
+  },
+  current(): RequestContext | undefined {
+    return storage.getStore();
+  },
+  /** Actor label for history and audit rows. */
+  actor(): string {
+    const p = storage.getStore()?.principal;
+    switch (p?.kind) {
+      case 'staff':
+        return `staff:${p.userId}`;
+      case 'queue-session':
+        return `party:${p.entryId}`;
+      case 'booking-session':
+        return `booking:${p.reservationId}`;
+      case 'anonymous':
+      case undefined:
+        return 'public';
+    }
+  },
+};

@@ -1,0 +1,94 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { DomainException } from '../errors/domain.exception.js';
+import { ErrorCode } from '../errors/error-code.js';
+import { IdempotencyStore } from '../idempotency/idempotency.store.js';
+import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
+import { IdempotentReplay } from './idempotent-replay.js';
+import type { Tx } from './tx.js';
+import { lockVenueRow } from './venue-lock.js';
+
+export interface CommandOptions<T> {
+  /** Runs first inside the transaction, e.g. `SELECT … FOR UPDATE` on the venue row. */
+  lock?: (tx: EntityManager) => Promise<void>;
+  /** What a replay of this command answers, when it differs from the first answer (a token shown once). */
+  storedAs?: (result: T) => unknown;
+}
+
+/**
+ * Opens transactions. `command` is the shape of every mutating command: one transaction that claims
+ * the request's Idempotency-Key, takes its lock, does the work and records the answer, all or nothing.
+ */
+@Injectable()
+export class TransactionRunner {
+  private readonly logger = new Logger(TransactionRunner.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly idempotency: IdempotencyStore,
+  ) {}
+
+  /** A plain transaction: reads, or system work that guards itself (the sweep). */
+  async run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const hooks: Array<() => void | Promise<void>> = [];
+    const result = await this.dataSource.transaction((manager) =>
+      fn({ manager, afterCommit: (hook) => hooks.push(hook) }),
+    );
+    await this.runHooks(hooks);
+    return result;
+  }
+
+  async command<T>(options: CommandOptions<T>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const claim = this.takeClaim();
+    try {
+      return await this.run(async (tx) => {
+        if (claim) await this.idempotency.enter(tx.manager, claim);
+        await options.lock?.(tx.manager);
+        const result = await fn(tx);
+        if (claim) {
+          const stored = options.storedAs ? options.storedAs(result) : result;
+          await this.idempotency.record(tx.manager, claim, claim.successStatus, stored);
+        }
+        return result;
+      });
+    } catch (err) {
+      // A refusal is an answer too: the same retry gets the same refusal. Our own idempotency
+      // refusals and replays are not stored (they describe the key, not the command).
+      if (claim && err instanceof DomainException && !isIdempotencyCode(err.code)) {
+        await this.idempotency.recordRefusal(claim, err);
+      }
+      throw err;
+    }
+  }
+
+  /** A command of one venue: its row lock is taken first, before any read that informs the decision. */
+  venueCommand<T>(venueId: string, fn: (tx: Tx) => Promise<T>, options: Omit<CommandOptions<T>, 'lock'> = {}): Promise<T> {
+    return this.command({ ...options, lock: (m) => lockVenueRow(m, venueId) }, fn);
+  }
+
+  /** Only the first command of a request answers for its Idempotency-Key. */
+  private takeClaim(): IdempotencyClaim | undefined {
+    const claim = requestContext.current()?.idempotency;
+    if (!claim || claim.claimed) return undefined;
+    claim.claimed = true;
+    return claim;
+  }
+
+  private async runHooks(hooks: Array<() => void | Promise<void>>): Promise<void> {
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (err) {
+        // The transaction has committed; a failed side effect (a socket push) must not turn it into an error.
+        this.logger.error(`after-commit hook failed: ${(err as Error).message}`, (err as Error).stack);
+      }
+    }
+  }
+}
+
+function isIdempotencyCode(code: ErrorCode): boolean {
+  return code === ErrorCode.IDEMPOTENCY_IN_PROGRESS || code === ErrorCode.IDEMPOTENCY_KEY_REUSED;
+}
+
+export { IdempotentReplay };

@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Clock } from '@hostboard/core';
+import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
+import { assertJobId, JOB_OPTIONS, QUEUE_NAME, REPEATING, type JobHandler, type JobName, type JobPayloads } from '../job.registry.js';
+
+export interface BullmqSchedulerOptions {
+  redisUrl: string;
+  /** True in the worker process: it consumes jobs. API processes only produce. */
+  consume: boolean;
+}
+
+/** Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming. */
+@Injectable()
+export class BullmqScheduler extends JobScheduler {
+  private readonly logger = new Logger(BullmqScheduler.name);
+  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private readonly connection: ConnectionOptions;
+  private readonly queue: Queue;
+  private worker?: Worker;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: BullmqSchedulerOptions,
+  ) {
+    super();
+    this.connection = { url: options.redisUrl, maxRetriesPerRequest: null };
+    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, defaultJobOptions: JOB_OPTIONS });
+  }
+
+  async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
+    const delay = Math.max(0, options.runAt.getTime() - this.clock.now().getTime());
+    await this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay });
+  }
+
+  async cancel(jobId: string): Promise<boolean> {
+    // queue.remove answers 1 even for unknown or finished ids: check the state first.
+    const job = await this.queue.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return false;
+    await job.remove();
+    return true;
+  }
+
+  handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
+    this.handlers.set(name, handler as JobHandler<JobName>);
+  }
+
+  async start(): Promise<void> {
+    if (!this.options.consume) return;
+    for (const { name, everyMs } of REPEATING) {
+      await this.queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+    }
+    this.worker = new Worker(
+      QUEUE_NAME,
+      async (job) => {
+        const handler = this.handlers.get(job.name as JobName);
+        if (!handler) return 'skipped';
+        return handler(job.data as never);
+      },
+      { connection: this.connection, concurrency: 8 },
+    );
+    this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
+  }
+
+  async stop(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+  }
+
+  /** For readiness: a round trip to the queue's Redis. */
+  async ping(): Promise<void> {
+    await this.queue.getJobCounts('delayed');
+  }
+}

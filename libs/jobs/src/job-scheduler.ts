@@ -1,0 +1,26 @@
+import type { JobHandler, JobName, JobPayloads } from './job.registry.js';
+
+export interface ScheduleOptions {
+  /** Idempotent: scheduling an id that is already pending changes nothing. */
+  jobId: string;
+  /** When the job is due, by the producer's clock. */
+  runAt: Date;
+}
+
+/**
+ * The jobs interface. BullMQ on Redis when REDIS_URL is set; an in-process runner on timers
+ * otherwise. Domain modules schedule through it and register handlers with it; neither knows which.
+ */
+export abstract class JobScheduler {
+  abstract schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void>;
+
+  /** Removes a pending job; true if one was pending. */
+  abstract cancel(jobId: string): Promise<boolean>;
+
+  abstract handle<N extends JobName>(name: N, handler: JobHandler<N>): void;
+
+  /** Starts the repeating jobs and, where this process runs jobs, processing. */
+  abstract start(): Promise<void>;
+
+  abstract stop(): Promise<void>;
+}

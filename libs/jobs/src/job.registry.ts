@@ -1,0 +1,33 @@
+/**
+ * The one list of jobs: names, payloads and options. A job is a trigger; the database row is the
+ * truth, and every handler re-reads it and is safe to run twice or late.
+ */
+export const QUEUE_NAME = 'hostboard';
+
+export interface JobPayloads {
+  /** Deletes stored Idempotency-Key answers past their retention. */
+  'idempotency-purge': Record<string, never>;
+}
+
+export type JobName = keyof JobPayloads;
+
+export type JobHandler<N extends JobName> = (payload: JobPayloads[N]) => Promise<'done' | 'skipped'>;
+
+/** Named option presets (attempts and backoff for a failed run). */
+export const JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential' as const, delay: 1000 },
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 24 * 3600 },
+};
+
+/** Repeating jobs and their interval. */
+export const REPEATING: Array<{ name: JobName; everyMs: number }> = [
+  { name: 'idempotency-purge', everyMs: 3600_000 },
+];
+
+/** BullMQ refuses job ids with `:`; ids are UUIDs or `<name>-<uuid>`. */
+export function assertJobId(id: string): string {
+  if (id.includes(':') || /^\d+$/.test(id)) throw new Error(`invalid job id ${id}`);
+  return id;
+}

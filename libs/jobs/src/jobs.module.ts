@@ -1,0 +1,57 @@
+import { Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig, Clock, type ReadinessCheck } from '@hostboard/core';
+import { BullmqScheduler } from './bullmq/bullmq.scheduler.js';
+import { InProcessScheduler } from './in-process/in-process.scheduler.js';
+import { JobScheduler } from './job-scheduler.js';
+import { MaintenanceHandlers } from './maintenance.handlers.js';
+
+export const REDIS_READINESS = Symbol('REDIS_READINESS');
+
+export interface JobsModuleOptions {
+  /** Whether this process runs jobs: the worker always; the api only when there is no Redis. */
+  role: 'api' | 'worker';
+}
+
+class SchedulerLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(private readonly scheduler: JobScheduler) {}
+  async onApplicationBootstrap(): Promise<void> {
+    await this.scheduler.start();
+  }
+  async onApplicationShutdown(): Promise<void> {
+    await this.scheduler.stop();
+  }
+}
+
+/** Chooses the job runner: BullMQ with REDIS_URL, in-process timers without. */
+@Module({})
+export class JobsModule {
+  static forRoot(options: JobsModuleOptions): DynamicModule {
+    return {
+      module: JobsModule,
+      global: true,
+      providers: [
+        MaintenanceHandlers,
+        {
+          provide: JobScheduler,
+          inject: [AppConfig, Clock],
+          useFactory: (config: AppConfig, clock: Clock): JobScheduler =>
+            config.REDIS_URL
+              ? new BullmqScheduler(clock, { redisUrl: config.REDIS_URL, consume: options.role === 'worker' })
+              : new InProcessScheduler(clock),
+        },
+        {
+          provide: SchedulerLifecycle,
+          inject: [JobScheduler],
+          useFactory: (s: JobScheduler) => new SchedulerLifecycle(s),
+        },
+        {
+          provide: REDIS_READINESS,
+          inject: [JobScheduler],
+          useFactory: (s: JobScheduler): ReadinessCheck[] =>
+            s instanceof BullmqScheduler ? [{ name: 'redis', check: () => s.ping() }] : [],
+        },
+      ],
+      exports: [JobScheduler, REDIS_READINESS],
+    };
+  }
+}

@@ -1,0 +1,9 @@
+import { HistoryRow, IdempotencyKeyRow } from '@hostboard/core';
+import { AuditEvent } from '@hostboard/auth/audit/audit-event.entity.js';
+import { StaffSession } from '@hostboard/auth/sessions/staff-session.entity.js';
+import { StaffUser } from '@hostboard/auth/users/staff-user.entity.js';
+import { VenueMembership } from '@hostboard/auth/memberships/venue-membership.entity.js';
+import { Venue } from '@hostboard/venue/venues/venue.entity.js';
+
+/** Every entity of the schema, listed (no globs: ES modules and bundlers make globs fragile). */
+export const ENTITIES = [HistoryRow, IdempotencyKeyRow, StaffUser, StaffSession, VenueMembership, AuditEvent, Venue];

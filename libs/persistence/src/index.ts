@@ -1,0 +1,5 @@
+export * from './data-source.factory.js';
+export * from './database.readiness.js';
+export * from './embedded/embedded-database.js';
+export * from './entities.js';
+export * from './persistence.module.js';

@@ -1,0 +1,5 @@
+import type { MigrationInterface } from 'typeorm';
+import { Initial1796153038184 } from './1796153038184-initial.js';
+
+/** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Initial1796153038184];

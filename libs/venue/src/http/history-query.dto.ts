@@ -1,0 +1,6 @@
+import { IsOptional, IsUUID } from 'class-validator';
+
+export class HistoryQueryDto {
+  @IsOptional() @IsUUID()
+  subjectId?: string;
+}

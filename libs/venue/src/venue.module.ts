@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@hostboard/auth';
+import { VenuesController } from './http/venues.controller.js';
+import { VenueRepository } from './venues/venue.repository.js';
+import { VenueService } from './venues/venue.service.js';
+
+/** Venues and their policies. */
+@Module({
+  imports: [AuthModule],
+  controllers: [VenuesController],
+  providers: [VenueRepository, VenueService],
+  exports: [VenueRepository, VenueService],
+})
+export class VenueModule {}

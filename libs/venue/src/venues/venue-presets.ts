@@ -1,0 +1,37 @@
+import type { OnOfferExpired, Preset, QueueOrder, Seating } from './venue.entity.js';
+
+export interface VenuePolicy {
+  seating: Seating;
+  poolCapacity: number | null;
+  holdSeconds: number;
+  onOfferExpired: OnOfferExpired;
+  requireServiceWindow: boolean;
+  oneEntryPerContact: boolean;
+  order: QueueOrder;
+}
+
+/** The two shipped presets (ARCHITECTURE.md, "One engine, two policies"); a manager may change any field. */
+export function presetPolicy(preset: Preset, poolCapacity?: number): VenuePolicy {
+  switch (preset) {
+    case 'restaurant':
+      return {
+        seating: 'tables',
+        poolCapacity: null,
+        holdSeconds: 300,
+        onOfferExpired: 'keep-place',
+        requireServiceWindow: true,
+        oneEntryPerContact: true,
+        order: 'host-pick',
+      };
+    case 'workshop':
+      return {
+        seating: 'pool',
+        poolCapacity: poolCapacity ?? 12,
+        holdSeconds: 1800,
+        onOfferExpired: 'leave-queue',
+        requireServiceWindow: false,
+        oneEntryPerContact: false,
+        order: 'strict',
+      };
+  }
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock, DomainException, ErrorCode, HistoryWriter, sqlState, SQLSTATE, TransactionRunner, type HistoryView } from '@hostboard/core';
+import { MembershipService } from '@hostboard/auth';
+import type { CreateVenueDto } from '../http/create-venue.dto.js';
+import type { UpdateVenueDto } from '../http/update-venue.dto.js';
+import { presetPolicy } from './venue-presets.js';
+import type { Venue } from './venue.entity.js';
+import { VenueRepository } from './venue.repository.js';
+import { toVenueView, type VenueView } from './venue.view.js';
+
+@Injectable()
+export class VenueService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly memberships: MembershipService,
+    private readonly history: HistoryWriter,
+  ) {}
+
+  /** Any signed-in staff user may create a venue; the creator becomes its owner, in the same transaction. */
+  async create(creatorId: string, input: CreateVenueDto): Promise<VenueView> {
+    if (input.preset === 'restaurant' && input.poolCapacity !== undefined) {
+      throw DomainException.validation('poolCapacity applies to pool venues (the workshop preset) only.');
+    }
+    if (!input.sandbox && input.clock !== undefined) {
+      throw DomainException.validation('clock applies to sandbox venues only.');
+    }
+    const now = this.clock.now();
+    const policy = presetPolicy(input.preset, input.poolCapacity);
+    const venue: Venue = {
+      id: randomUUID(),
+      slug: input.slug,
+      name: input.name,
+      timeZone: input.timeZone,
+      preset: input.preset,
+      published: false,
+      queueEnabled: true,
+      queuePartyCap: 8,
+      termsVersion: 'v1',
+      seating: policy.seating,
+      poolCapacity: policy.poolCapacity,
+      holdSeconds: policy.holdSeconds,
+      onOfferExpired: policy.onOfferExpired,
+      requireServiceWindow: policy.requireServiceWindow,
+      oneEntryPerContact: policy.oneEntryPerContact,
+      queueOrder: policy.order,
+      sandbox: input.sandbox === true,
+      clockNow: input.sandbox ? (input.clock ? new Date(input.clock) : now) : null,
+      version: '0',
+      createdAt: now,
+    };
+    try {
+      return await this.tx.command({}, async ({ manager }) => {
+        await this.venues.insert(manager, venue);
+        await this.memberships.grantOwner(manager, venue.id, creatorId);
+        await this.history.append(manager, {
+          venueId: venue.id,
+          subjectType: 'venue',
+          subjectId: venue.id,
+          from: null,
+          to: 'created',
+          at: now,
+          operationId: `venue-create-${venue.id}`,
+        });
+        return toVenueView(venue);
+      });
+    } catch (err) {
+      if (sqlState(err) === SQLSTATE.uniqueViolation) {
+        throw new DomainException(ErrorCode.CONFLICT, 'This slug is already taken.', { field: 'slug' });
+      }
+      throw err;
+    }
+  }
+
+  async get(venueId: string): Promise<VenueView> {
+    const venue = await this.tx.run(({ manager }) => this.venues.findById(manager, venueId));
+    if (!venue) throw DomainException.notFound('The venue was not found.');
+    return toVenueView(venue);
+  }
+
+  async listForUser(userId: string): Promise<VenueView[]> {
+    const venues = await this.tx.run(({ manager }) => this.venues.listForUser(manager, userId));
+    return venues.map(toVenueView);
+  }
+
+  async update(venueId: string, input: UpdateVenueDto): Promise<VenueView> {
+    return this.tx.venueCommand(venueId, async ({ manager }) => {
+      const venue = await this.venues.findById(manager, venueId);
+      if (!venue) throw DomainException.notFound('The venue was not found.');
+      const p = input.policy ?? {};
+      if (p.poolCapacity !== undefined && venue.seating !== 'pool') {
+        throw DomainException.validation('poolCapacity applies to pool venues only.');
+      }
+      const changes: Partial<Venue> = {
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.published !== undefined && { published: input.published }),
+        ...(input.queueEnabled !== undefined && { queueEnabled: input.queueEnabled }),
+        ...(input.queuePartyCap !== undefined && { queuePartyCap: input.queuePartyCap }),
+        ...(input.termsVersion !== undefined && { termsVersion: input.termsVersion }),
+        ...(p.holdSeconds !== undefined && { holdSeconds: p.holdSeconds }),
+        ...(p.onOfferExpired !== undefined && { onOfferExpired: p.onOfferExpired }),
+        ...(p.requireServiceWindow !== undefined && { requireServiceWindow: p.requireServiceWindow }),
+        ...(p.oneEntryPerContact !== undefined && { oneEntryPerContact: p.oneEntryPerContact }),
+        ...(p.order !== undefined && { queueOrder: p.order }),
+        ...(p.poolCapacity !== undefined && { poolCapacity: p.poolCapacity }),
+      };
+      await this.venues.update(manager, venueId, changes);
+      return toVenueView({ ...venue, ...changes });
+    });
+  }
+
+  async listHistory(venueId: string, subjectId?: string): Promise<HistoryView[]> {
+    return this.tx.run(({ manager }) => this.history.list(manager, venueId, subjectId));
+  }
+}
