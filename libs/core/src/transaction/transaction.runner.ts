@@ -14,6 +14,8 @@ export interface CommandOptions<T> {
   lock?: (tx: EntityManager) => Promise<void>;
   /** What a replay of this command answers, when it differs from the first answer (a token shown once). */
   storedAs?: (result: T) => unknown;
+  /** Turns a database refusal (a unique or exclusion violation) into the domain's answer. */
+  translate?: (err: unknown) => DomainException | undefined;
 }
 
 /**
@@ -52,7 +54,8 @@ export class TransactionRunner {
         }
         return result;
       });
-    } catch (err) {
+    } catch (thrown) {
+      const err = options.translate?.(thrown) ?? thrown;
       // A refusal is an answer too: the same retry gets the same refusal. Our own idempotency
       // refusals and replays are not stored (they describe the key, not the command).
       if (claim && err instanceof DomainException && !isIdempotencyCode(err.code)) {

@@ -51,8 +51,7 @@ export class VenueService {
       version: '0',
       createdAt: now,
     };
-    try {
-      return await this.tx.command({}, async ({ manager }) => {
+    return this.tx.command({ translate: slugTaken }, async ({ manager }) => {
         await this.venues.insert(manager, venue);
         await this.memberships.grantOwner(manager, venue.id, creatorId);
         await this.history.append(manager, {
@@ -66,12 +65,6 @@ export class VenueService {
         });
         return toVenueView(venue);
       });
-    } catch (err) {
-      if (sqlState(err) === SQLSTATE.uniqueViolation) {
-        throw new DomainException(ErrorCode.CONFLICT, 'This slug is already taken.', { field: 'slug' });
-      }
-      throw err;
-    }
   }
 
   async get(venueId: string): Promise<VenueView> {
@@ -114,4 +107,10 @@ export class VenueService {
   async listHistory(venueId: string, subjectId?: string): Promise<HistoryView[]> {
     return this.tx.run(({ manager }) => this.history.list(manager, venueId, subjectId));
   }
+}
+
+function slugTaken(err: unknown): DomainException | undefined {
+  return sqlState(err) === SQLSTATE.uniqueViolation
+    ? new DomainException(ErrorCode.CONFLICT, 'This slug is already taken.', { field: 'slug' })
+    : undefined;
 }

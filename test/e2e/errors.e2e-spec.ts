@@ -1,0 +1,65 @@
+import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+
+describe('error envelope', () => {
+  let t: TestApp;
+  let owner: Staff;
+  const venue = { slug: 'err-venue', name: 'Errors', timeZone: 'America/Chicago', preset: 'restaurant' };
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'owner');
+  });
+  afterAll(() => t.close());
+
+  const expectEnvelope = (body: unknown, code: string): void => {
+    expect(body).toEqual({ error: { code, message: expect.any(String), details: expect.any(Object) } });
+  };
+
+  it('refuses an unknown field with VALIDATION', async () => {
+    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, colour: 'red' }).expect(400);
+    expectEnvelope(res.body, 'VALIDATION');
+    expect(JSON.stringify(res.body)).toContain('colour');
+  });
+
+  it('refuses a wrong type with VALIDATION, without coercing', async () => {
+    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, preset: 'workshop', poolCapacity: '12' }).expect(400);
+    expectEnvelope(res.body, 'VALIDATION');
+    const again = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, sandbox: 'true' }).expect(400);
+    expectEnvelope(again.body, 'VALIDATION');
+  });
+
+  it('refuses an oversized body with VALIDATION', async () => {
+    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, name: 'x'.repeat(70 * 1024) }).expect(400);
+    expectEnvelope(res.body, 'VALIDATION');
+    expect((res.body as { error: { message: string } }).error.message).toBe('The request body is larger than 64 KB.');
+  });
+
+  it('refuses a body that is not JSON with VALIDATION', async () => {
+    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Content-Type', 'application/json').send('{"slug":').expect(400);
+    expectEnvelope(res.body, 'VALIDATION');
+  });
+
+  it('answers an unknown route with NOT_FOUND', async () => {
+    const res = await request(t.baseUrl).get('/v1/no-such-thing').expect(404);
+    expectEnvelope(res.body, 'NOT_FOUND');
+  });
+
+  it('answers an unexpected fault with 500 and a correlation id only', async () => {
+    // A real fault, not a stub: the table the command writes has vanished under the running app.
+    const ds = t.app.get<DataSource>(getDataSourceToken());
+    await ds.query('ALTER TABLE venues RENAME TO venues_gone');
+    try {
+      const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send(venue).expect(500);
+      const body = res.body as { error: { code: string; message: string; details: { correlationId: string } } };
+      expect(body).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong on our side.', details: { correlationId: expect.any(String) } } });
+      expect(body.error.details.correlationId).toBe(res.headers['x-request-id']);
+      expect(res.text).not.toMatch(/venues|does not exist|stack|QueryFailed|\.ts:\d/i);
+    } finally {
+      await ds.query('ALTER TABLE venues_gone RENAME TO venues');
+    }
+  });
+});

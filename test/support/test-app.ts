@@ -1,0 +1,58 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createApiApp } from '../../apps/api/src/api.factory.js';
+import { Clock, loadConfig, ManualClock, SystemClock, type AppConfig } from '@hostboard/core';
+import { IN_MEMORY } from '@hostboard/persistence';
+import { freshDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  baseUrl: string;
+  http: () => request.Agent;
+  db: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Reuse a database (a second boot, a second process); default: a fresh one. */
+  db?: TestDatabase;
+  keepDatabase?: boolean;
+}
+
+/**
+ * Boots the real api on a real port over this file's own database: PostgreSQL when DATABASE_URL
+ * is set (and Redis when REDIS_URL is), else embedded PGlite in memory with in-process jobs.
+ */
+export async function startApp(options: StartOptions = {}): Promise<TestApp> {
+  const db = options.db ?? (await freshDatabase());
+  const env: Record<string, string | undefined> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'fatal',
+    HOSTBOARD_DATA_DIR: IN_MEMORY,
+    DATABASE_URL: db.url,
+    REDIS_URL: process.env['REDIS_URL'],
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  const app = await createApiApp(config, { clock: options.clock ?? new SystemClock() });
+  await app.listen(0, '127.0.0.1');
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    config,
+    baseUrl,
+    http: () => request.agent(baseUrl),
+    db,
+    close: async () => {
+      await app.close();
+      if (!options.keepDatabase && !options.db) await db.drop();
+    },
+  };
+}
+
+export { ManualClock };

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const hasServer = (): boolean => Boolean(process.env['DATABASE_URL']);
+export const hasRedis = (): boolean => Boolean(process.env['REDIS_URL']);
+
+export interface TestDatabase {
+  /** Undefined on the embedded default (each app gets its own in-memory PGlite). */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of the test file's own: with DATABASE_URL, a new database on that server (created empty,
+ * dropped at the end), so test files run in parallel without touching each other's data.
+ */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const base = process.env['DATABASE_URL'];
+  if (!base) return { url: undefined, drop: async () => undefined };
+  const name = `hb_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** `describe`, or `describe.skip` with the reason in its name when the suite needs a real server. */
+export function describeWithServer(reason: string): jest.Describe {
+  return hasServer() ? describe : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set DATABASE_URL]`, fn)) as jest.Describe);
+}
+
+export function describeWithRedis(reason: string): jest.Describe {
+  return hasRedis() ? describe : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set REDIS_URL]`, fn)) as jest.Describe);
+}
