@@ -8,6 +8,10 @@ export interface BullmqSchedulerOptions {
   redisUrl: string;
   /** True in the worker process: it consumes jobs. API processes only produce. */
   consume: boolean;
+  /** Redis key prefix (BullMQ's default `bull`); tests use their own. */
+  prefix?: string;
+  /** Start the repeating jobs (default true); tests of single jobs turn them off. */
+  repeating?: boolean;
 }
 
 /** Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming. */
@@ -25,7 +29,7 @@ export class BullmqScheduler extends JobScheduler {
   ) {
     super();
     this.connection = { url: options.redisUrl, maxRetriesPerRequest: null };
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, defaultJobOptions: JOB_OPTIONS });
+    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
@@ -49,7 +53,7 @@ export class BullmqScheduler extends JobScheduler {
 
   async start(): Promise<void> {
     if (!this.options.consume) return;
-    for (const { name, everyMs } of REPEATING) {
+    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
       await this.queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
     }
     this.worker = new Worker(
@@ -59,7 +63,7 @@ export class BullmqScheduler extends JobScheduler {
         if (!handler) return 'skipped';
         return handler(job.data as never);
       },
-      { connection: this.connection, concurrency: 8 },
+      { connection: this.connection, prefix: this.options.prefix, concurrency: 8 },
     );
     this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
   }

@@ -19,7 +19,10 @@ export class InProcessScheduler extends JobScheduler {
   private readonly repeating: NodeJS.Timeout[] = [];
   private started = false;
 
-  constructor(private readonly clock: Clock) {
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: { repeating?: boolean } = {},
+  ) {
     super();
   }
 
@@ -44,7 +47,7 @@ export class InProcessScheduler extends JobScheduler {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    for (const { name, everyMs } of REPEATING) {
+    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
       const timer = setInterval(() => void this.run(name, {}), everyMs);
       timer.unref();
       this.repeating.push(timer);

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { ManualClock, SystemClock } from '@hostboard/core';
+import { BullmqScheduler, InProcessScheduler, QUEUE_NAME, type JobScheduler } from '@hostboard/jobs';
+import { describeWithRedis } from '../support/test-database.js';
+
+const waitFor = async (cond: () => boolean, ms = 5000): Promise<void> => {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** The same contract, checked on both implementations of the jobs interface. */
+function schedulerContract(make: () => Promise<JobScheduler>): void {
+  let scheduler: JobScheduler;
+  const runs: number[] = [];
+
+  beforeAll(async () => {
+    scheduler = await make();
+    scheduler.handle('idempotency-purge', async () => {
+      runs.push(Date.now());
+      return 'done';
+    });
+    await scheduler.start();
+  });
+  afterAll(() => scheduler.stop());
+
+  it('runs a delayed job once, never before it is due', async () => {
+    runs.length = 0;
+    const due = Date.now() + 300;
+    await scheduler.schedule('idempotency-purge', {}, { jobId: randomUUID(), runAt: new Date(due) });
+    await waitFor(() => runs.length > 0);
+    expect(runs[0]).toBeGreaterThanOrEqual(due - 5);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runs).toHaveLength(1);
+  });
+
+  it('schedules an id only once, and cancel stops a pending job', async () => {
+    runs.length = 0;
+    const id = randomUUID();
+    const runAt = new Date(Date.now() + 400);
+    await scheduler.schedule('idempotency-purge', {}, { jobId: id, runAt });
+    await scheduler.schedule('idempotency-purge', {}, { jobId: id, runAt });
+    const cancelled = randomUUID();
+    await scheduler.schedule('idempotency-purge', {}, { jobId: cancelled, runAt });
+    expect(await scheduler.cancel(cancelled)).toBe(true);
+    expect(await scheduler.cancel(cancelled)).toBe(false);
+    expect(await scheduler.cancel(randomUUID())).toBe(false);
+    await new Promise((r) => setTimeout(r, 900));
+    expect(runs).toHaveLength(1);
+  });
+
+  it('refuses a job id BullMQ cannot store', async () => {
+    await expect(scheduler.schedule('idempotency-purge', {}, { jobId: 'a:b', runAt: new Date() })).rejects.toThrow(/invalid job id/);
+  });
+}
+
+describe('in-process jobs (no Redis)', () => {
+  schedulerContract(async () => new InProcessScheduler(new SystemClock(), { repeating: false }));
+
+  it('takes the due time from the injected clock', async () => {
+    const clock = new ManualClock(new Date('2026-10-09T14:00:00Z'));
+    const s = new InProcessScheduler(clock);
+    let ran = 0;
+    s.handle('idempotency-purge', async () => {
+      ran++;
+      return 'done';
+    });
+    // Due 10 minutes from the clock's now, which is long past by the wall clock: it still waits 10 minutes.
+    await s.schedule('idempotency-purge', {}, { jobId: randomUUID(), runAt: new Date('2026-10-09T14:10:00Z') });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(ran).toBe(0);
+    await s.stop();
+  });
+});
+
+describeWithRedis('BullMQ needs a Redis server')('BullMQ jobs on Redis', () => {
+  const prefix = `t${process.pid}`;
+  schedulerContract(async () => {
+    // A queue of this test file's own on the real Redis, so parallel files never share jobs.
+    const s = new BullmqScheduler(new SystemClock(), { redisUrl: process.env['REDIS_URL'] ?? '', consume: true, prefix, repeating: false });
+    return s;
+  });
+
+  afterAll(async () => {
+    const q = new Queue(QUEUE_NAME, { connection: { url: process.env['REDIS_URL'] ?? '' }, prefix });
+    await q.obliterate({ force: true });
+    await q.close();
+  });
+});
