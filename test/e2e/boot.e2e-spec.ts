@@ -39,7 +39,10 @@ describe(`boot on ${hasServer() ? 'PostgreSQL' : 'embedded PGlite'} + ${hasRedis
       // Second boot on the same database (or the same data folder): nothing to apply, data still there.
       const second = await startApp({ db, env });
       expect(await appliedMigrations(dataSourceOf(second))).toHaveLength(MIGRATIONS.length);
-      const again = await request(second.baseUrl).post('/v1/auth/sessions').send({ email: owner.email, password: owner.password }).expect(201);
+      const again = await request(second.baseUrl)
+        .post('/v1/auth/sessions')
+        .send({ email: owner.email, password: owner.password })
+        .expect(201);
       await request(second.baseUrl)
         .get(`/v1/venues/${venue.id}`)
         .set({ Authorization: `Bearer ${(again.body as { token: string }).token}` })
@@ -56,7 +59,9 @@ describe(`boot on ${hasServer() ? 'PostgreSQL' : 'embedded PGlite'} + ${hasRedis
     try {
       await request(t.baseUrl).get('/health').expect(200);
       const docs = await request(t.baseUrl).get('/docs-json').expect(200);
-      expect(Object.keys((docs.body as { paths: object }).paths)).toEqual(expect.arrayContaining(['/v1/venues', '/v1/auth/sessions']));
+      expect(Object.keys((docs.body as { paths: object }).paths)).toEqual(
+        expect.arrayContaining(['/v1/venues', '/v1/auth/sessions']),
+      );
       await request(t.baseUrl).get('/docs').expect(200).expect('Content-Type', /html/);
       const metrics = await request(t.baseUrl).get('/metrics').expect(200);
       expect(metrics.text).toContain('hostboard_http_request_duration_seconds_count{method="GET",route="/health",status="200"}');

@@ -13,7 +13,9 @@ describe('configuration', () => {
     });
     expect(run.status).toBe(1);
     const lines = run.stderr.trim().split('\n');
-    expect(lines).toEqual(['Configuration error: DATABASE_URL must be a URL like postgres://host:port/… (it could not be parsed as one)']);
+    expect(lines).toEqual([
+      'Configuration error: DATABASE_URL must be a URL like postgres://host:port/… (it could not be parsed as one)',
+    ]);
     expect(run.stdout).toBe('');
   });
 

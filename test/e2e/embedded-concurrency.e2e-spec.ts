@@ -29,7 +29,10 @@ describe('concurrent commands on the embedded default (PGlite)', () => {
       const slug = `race-${round}`;
       const answers = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ slug, name: `Racer ${i}`, timeZone: 'America/Chicago', preset: 'restaurant' }),
+          request(t.baseUrl)
+            .post('/v1/venues')
+            .set(owner.auth)
+            .send({ slug, name: `Racer ${i}`, timeZone: 'America/Chicago', preset: 'restaurant' }),
         ),
       );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
@@ -43,12 +46,20 @@ describe('concurrent commands on the embedded default (PGlite)', () => {
   });
 
   it('loses no update when 30 venue commands race on one venue row', async () => {
-    const created = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ slug: 'cap-race', name: 'Cap', timeZone: 'America/Chicago', preset: 'restaurant' }).expect(201);
+    const created = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ slug: 'cap-race', name: 'Cap', timeZone: 'America/Chicago', preset: 'restaurant' })
+      .expect(201);
     const id = (created.body as { id: string }).id;
     const caps = Array.from({ length: 30 }, (_, i) => (i % 8) + 1);
-    const answers = await Promise.all(caps.map((cap) => request(t.baseUrl).patch(`/v1/venues/${id}`).set(owner.auth).send({ queuePartyCap: cap })));
+    const answers = await Promise.all(
+      caps.map((cap) => request(t.baseUrl).patch(`/v1/venues/${id}`).set(owner.auth).send({ queuePartyCap: cap })),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    const final = (await request(t.baseUrl).get(`/v1/venues/${id}`).set(owner.auth).expect(200)).body as { queuePartyCap: number };
+    const final = (await request(t.baseUrl).get(`/v1/venues/${id}`).set(owner.auth).expect(200)).body as {
+      queuePartyCap: number;
+    };
     // Serialised: the stored value is the one some command wrote last, and every answer saw a whole state.
     expect(caps).toContain(final.queuePartyCap);
     for (const a of answers) expect(caps).toContain((a.body as { queuePartyCap: number }).queuePartyCap);

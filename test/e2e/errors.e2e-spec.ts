@@ -20,26 +20,47 @@ describe('error envelope', () => {
   };
 
   it('refuses an unknown field with VALIDATION', async () => {
-    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, colour: 'red' }).expect(400);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ ...venue, colour: 'red' })
+      .expect(400);
     expectEnvelope(res.body, 'VALIDATION');
     expect(JSON.stringify(res.body)).toContain('colour');
   });
 
   it('refuses a wrong type with VALIDATION, without coercing', async () => {
-    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, preset: 'workshop', poolCapacity: '12' }).expect(400);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ ...venue, preset: 'workshop', poolCapacity: '12' })
+      .expect(400);
     expectEnvelope(res.body, 'VALIDATION');
-    const again = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, sandbox: 'true' }).expect(400);
+    const again = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ ...venue, sandbox: 'true' })
+      .expect(400);
     expectEnvelope(again.body, 'VALIDATION');
   });
 
   it('refuses an oversized body with VALIDATION', async () => {
-    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({ ...venue, name: 'x'.repeat(70 * 1024) }).expect(400);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ ...venue, name: 'x'.repeat(70 * 1024) })
+      .expect(400);
     expectEnvelope(res.body, 'VALIDATION');
     expect((res.body as { error: { message: string } }).error.message).toBe('The request body is larger than 64 KB.');
   });
 
   it('refuses a body that is not JSON with VALIDATION', async () => {
-    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Content-Type', 'application/json').send('{"slug":').expect(400);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Content-Type', 'application/json')
+      .send('{"slug":')
+      .expect(400);
     expectEnvelope(res.body, 'VALIDATION');
   });
 
@@ -55,7 +76,9 @@ describe('error envelope', () => {
     try {
       const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send(venue).expect(500);
       const body = res.body as { error: { code: string; message: string; details: { correlationId: string } } };
-      expect(body).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong on our side.', details: { correlationId: expect.any(String) } } });
+      expect(body).toEqual({
+        error: { code: 'INTERNAL', message: 'Something went wrong on our side.', details: { correlationId: expect.any(String) } },
+      });
       expect(body.error.details.correlationId).toBe(res.headers['x-request-id']);
       expect(res.text).not.toMatch(/venues|does not exist|stack|QueryFailed|\.ts:\d/i);
     } finally {

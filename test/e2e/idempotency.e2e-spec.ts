@@ -6,7 +6,13 @@ describe('Idempotency-Key', () => {
   let t: TestApp;
   let owner: Staff;
   let n = 0;
-  const body = (): Record<string, unknown> => ({ slug: `idem-${++n}`, name: 'Idem', timeZone: 'Europe/Paris', preset: 'workshop', poolCapacity: 12 });
+  const body = (): Record<string, unknown> => ({
+    slug: `idem-${++n}`,
+    name: 'Idem',
+    timeZone: 'Europe/Paris',
+    preset: 'workshop',
+    poolCapacity: 12,
+  });
 
   beforeAll(async () => {
     t = await startApp();
@@ -19,9 +25,19 @@ describe('Idempotency-Key', () => {
 
   it('replays the stored response for the same key and body, and runs the command once', async () => {
     const b = body();
-    const first = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-replay').send(b).expect(201);
+    const first = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Idempotency-Key', 'k-replay')
+      .send(b)
+      .expect(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-replay').send({ ...b }).expect(201);
+    const again = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Idempotency-Key', 'k-replay')
+      .send({ ...b })
+      .expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect((await myVenues()).filter((v) => v.slug === b['slug'])).toHaveLength(1);
@@ -30,7 +46,12 @@ describe('Idempotency-Key', () => {
   it('refuses the same key with a different body', async () => {
     const b = body();
     await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-reuse').send(b).expect(201);
-    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-reuse').send({ ...b, name: 'Other' }).expect(422);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Idempotency-Key', 'k-reuse')
+      .send({ ...b, name: 'Other' })
+      .expect(422);
     expect((res.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
@@ -38,21 +59,41 @@ describe('Idempotency-Key', () => {
     const other = await signUp(t, 'other');
     const b = body();
     await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-shared').send(b).expect(201);
-    const res = await request(t.baseUrl).post('/v1/venues').set(other.auth).set('Idempotency-Key', 'k-shared').send(b).expect(409);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(other.auth)
+      .set('Idempotency-Key', 'k-shared')
+      .send(b)
+      .expect(409);
     expect((res.body as { error: { code: string } }).error.code).toBe('CONFLICT');
   });
 
   it('replays a refusal as the same refusal', async () => {
     const b = body();
     await request(t.baseUrl).post('/v1/venues').set(owner.auth).send(b).expect(201);
-    const refused = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-refused').send(b).expect(409);
-    const replay = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'k-refused').send(b).expect(409);
+    const refused = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Idempotency-Key', 'k-refused')
+      .send(b)
+      .expect(409);
+    const replay = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Idempotency-Key', 'k-refused')
+      .send(b)
+      .expect(409);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(refused.body);
   });
 
   it('refuses a malformed key', async () => {
-    const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', 'has space').send(body()).expect(400);
+    const res = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .set('Idempotency-Key', 'has space')
+      .send(body())
+      .expect(400);
     expect((res.body as { error: { code: string } }).error.code).toBe('VALIDATION');
   });
 
@@ -61,11 +102,15 @@ describe('Idempotency-Key', () => {
       const b = body();
       const key = `k-race-${round}`;
       const answers = await Promise.all(
-        Array.from({ length: 6 }, () => request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', key).send(b)),
+        Array.from({ length: 6 }, () =>
+          request(t.baseUrl).post('/v1/venues').set(owner.auth).set('Idempotency-Key', key).send(b),
+        ),
       );
       const fresh = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
       const replayed = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
-      const inProgress = answers.filter((r) => r.status === 409 && (r.body as { error: { code: string } }).error.code === 'IDEMPOTENCY_IN_PROGRESS');
+      const inProgress = answers.filter(
+        (r) => r.status === 409 && (r.body as { error: { code: string } }).error.code === 'IDEMPOTENCY_IN_PROGRESS',
+      );
       expect(fresh).toHaveLength(1);
       expect(fresh.length + replayed.length + inProgress.length).toBe(answers.length);
       for (const r of replayed) expect(r.body).toEqual(fresh[0]?.body);

@@ -53,7 +53,9 @@ function schedulerContract(make: () => Promise<JobScheduler>): void {
   });
 
   it('refuses a job id BullMQ cannot store', async () => {
-    await expect(scheduler.schedule('idempotency-purge', {}, { jobId: 'a:b', runAt: new Date() })).rejects.toThrow(/invalid job id/);
+    await expect(scheduler.schedule('idempotency-purge', {}, { jobId: 'a:b', runAt: new Date() })).rejects.toThrow(
+      /invalid job id/,
+    );
   });
 }
 
@@ -80,7 +82,12 @@ describeWithRedis('BullMQ needs a Redis server')('BullMQ jobs on Redis', () => {
   const prefix = `t${process.pid}`;
   schedulerContract(async () => {
     // A queue of this test file's own on the real Redis, so parallel files never share jobs.
-    const s = new BullmqScheduler(new SystemClock(), { redisUrl: process.env['REDIS_URL'] ?? '', consume: true, prefix, repeating: false });
+    const s = new BullmqScheduler(new SystemClock(), {
+      redisUrl: process.env['REDIS_URL'] ?? '',
+      consume: true,
+      prefix,
+      repeating: false,
+    });
     return s;
   });
 

@@ -44,8 +44,12 @@ describeWithServer('two api instances racing on one PostgreSQL database')('two a
       const body = { slug: `key-${round}`, name: 'Key', timeZone: 'America/Chicago', preset: 'workshop' };
       const key = `two-proc-${round}`;
       const answers = await Promise.all([
-        ...Array.from({ length: 3 }, () => request(a.baseUrl).post('/v1/venues').set(ownerA.auth).set('Idempotency-Key', key).send(body)),
-        ...Array.from({ length: 3 }, () => request(b.baseUrl).post('/v1/venues').set(ownerB.auth).set('Idempotency-Key', key).send(body)),
+        ...Array.from({ length: 3 }, () =>
+          request(a.baseUrl).post('/v1/venues').set(ownerA.auth).set('Idempotency-Key', key).send(body),
+        ),
+        ...Array.from({ length: 3 }, () =>
+          request(b.baseUrl).post('/v1/venues').set(ownerB.auth).set('Idempotency-Key', key).send(body),
+        ),
       ]);
       const fresh = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
       expect(fresh).toHaveLength(1);

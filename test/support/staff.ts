@@ -29,7 +29,11 @@ export async function signIn(t: TestApp, email: string, password: string): Promi
   return { email, password, token: body.token, userId: body.user.id, auth: { Authorization: `Bearer ${body.token}` } };
 }
 
-export async function createVenue(t: TestApp, owner: Staff, body: Record<string, unknown> = {}): Promise<{ id: string; slug: string }> {
+export async function createVenue(
+  t: TestApp,
+  owner: Staff,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; slug: string }> {
   const res = await request(t.baseUrl)
     .post('/v1/venues')
     .set(owner.auth)
@@ -42,6 +46,10 @@ export async function createVenue(t: TestApp, owner: Staff, body: Record<string,
 export async function addMember(t: TestApp, venueId: string, by: Staff, role: Role): Promise<Staff> {
   const email = `${role}-${unique()}@example.test`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
-  await request(t.baseUrl).post(`/v1/venues/${venueId}/members`).set(by.auth).send({ email, password, role, name: role }).expect(201);
+  await request(t.baseUrl)
+    .post(`/v1/venues/${venueId}/members`)
+    .set(by.auth)
+    .send({ email, password, role, name: role })
+    .expect(201);
   return signIn(t, email, password);
 }

@@ -37,9 +37,13 @@ export async function freshDatabase(): Promise<TestDatabase> {
 
 /** `describe`, or `describe.skip` with the reason in its name when the suite needs a real server. */
 export function describeWithServer(reason: string): jest.Describe {
-  return hasServer() ? describe : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set DATABASE_URL]`, fn)) as jest.Describe);
+  return hasServer()
+    ? describe
+    : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set DATABASE_URL]`, fn)) as jest.Describe);
 }
 
 export function describeWithRedis(reason: string): jest.Describe {
-  return hasRedis() ? describe : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set REDIS_URL]`, fn)) as jest.Describe);
+  return hasRedis()
+    ? describe
+    : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set REDIS_URL]`, fn)) as jest.Describe);
 }

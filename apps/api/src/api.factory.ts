@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
+import { pinoHttp } from 'pino-http';
 import {
   AppConfig,
   Clock,
@@ -30,6 +31,8 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   http.disable('x-powered-by');
   http.set('trust proxy', 'loopback');
   http.use(requestContextMiddleware);
+  // One structured access-log line per request, tagged with the correlation id the client sees.
+  http.use(pinoHttp({ logger, genReqId: (_req, res) => String(res.getHeader('X-Request-Id')), quietReqLogger: true }));
   const metrics = app.get(Metrics);
   http.use((req: Request, res: Response, next: NextFunction) => {
     const end = metrics.httpDuration.startTimer();

@@ -13,7 +13,10 @@ const USAGE = `usage: npm run cli -- <command>
 `;
 
 async function createOwner(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
+  });
   if (!values.email || !values.password) {
     process.stderr.write(USAGE);
     return 2;
@@ -26,7 +29,11 @@ async function createOwner(args: string[]): Promise<number> {
     const { created } = await app
       .get(StaffAccountService)
       .ensureAccount({ email: values.email, password: values.password, name: values.name ?? 'Owner' }, 'owner-created');
-    process.stdout.write(created ? `created owner ${values.email}; sign in and create a venue\n` : `${values.email} already has an account; nothing changed\n`);
+    process.stdout.write(
+      created
+        ? `created owner ${values.email}; sign in and create a venue\n`
+        : `${values.email} already has an account; nothing changed\n`,
+    );
     return 0;
   } finally {
     await app.close();

@@ -22,9 +22,7 @@ export const JOB_OPTIONS = {
 };
 
 /** Repeating jobs and their interval. */
-export const REPEATING: Array<{ name: JobName; everyMs: number }> = [
-  { name: 'idempotency-purge', everyMs: 3600_000 },
-];
+export const REPEATING: Array<{ name: JobName; everyMs: number }> = [{ name: 'idempotency-purge', everyMs: 3600_000 }];
 
 /** BullMQ refuses job ids with `:`; ids are UUIDs or `<name>-<uuid>`. */
 export function assertJobId(id: string): string {

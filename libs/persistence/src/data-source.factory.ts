@@ -53,8 +53,29 @@ export async function dataSourceOptions(target: DatabaseTarget): Promise<DataSou
 export async function openDataSource(target: DatabaseTarget): Promise<{ dataSource: DataSource; applied: string[] }> {
   const dataSource = new DataSource(await dataSourceOptions(target));
   await dataSource.initialize();
-  const applied = await dataSource.runMigrations({ transaction: 'each' });
-  return { dataSource, applied: applied.map((m) => m.name) };
+  const applied = await migrate(dataSource, target.databaseUrl !== undefined);
+  return { dataSource, applied };
+}
+
+/** Arbitrary, fixed: the advisory lock that lets one process at a time apply migrations. */
+const MIGRATION_LOCK = 7_345_001;
+
+/**
+ * Applies pending migrations. On a server, several processes may start at once (N api processes,
+ * a worker): a session advisory lock makes them take turns, and the later ones find nothing to do.
+ * The embedded database belongs to one process, and its single session cannot be held aside.
+ */
+export async function migrate(dataSource: DataSource, server: boolean): Promise<string[]> {
+  if (!server) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.release();
+  }
 }
 
 /** SQL the entities would still need on top of the migrations: empty when they agree. */

@@ -3,12 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@hostboard/core';
 import { DatabaseReadiness } from './database.readiness.js';
-import { dataSourceOptions } from './data-source.factory.js';
+import { dataSourceOptions, migrate } from './data-source.factory.js';
 
 /** The data source, migrated at start-up: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
 @Module({})
 export class PersistenceModule {
   static forRoot(): DynamicModule {
+    let server = false;
     const logger = new Logger('Persistence');
     return {
       module: PersistenceModule,
@@ -16,18 +17,16 @@ export class PersistenceModule {
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
-          useFactory: (config: AppConfig) =>
-            dataSourceOptions({ databaseUrl: config.DATABASE_URL, dataDir: config.HOSTBOARD_DATA_DIR }),
+          useFactory: (config: AppConfig) => {
+            server = config.DATABASE_URL !== undefined;
+            return dataSourceOptions({ databaseUrl: config.DATABASE_URL, dataDir: config.HOSTBOARD_DATA_DIR });
+          },
           dataSourceFactory: async (options?: DataSourceOptions) => {
             if (!options) throw new Error('no data source options');
             const dataSource = new DataSource(options);
             await dataSource.initialize();
-            const applied = await dataSource.runMigrations({ transaction: 'each' });
-            logger.log(
-              applied.length > 0
-                ? `applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`
-                : 'schema is current',
-            );
+            const applied = await migrate(dataSource, server);
+            logger.log(applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'schema is current');
             return dataSource;
           },
         }),

@@ -28,10 +28,13 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [context.getHandler(), context.getClass()]);
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const req = context.switchToHttp().getRequest<StaffRequest>();
     if (!rule) {
-      this.logger.error(`route ${req.method} ${req.route?.path as string} declares no access rule`);
+      this.logger.error(`route ${req.method} ${req.originalUrl} declares no access rule`);
       throw DomainException.forbidden('This route declares no access rule.');
     }
     switch (rule.kind) {

@@ -2,13 +2,20 @@ import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class
 import { ROLES, type Role } from '@hostboard/core';
 
 export class AddMemberDto {
-  @IsEmail() @MaxLength(254)
+  @IsEmail()
+  @MaxLength(254)
   email: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(160)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(160)
   name?: string;
 
-  @IsOptional() @IsString() @MinLength(8) @MaxLength(1024)
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(1024)
   password?: string;
 
   @IsIn(ROLES)

@@ -30,6 +30,8 @@ export class OwnerBootstrap implements OnApplicationBootstrap {
     const demoPassword = randomBytes(9).toString('base64url');
     await this.accounts.ensureAccount({ email: DEMO_OWNER_EMAIL, password: demoPassword, name: 'Demo owner' }, 'owner-created');
     // Printed once, to the terminal of the person who just ran `npm start`; it is never stored in clear.
-    process.stdout.write(`\n  Demo owner created. Sign in with\n    email:    ${DEMO_OWNER_EMAIL}\n    password: ${demoPassword}\n\n`);
+    process.stdout.write(
+      `\n  Demo owner created. Sign in with\n    email:    ${DEMO_OWNER_EMAIL}\n    password: ${demoPassword}\n\n`,
+    );
   }
 }

@@ -26,7 +26,10 @@ export class StaffAccountService {
    * Creates the account if the email is new; an existing account is left as it is (a restart with the
    * same BOOTSTRAP_OWNER_* must not reset a password someone has since changed). Returns whether it created one.
    */
-  async ensureAccount(input: { email: string; password: string; name?: string }, action: 'owner-created'): Promise<{ user: StaffUser; created: boolean }> {
+  async ensureAccount(
+    input: { email: string; password: string; name?: string },
+    action: 'owner-created',
+  ): Promise<{ user: StaffUser; created: boolean }> {
     const email = normaliseEmail(input.email);
     if (input.password.length < MIN_PASSWORD_LENGTH) {
       throw DomainException.validation(`A password needs at least ${MIN_PASSWORD_LENGTH} characters.`);

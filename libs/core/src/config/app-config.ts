@@ -13,51 +13,83 @@ const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
  * names exactly what the operator must fix.
  */
 export class AppConfig {
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   HOST = '127.0.0.1';
 
   /** Absent: the embedded PostgreSQL (PGlite) in HOSTBOARD_DATA_DIR. */
-  @IsOptional() @Transform(emptyToUndefined) @IsUrlWithProtocol(['postgres:', 'postgresql:'])
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrlWithProtocol(['postgres:', 'postgresql:'])
   DATABASE_URL?: string;
 
   /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   HOSTBOARD_DATA_DIR = './.data';
 
   /** Absent: jobs run in-process on timers. */
-  @IsOptional() @Transform(emptyToUndefined) @IsUrlWithProtocol(['redis:', 'rediss:'])
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrlWithProtocol(['redis:', 'rediss:'])
   REDIS_URL?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
   BOOTSTRAP_OWNER_EMAIL?: string;
 
-  @IsOptional() @Transform(emptyToUndefined) @IsString() @MinLength(8)
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  @MinLength(8)
   BOOTSTRAP_OWNER_PASSWORD?: string;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(24 * 30)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 30)
   SESSION_TTL_HOURS = 12;
 
   /** Failed attempts allowed per address and per account in one window (login, token exchange). */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   AUTH_RATE_LIMIT = 10;
 
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   AUTH_RATE_WINDOW_SECONDS = 60;
 
   /** Comma-separated origins allowed to open the board socket; empty: same-origin and non-browser clients only. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   BOARD_ALLOWED_ORIGINS = '';
 
-  @IsOptional() @Transform(emptyToUndefined) @IsUrlWithProtocol(['smtp:', 'smtps:'])
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrlWithProtocol(['smtp:', 'smtps:'])
   SMTP_URL?: string;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV = 'development';
 
   get embedded(): boolean {

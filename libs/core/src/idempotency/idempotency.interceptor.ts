@@ -57,7 +57,9 @@ function scopeOf(p: Principal): string {
 
 function hashRequest(req: Request): string {
   const path = req.originalUrl.split('?')[0] ?? '';
-  return createHash('sha256').update(`${req.method} ${path}\n${canonicalJson(req.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${path}\n${canonicalJson(req.body)}`)
+    .digest('hex');
 }
 
 /** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */

@@ -7,5 +7,8 @@ export function requestContextMiddleware(req: Request, res: Response, next: Next
   const incoming = req.headers['x-request-id'];
   const correlationId = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
   res.setHeader('X-Request-Id', correlationId);
-  requestContext.run({ correlationId, ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', principal: { kind: 'anonymous' } }, next);
+  requestContext.run(
+    { correlationId, ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', principal: { kind: 'anonymous' } },
+    next,
+  );
 }

@@ -34,9 +34,7 @@ export class TransactionRunner {
   /** A plain transaction: reads, or system work that guards itself (the sweep). */
   async run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const hooks: Array<() => void | Promise<void>> = [];
-    const result = await this.dataSource.transaction((manager) =>
-      fn({ manager, afterCommit: (hook) => hooks.push(hook) }),
-    );
+    const result = await this.dataSource.transaction((manager) => fn({ manager, afterCommit: (hook) => hooks.push(hook) }));
     await this.runHooks(hooks);
     return result;
   }

@@ -2,7 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Clock } from '@hostboard/core';
 import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
-import { assertJobId, JOB_OPTIONS, QUEUE_NAME, REPEATING, type JobHandler, type JobName, type JobPayloads } from '../job.registry.js';
+import {
+  assertJobId,
+  JOB_OPTIONS,
+  QUEUE_NAME,
+  REPEATING,
+  type JobHandler,
+  type JobName,
+  type JobPayloads,
+} from '../job.registry.js';
 
 export interface BullmqSchedulerOptions {
   redisUrl: string;

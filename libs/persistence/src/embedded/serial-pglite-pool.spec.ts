@@ -31,7 +31,7 @@ describe('SerialPglitePool (embedded PostgreSQL, one session)', () => {
     expect(row?.n).toBe(50);
   });
 
-  it("keeps a rollback rolled back while another transaction commits, and a plain query never joins an open transaction", async () => {
+  it('keeps a rollback rolled back while another transaction commits, and a plain query never joins an open transaction', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const failing = ds
@@ -54,9 +54,13 @@ describe('SerialPglitePool (embedded PostgreSQL, one session)', () => {
   });
 
   it('enforces a btree_gist exclusion constraint as PostgreSQL does', async () => {
-    await ds.query('CREATE TABLE slots (t int NOT NULL, during tstzrange NOT NULL, EXCLUDE USING gist (t WITH =, during WITH &&))');
+    await ds.query(
+      'CREATE TABLE slots (t int NOT NULL, during tstzrange NOT NULL, EXCLUDE USING gist (t WITH =, during WITH &&))',
+    );
     await ds.query("INSERT INTO slots VALUES (1, tstzrange('2026-10-09 09:00Z', '2026-10-09 10:00Z'))");
-    await expect(ds.query("INSERT INTO slots VALUES (1, tstzrange('2026-10-09 09:30Z', '2026-10-09 10:30Z'))")).rejects.toMatchObject({
+    await expect(
+      ds.query("INSERT INTO slots VALUES (1, tstzrange('2026-10-09 09:30Z', '2026-10-09 10:30Z'))"),
+    ).rejects.toMatchObject({
       driverError: { code: '23P01' },
     });
     await ds.query("INSERT INTO slots VALUES (1, tstzrange('2026-10-09 10:00Z', '2026-10-09 11:00Z'))");

@@ -1,12 +1,27 @@
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { IsTimeZone } from './is-time-zone.validator.js';
 import type { Preset } from '../venues/venue.entity.js';
 
 export class CreateVenueDto {
-  @IsString() @Matches(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, { message: 'slug must be 1–64 lower-case letters, digits or dashes' })
+  @IsString()
+  @Matches(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, { message: 'slug must be 1–64 lower-case letters, digits or dashes' })
   slug: string;
 
-  @IsString() @MinLength(1) @MaxLength(160)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(160)
   name: string;
 
   @IsTimeZone()
@@ -15,13 +30,18 @@ export class CreateVenueDto {
   @IsIn(['restaurant', 'workshop'])
   preset: Preset;
 
-  @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   poolCapacity?: number;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   sandbox?: boolean;
 
   /** The sandbox clock's starting instant. */
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional()
+  @IsISO8601({ strict: true })
   clock?: string;
 }

@@ -1,6 +1,7 @@
 import { IsOptional, IsUUID } from 'class-validator';
 
 export class HistoryQueryDto {
-  @IsOptional() @IsUUID()
+  @IsOptional()
+  @IsUUID()
   subjectId?: string;
 }

@@ -3,41 +3,64 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinL
 import type { OnOfferExpired, QueueOrder } from '../venues/venue.entity.js';
 
 export class PolicyPatchDto {
-  @IsOptional() @IsInt() @Min(1) @Max(86400)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   holdSeconds?: number;
 
-  @IsOptional() @IsIn(['keep-place', 'leave-queue'])
+  @IsOptional()
+  @IsIn(['keep-place', 'leave-queue'])
   onOfferExpired?: OnOfferExpired;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   requireServiceWindow?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   oneEntryPerContact?: boolean;
 
-  @IsOptional() @IsIn(['strict', 'host-pick'])
+  @IsOptional()
+  @IsIn(['strict', 'host-pick'])
   order?: QueueOrder;
 
-  @IsOptional() @IsInt() @Min(1) @Max(100000)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   poolCapacity?: number;
 }
 
 export class UpdateVenueDto {
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(160)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(160)
   name?: string;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   published?: boolean;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   queueEnabled?: boolean;
 
-  @IsOptional() @IsInt() @Min(1) @Max(200)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(200)
   queuePartyCap?: number;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(64)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
   termsVersion?: string;
 
-  @IsOptional() @ValidateNested() @Type(() => PolicyPatchDto)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PolicyPatchDto)
   policy?: PolicyPatchDto;
 }

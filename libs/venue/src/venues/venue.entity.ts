@@ -12,7 +12,10 @@ export type QueueOrder = 'host-pick' | 'strict';
 @Entity({ name: 'venues' })
 @Check('venues_preset_check', `"preset" IN ('restaurant', 'workshop')`)
 @Check('venues_seating_check', `"seating" IN ('tables', 'pool')`)
-@Check('venues_pool_capacity_check', `("seating" = 'pool') = ("pool_capacity" IS NOT NULL) AND ("pool_capacity" IS NULL OR "pool_capacity" > 0)`)
+@Check(
+  'venues_pool_capacity_check',
+  `("seating" = 'pool') = ("pool_capacity" IS NOT NULL) AND ("pool_capacity" IS NULL OR "pool_capacity" > 0)`,
+)
 @Check('venues_on_offer_expired_check', `"on_offer_expired" IN ('keep-place', 'leave-queue')`)
 @Check('venues_order_check', `"queue_order" IN ('host-pick', 'strict')`)
 @Check('venues_hold_seconds_check', `"hold_seconds" > 0`)

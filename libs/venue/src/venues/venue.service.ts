@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainException, ErrorCode, HistoryWriter, sqlState, SQLSTATE, TransactionRunner, type HistoryView } from '@hostboard/core';
+import {
+  Clock,
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  sqlState,
+  SQLSTATE,
+  TransactionRunner,
+  type HistoryView,
+} from '@hostboard/core';
 import { MembershipService } from '@hostboard/auth';
 import type { CreateVenueDto } from '../http/create-venue.dto.js';
 import type { UpdateVenueDto } from '../http/update-venue.dto.js';
@@ -52,19 +61,19 @@ export class VenueService {
       createdAt: now,
     };
     return this.tx.command({ translate: slugTaken }, async ({ manager }) => {
-        await this.venues.insert(manager, venue);
-        await this.memberships.grantOwner(manager, venue.id, creatorId);
-        await this.history.append(manager, {
-          venueId: venue.id,
-          subjectType: 'venue',
-          subjectId: venue.id,
-          from: null,
-          to: 'created',
-          at: now,
-          operationId: `venue-create-${venue.id}`,
-        });
-        return toVenueView(venue);
+      await this.venues.insert(manager, venue);
+      await this.memberships.grantOwner(manager, venue.id, creatorId);
+      await this.history.append(manager, {
+        venueId: venue.id,
+        subjectType: 'venue',
+        subjectId: venue.id,
+        from: null,
+        to: 'created',
+        at: now,
+        operationId: `venue-create-${venue.id}`,
       });
+      return toVenueView(venue);
+    });
   }
 
   async get(venueId: string): Promise<VenueView> {
