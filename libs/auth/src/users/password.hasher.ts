@@ -1,20 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import argon2 from 'argon2';
+import { Algorithm, hash, verify } from '@node-rs/argon2';
 
-/** argon2id password hashes (the argon2 package; its verify compares in constant time). */
+/**
+ * argon2id password hashes (@node-rs/argon2: prebuilt, no install script; its verify compares in
+ * constant time). The `argon2` package's prebuilt binary crashed with a segmentation fault on these
+ * machines, hence this binding.
+ */
 @Injectable()
 export class PasswordHasher {
   /** Verified against when the email is unknown, so both failures cost the same time. */
-  private readonly decoy: Promise<string> = argon2.hash('decoy password that matches nothing');
+  private readonly decoy: Promise<string> = hash('decoy password that matches nothing', { algorithm: Algorithm.Argon2id });
 
   hash(password: string): Promise<string> {
-    return argon2.hash(password, { type: argon2.argon2id });
+    return hash(password, { algorithm: Algorithm.Argon2id });
   }
 
-  async verify(hash: string | undefined, password: string): Promise<boolean> {
+  async verify(stored: string | undefined, password: string): Promise<boolean> {
     try {
-      const ok = await argon2.verify(hash ?? (await this.decoy), password);
-      return ok && hash !== undefined;
+      const ok = await verify(stored ?? (await this.decoy), password);
+      return ok && stored !== undefined;
     } catch {
       return false;
     }
