@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { Algorithm, hash, verify } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 
 /**
- * argon2id password hashes (@node-rs/argon2: prebuilt, no install script; its verify compares in
+ * argon2id password hashes (@node-rs/argon2, whose default algorithm is argon2id: prebuilt, no install script; its verify compares in
  * constant time). The `argon2` package's prebuilt binary crashed with a segmentation fault on these
  * machines, hence this binding.
  */
 @Injectable()
 export class PasswordHasher {
   /** Verified against when the email is unknown, so both failures cost the same time. */
-  private readonly decoy: Promise<string> = hash('decoy password that matches nothing', { algorithm: Algorithm.Argon2id });
+  private readonly decoy: Promise<string> = hash('decoy password that matches nothing');
 
   hash(password: string): Promise<string> {
-    return hash(password, { algorithm: Algorithm.Argon2id });
+    return hash(password);
   }
 
   async verify(stored: string | undefined, password: string): Promise<boolean> {
