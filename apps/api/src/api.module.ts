@@ -15,6 +15,10 @@ import {
 import { JobsModule, REDIS_READINESS } from '@hostboard/jobs';
 import { DatabaseReadiness, PersistenceModule } from '@hostboard/persistence';
 import { VenueModule } from '@hostboard/venue';
+import { BoardModule } from '@hostboard/board';
+import { BookingModule } from '@hostboard/booking';
+import { OfferModule } from '@hostboard/offer';
+import { QueueModule } from '@hostboard/queue';
 
 export interface ApiModuleOptions {
   config: AppConfig;
@@ -31,8 +35,12 @@ export class ApiModule {
         CoreModule.forRoot(options),
         PersistenceModule.forRoot(),
         JobsModule.forRoot({ role: 'api' }),
+        BoardModule,
         AuthModule,
         VenueModule,
+        QueueModule,
+        OfferModule,
+        BookingModule,
       ],
       controllers: [HealthController],
       providers: [

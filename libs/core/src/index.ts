@@ -23,3 +23,4 @@ export * from './transaction/idempotent-replay.js';
 export * from './transaction/transaction.runner.js';
 export * from './transaction/tx.js';
 export * from './transaction/venue-lock.js';
+export * from './transaction/commit-then-refuse.js';

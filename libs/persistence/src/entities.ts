@@ -4,6 +4,24 @@ import { StaffSession } from '@hostboard/auth/sessions/staff-session.entity.js';
 import { StaffUser } from '@hostboard/auth/users/staff-user.entity.js';
 import { VenueMembership } from '@hostboard/auth/memberships/venue-membership.entity.js';
 import { Venue } from '@hostboard/venue/venues/venue.entity.js';
+import { QueueEntry } from '@hostboard/queue/entries/queue-entry.entity.js';
+import { Reservation } from '@hostboard/allocator/reservation.entity.js';
+import { Offer } from '@hostboard/offer/offers/offer.entity.js';
+import { OutboxMessage } from '@hostboard/outbox/outbox-message.entity.js';
+import { BoardEvent } from '@hostboard/board/board-event.entity.js';
 
 /** Every entity of the schema, listed (no globs: ES modules and bundlers make globs fragile). */
-export const ENTITIES = [HistoryRow, IdempotencyKeyRow, StaffUser, StaffSession, VenueMembership, AuditEvent, Venue];
+export const ENTITIES = [
+  HistoryRow,
+  IdempotencyKeyRow,
+  StaffUser,
+  StaffSession,
+  VenueMembership,
+  AuditEvent,
+  Venue,
+  QueueEntry,
+  Reservation,
+  Offer,
+  OutboxMessage,
+  BoardEvent,
+];

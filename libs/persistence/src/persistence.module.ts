@@ -26,7 +26,9 @@ export class PersistenceModule {
             const dataSource = new DataSource(options);
             await dataSource.initialize();
             const applied = await migrate(dataSource, server);
-            logger.log(applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'schema is current');
+            logger.log(
+              applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'schema is current',
+            );
             return dataSource;
           },
         }),

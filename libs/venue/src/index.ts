@@ -4,3 +4,4 @@ export * from './venues/venue.entity.js';
 export * from './venues/venue.repository.js';
 export * from './venues/venue.service.js';
 export * from './venues/venue.view.js';
+export * from './venues/venue-clock.js';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@hostboard/auth';
 import { VenuesController } from './http/venues.controller.js';
+import { VenueClock } from './venues/venue-clock.js';
 import { VenueRepository } from './venues/venue.repository.js';
 import { VenueService } from './venues/venue.service.js';
 
@@ -8,7 +9,7 @@ import { VenueService } from './venues/venue.service.js';
 @Module({
   imports: [AuthModule],
   controllers: [VenuesController],
-  providers: [VenueRepository, VenueService],
-  exports: [VenueRepository, VenueService],
+  providers: [VenueClock, VenueRepository, VenueService],
+  exports: [VenueClock, VenueRepository, VenueService],
 })
 export class VenueModule {}

@@ -12,10 +12,8 @@ import { AppConfig, DomainException, ErrorCode } from '@hostboard/core';
 export class AttemptLimiter implements OnModuleDestroy {
   private readonly limiter: RateLimiterAbstract;
   private readonly redis?: Redis;
-  private readonly limit: number;
 
   constructor(config: AppConfig) {
-    this.limit = config.AUTH_RATE_LIMIT;
     const opts = { points: config.AUTH_RATE_LIMIT, duration: config.AUTH_RATE_WINDOW_SECONDS, keyPrefix: 'hb-auth-fail' };
     if (config.REDIS_URL) {
       this.redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
@@ -25,24 +23,29 @@ export class AttemptLimiter implements OnModuleDestroy {
     }
   }
 
-  /** Refuses with RATE_LIMITED when any of the keys has used up its failures. */
-  async assertAllowed(keys: string[]): Promise<void> {
-    const states = await Promise.all(keys.map((k) => this.limiter.get(k)));
-    if (states.some((s) => s !== null && s.consumedPoints >= this.limit)) throw rateLimited();
-  }
-
-  async recordFailure(keys: string[]): Promise<void> {
-    await Promise.all(
+  /**
+   * Counts an attempt on every key before the secret is checked, atomically (so concurrent attempts
+   * cannot all slip past a read-then-count), and refuses with RATE_LIMITED once any key is used up.
+   * A successful attempt gives its point back (`succeeded`), so only failures accumulate.
+   */
+  async attempt(keys: string[]): Promise<void> {
+    const results = await Promise.all(
       keys.map((k) =>
-        this.limiter.consume(k).catch((e: unknown) => {
-          if (!(e instanceof RateLimiterRes)) throw e;
-        }),
+        this.limiter.consume(k).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof RateLimiterRes) return false;
+            throw e;
+          },
+        ),
       ),
     );
+    if (results.some((ok) => !ok)) throw rateLimited();
   }
 
-  async reset(key: string): Promise<void> {
-    await this.limiter.delete(key);
+  /** After a success: the account's failures are forgiven; the address gets this attempt back. */
+  async succeeded(resetKeys: string[], refundKeys: string[]): Promise<void> {
+    await Promise.all([...resetKeys.map((k) => this.limiter.delete(k)), ...refundKeys.map((k) => this.limiter.reward(k, 1))]);
   }
 
   async onModuleDestroy(): Promise<void> {

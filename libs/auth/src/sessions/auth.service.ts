@@ -38,19 +38,19 @@ export class AuthService {
   async login(emailInput: string, password: string): Promise<SessionView> {
     const email = normaliseEmail(emailInput);
     const ip = requestContext.current()?.ip ?? 'unknown';
-    const keys = [`ip:${ip}`, `account:${email}`];
-    await this.limiter.assertAllowed(keys);
+    const ipKey = `ip:${ip}`;
+    const accountKey = `account:${email}`;
+    await this.limiter.attempt([ipKey, accountKey]);
     const user = await this.tx.run(({ manager }) => this.users.findByEmail(manager, email));
     // Hashing runs outside any transaction: it is slow, and the embedded database has one session.
     const ok = await this.hasher.verify(user?.passwordHash, password);
     if (!user || !ok) {
-      await this.limiter.recordFailure(keys);
       await this.tx.run(({ manager }) =>
         this.audit.record(manager, { action: 'login-failed', subjectUserId: user?.id ?? null, details: { email } }),
       );
       throw new DomainException(ErrorCode.UNAUTHENTICATED, BAD_LOGIN);
     }
-    await this.limiter.reset(`account:${email}`);
+    await this.limiter.succeeded([accountKey], [ipKey]);
     const token = newSecretToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.SESSION_TTL_HOURS * 3600_000);

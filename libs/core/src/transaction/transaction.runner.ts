@@ -2,6 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainException } from '../errors/domain.exception.js';
+import { httpStatusOf } from '../errors/error-code.js';
+import { CommitThenRefuse } from './commit-then-refuse.js';
 import { ErrorCode } from '../errors/error-code.js';
 import { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
@@ -16,6 +18,8 @@ export interface CommandOptions<T> {
   storedAs?: (result: T) => unknown;
   /** Turns a database refusal (a unique or exclusion violation) into the domain's answer. */
   translate?: (err: unknown) => DomainException | undefined;
+  /** The HTTP status of this result when it is not the route's fixed one (a promotion with nobody to promote). */
+  status?: (result: T) => number;
 }
 
 /**
@@ -42,17 +46,31 @@ export class TransactionRunner {
   async command<T>(options: CommandOptions<T>, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const claim = this.takeClaim();
     try {
-      return await this.run(async (tx) => {
+      const outcome = await this.run(async (tx): Promise<{ result: T } | { refusal: DomainException }> => {
         if (claim) await this.idempotency.enter(tx.manager, claim);
         await options.lock?.(tx.manager);
-        const result = await fn(tx);
+        let result: T;
+        try {
+          result = await fn(tx);
+        } catch (err) {
+          if (!(err instanceof CommitThenRefuse)) throw err;
+          if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
+          return { refusal: err.refusal };
+        }
         if (claim) {
           const stored = options.storedAs ? options.storedAs(result) : result;
-          await this.idempotency.record(tx.manager, claim, claim.successStatus, stored);
+          await this.idempotency.record(tx.manager, claim, options.status?.(result) ?? claim.successStatus, stored);
         }
-        return result;
+        return { result };
       });
-    } catch (thrown) {
+      if ('refusal' in outcome) {
+        // Already recorded for the key in the committed transaction: not stored again below.
+        throw new RecordedRefusal(outcome.refusal);
+      }
+      return outcome.result;
+    } catch (caught) {
+      if (caught instanceof RecordedRefusal) throw caught.refusal;
+      const thrown = caught;
       const err = options.translate?.(thrown) ?? thrown;
       // A refusal is an answer too: the same retry gets the same refusal. Our own idempotency
       // refusals and replays are not stored (they describe the key, not the command).
@@ -85,6 +103,12 @@ export class TransactionRunner {
         this.logger.error(`after-commit hook failed: ${(err as Error).message}`, (err as Error).stack);
       }
     }
+  }
+}
+
+class RecordedRefusal extends Error {
+  constructor(readonly refusal: DomainException) {
+    super(refusal.message);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { MigrationInterface } from 'typeorm';
 import { Initial1796153038184 } from './1796153038184-initial.js';
+import { QueueOffersReservations1796154221021 } from './1796154221021-queue-offers-reservations.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Initial1796153038184];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Initial1796153038184, QueueOffersReservations1796154221021];

@@ -21,6 +21,10 @@ export type QueueOrder = 'host-pick' | 'strict';
 @Check('venues_hold_seconds_check', `"hold_seconds" > 0`)
 @Check('venues_party_cap_check', `"queue_party_cap" BETWEEN 1 AND 200`)
 @Check('venues_sandbox_clock_check', `"sandbox" = ("clock_now" IS NOT NULL)`)
+@Check(
+  'venues_pool_counts_check',
+  `"pool_confirmed" >= 0 AND "pool_held" >= 0 AND ("pool_capacity" IS NULL OR "pool_confirmed" + "pool_held" <= "pool_capacity")`,
+)
 export class Venue {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -77,6 +81,20 @@ export class Venue {
   /** The simulated clock of a sandbox venue; null for live venues (they read the system clock). */
   @Column({ name: 'clock_now', type: 'timestamptz', precision: 6, nullable: true })
   clockNow: Date | null;
+
+  /**
+   * People confirmed and held in the pool. Maintained by a trigger on reservations, never by code,
+   * and bounded by the check above: confirmed + held + available = capacity, none negative (invariant 1).
+   */
+  @Column({ name: 'pool_confirmed', type: 'int', default: 0 })
+  poolConfirmed: number;
+
+  @Column({ name: 'pool_held', type: 'int', default: 0 })
+  poolHeld: number;
+
+  /** The last queue sequence given out at this venue; the next entry takes the next number. */
+  @Column({ name: 'queue_sequence_last', type: 'bigint', default: 0 })
+  queueSequenceLast: string;
 
   /** The board version: the number of the venue's last board event (no gaps). */
   @Column({ type: 'bigint', default: 0 })

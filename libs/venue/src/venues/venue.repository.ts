@@ -1,11 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { DomainException } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
 export class VenueRepository {
   findById(tx: EntityManager, id: string): Promise<Venue | null> {
     return tx.findOneBy(Venue, { id });
+  }
+
+  /** The venue row lock: the first statement of every command of this venue. */
+  async lock(tx: EntityManager, id: string): Promise<Venue> {
+    const venue = await tx.createQueryBuilder(Venue, 'v').setLock('pessimistic_write').where('v.id = :id', { id }).getOne();
+    if (!venue) throw DomainException.notFound('The venue was not found.');
+    return venue;
+  }
+
+  /** Re-reads the pool counters the reservation trigger keeps, after a change in this transaction. */
+  async refreshPoolCounts(tx: EntityManager, venue: Venue): Promise<void> {
+    const rows: Array<{ pool_confirmed: number; pool_held: number }> = await tx.query(
+      'SELECT pool_confirmed, pool_held FROM venues WHERE id = $1',
+      [venue.id],
+    );
+    venue.poolConfirmed = rows[0]?.pool_confirmed ?? venue.poolConfirmed;
+    venue.poolHeld = rows[0]?.pool_held ?? venue.poolHeld;
   }
 
   findBySlug(tx: EntityManager, slug: string): Promise<Venue | null> {

@@ -58,6 +58,9 @@ export class VenueService {
       sandbox: input.sandbox === true,
       clockNow: input.sandbox ? (input.clock ? new Date(input.clock) : now) : null,
       version: '0',
+      poolConfirmed: 0,
+      poolHeld: 0,
+      queueSequenceLast: '0',
       createdAt: now,
     };
     return this.tx.command({ translate: slugTaken }, async ({ manager }) => {

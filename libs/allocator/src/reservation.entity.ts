@@ -1,0 +1,68 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+export type ReservationState = 'HELD' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'EXPIRED';
+/** States that occupy seats or tables. */
+export const ACTIVE_RESERVATION_STATES: ReservationState[] = ['HELD', 'CONFIRMED', 'SEATED'];
+
+/**
+ * Seats or tables set aside for a party: a hold (HELD, with an expiry) or a booking (CONFIRMED).
+ * Accepting a hold changes this same row's state; nothing else is ever created for it.
+ */
+@Entity({ name: 'reservations' })
+@Index('reservations_venue_state_idx', ['venueId', 'state'])
+@Index('reservations_entry_idx', ['entryId'])
+@Check('reservations_state_check', `"state" IN ('HELD', 'CONFIRMED', 'SEATED', 'COMPLETED', 'CANCELLED', 'EXPIRED')`)
+@Check('reservations_held_expiry_check', `"state" <> 'HELD' OR "hold_expires_at" IS NOT NULL`)
+@Check('reservations_kind_check', `"kind" IN ('pool', 'tables')`)
+@Check('reservations_party_size_check', `"party_size" >= 1`)
+export class Reservation {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @ForeignKey('venues', { onDelete: 'CASCADE' })
+  @Column({ name: 'venue_id', type: 'uuid' })
+  venueId: string;
+
+  @ForeignKey('queue_entries', { onDelete: 'SET NULL' })
+  @Column({ name: 'entry_id', type: 'uuid', nullable: true })
+  entryId: string | null;
+
+  /** `pool`: counts people against the venue's capacity; `tables`: occupies reservation_tables rows. */
+  @Column({ type: 'text' })
+  kind: 'pool' | 'tables';
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ name: 'party_size', type: 'int' })
+  partySize: number;
+
+  @Column({ type: 'text', nullable: true })
+  email: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  phone: string | null;
+
+  @Column({ type: 'text' })
+  state: ReservationState;
+
+  @Column({ name: 'hold_expires_at', type: 'timestamptz', precision: 6, nullable: true })
+  holdExpiresAt: Date | null;
+
+  /** Why it reached its state (WAITLIST_OFFER_EXPIRED, a cancellation note). */
+  @Column({ name: 'state_reason', type: 'text', nullable: true })
+  stateReason: string | null;
+
+  @Column({ name: 'terms_version', type: 'text', nullable: true })
+  termsVersion: string | null;
+
+  /** SHA-256 of the one-time booking link; the link itself is shown once. */
+  @Column({ name: 'booking_link_hash', type: 'text', nullable: true, unique: true })
+  bookingLinkHash: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 6 })
+  updatedAt: Date;
+}

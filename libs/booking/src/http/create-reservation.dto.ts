@@ -1,0 +1,50 @@
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEmail,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+export class CreateReservationDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(160)
+  name: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  partySize: number;
+
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(254)
+  email?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  phone?: string;
+
+  /** Table venues: the booking's start. */
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  start?: string;
+
+  /** Table venues: one table the party fits, or an approved combination. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(4)
+  @IsUUID('all', { each: true })
+  tableIds?: string[];
+}

@@ -1,0 +1,2 @@
+export * from './booking.module.js';
+export * from './booking.service.js';

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { BoardEventWriter } from '@hostboard/board';
+import { QueueEntryRepository } from '@hostboard/queue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { OfferRepository } from '../offers/offer.repository.js';
+import { toOfferView, type OfferView } from '../offers/offer.view.js';
+import { OfferLifecycle } from './offer-lifecycle.js';
+import { expiryOperationId, SweepService } from './sweep.service.js';
+
+export const OFFER_EXPIRED = 'The offer expired and its table was released.';
+export const OFFER_NOT_OPEN = 'This offer is no longer open.';
+
+/**
+ * Acceptance: the same HELD reservation becomes CONFIRMED (no seats or tables consumed again, no
+ * second reservation), valid strictly before the hold's expiry. At or after it, the hold is released
+ * once and the answer is WAITLIST_OFFER_EXPIRED.
+ */
+@Injectable()
+export class AcceptanceService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly offers: OfferRepository,
+    private readonly reservations: ReservationRepository,
+    private readonly entries: QueueEntryRepository,
+    private readonly lifecycle: OfferLifecycle,
+    private readonly history: HistoryWriter,
+    private readonly board: BoardEventWriter,
+    private readonly sweep: SweepService,
+  ) {}
+
+  async accept(
+    venueId: string,
+    offerId: string,
+    onlyEntryId?: string,
+  ): Promise<{ offer: OfferView; reservation: ReservationView }> {
+    await this.sweep.sweepFirst(venueId);
+    return this.tx.command({}, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      const offer = await this.offers.find(tx.manager, venueId, offerId);
+      if (!offer || (onlyEntryId !== undefined && offer.entryId !== onlyEntryId))
+        throw DomainException.notFound('The offer was not found.');
+      if (offer.state === 'expired') throw new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
+      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+      const now = this.clock.now(venue);
+      // Strictly before: at the expiry instant itself it is too late (compared at full precision).
+      if (!(now.getTime() < offer.expiresAt.getTime())) {
+        await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
+        throw new CommitThenRefuse(new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED));
+      }
+      const operationId = `accept-offer-${offer.id}`;
+      await this.offers.end(tx.manager, offer.id, 'accepted', now);
+      await this.reservations.transition(tx.manager, offer.reservationId, ['HELD'], 'CONFIRMED', now);
+      await this.entries.transition(tx.manager, offer.entryId, ['offered'], 'confirmed');
+      await this.history.append(
+        tx.manager,
+        { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
+        {
+          venueId,
+          subjectType: 'reservation',
+          subjectId: offer.reservationId,
+          from: 'HELD',
+          to: 'CONFIRMED',
+          at: now,
+          operationId,
+        },
+        { venueId, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: 'confirmed', at: now, operationId },
+      );
+      await this.board.append(
+        tx,
+        venueId,
+        'offer.accepted',
+        { offerId: offer.id, entryId: offer.entryId, reservationId: offer.reservationId },
+        now,
+      );
+      const reservation = await this.reservations.find(tx.manager, venueId, offer.reservationId);
+      if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
+      return {
+        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }),
+        reservation: toReservationView(reservation),
+      };
+    });
+  }
+
+  /** A host withdraws a live offer: the hold is released and the entry goes where the policy says. */
+  async withdraw(venueId: string, offerId: string): Promise<{ offer: OfferView }> {
+    return this.tx.command({}, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      const offer = await this.offers.find(tx.manager, venueId, offerId);
+      if (!offer) throw DomainException.notFound('The offer was not found.');
+      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+      const now = this.clock.now(venue);
+      await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
+      return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }) };
+    });
+  }
+}

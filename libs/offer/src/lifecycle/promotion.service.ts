@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { headDoesNotFit, PoolAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { BoardEventWriter } from '@hostboard/board';
+import { QueueEntryRepository, type QueueEntry } from '@hostboard/queue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import type { Offer } from '../offers/offer.entity.js';
+import { OfferRepository } from '../offers/offer.repository.js';
+import { toOfferView, type OfferView } from '../offers/offer.view.js';
+import { SweepService } from './sweep.service.js';
+
+export type PromotionResult = { offer: OfferView; reservation: ReservationView } | { offer: null; reason: string };
+
+/** Why the oldest waiting group cannot be promoted now, or null when it can. */
+export function headBlockedReason(head: QueueEntry | null, available: number): string | null {
+  if (!head) return 'The queue is empty.';
+  return head.partySize > available ? headDoesNotFit(available, head.partySize) : null;
+}
+
+/**
+ * Pool promotion: hold seats for the next group. Strict order promotes only the oldest waiting
+ * group and stops when it cannot fit (it is never skipped); a first-fit policy promotes the oldest
+ * group that fits. Decided under the venue row lock, after a committed sweep.
+ */
+@Injectable()
+export class PromotionService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly entries: QueueEntryRepository,
+    private readonly offers: OfferRepository,
+    private readonly pool: PoolAllocator,
+    private readonly history: HistoryWriter,
+    private readonly board: BoardEventWriter,
+    private readonly sweep: SweepService,
+  ) {}
+
+  async promote(venueId: string): Promise<PromotionResult> {
+    await this.sweep.sweepFirst(venueId);
+    return this.tx.command<PromotionResult>({ status: (r) => (r.offer ? 201 : 200) }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      if (venue.seating !== 'pool') {
+        throw new DomainException(
+          ErrorCode.RULE_VIOLATION,
+          'Promotions are for pool venues; offer tables to a chosen entry instead.',
+        );
+      }
+      const now = this.clock.now(venue);
+      const { available } = this.pool.counts(venue);
+      const head = await this.entries.oldestWaiting(tx.manager, venue.id);
+      const strict = venue.queueOrder === 'strict';
+      const candidate = strict ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
+      if (!candidate) return { offer: null, reason: headBlockedReason(head, available) ?? 'No waiting group fits.' };
+      const blocked = strict ? headBlockedReason(head, available) : null;
+      if (blocked) return { offer: null, reason: blocked };
+
+      const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
+      const reservation = await this.pool.hold(
+        tx.manager,
+        venue,
+        {
+          name: candidate.name,
+          partySize: candidate.partySize,
+          email: candidate.email,
+          phone: candidate.phone,
+          entryId: candidate.id,
+        },
+        now,
+        expiresAt,
+      );
+      const offer: Offer = {
+        id: randomUUID(),
+        venueId,
+        entryId: candidate.id,
+        reservationId: reservation.id,
+        state: 'live',
+        expiresAt,
+        createdAt: now,
+        resolvedAt: null,
+      };
+      await this.offers.insert(tx.manager, offer);
+      await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
+      const operationId = `promote-offer-${offer.id}`;
+      await this.history.append(
+        tx.manager,
+        { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
+        { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
+        { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
+      );
+      await this.board.append(
+        tx,
+        venueId,
+        'offer.created',
+        { offerId: offer.id, entryId: candidate.id, reservationId: reservation.id, expiresAt: expiresAt.toISOString() },
+        now,
+      );
+      return { offer: toOfferView(offer), reservation: toReservationView(reservation) };
+    });
+  }
+}

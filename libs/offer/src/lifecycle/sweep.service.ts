@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner, type Tx } from '@hostboard/core';
+import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { OfferRepository } from '../offers/offer.repository.js';
+import { OfferLifecycle } from './offer-lifecycle.js';
+
+/** The deterministic id of "expire offer X": a second expiry is recognised as the same operation. */
+export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
+
+/**
+ * Resolves lapsed holds. It runs before every offer, promotion and acceptance in its own committed
+ * transaction, so no decision sees a stale hold; jobs only make expiry visible on time.
+ */
+@Injectable()
+export class SweepService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly offers: OfferRepository,
+    private readonly lifecycle: OfferLifecycle,
+  ) {}
+
+  /** Inside a transaction that holds the venue lock: expires every live offer due at `now`. */
+  async sweepLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
+    const expired: string[] = [];
+    for (const offer of await this.offers.due(tx.manager, venue.id, now)) {
+      if (await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id))) expired.push(offer.id);
+    }
+    return expired;
+  }
+
+  /** The sweep before a decision: its own transaction, committed before the decision starts. */
+  async sweepFirst(venueId: string): Promise<string[]> {
+    return this.tx.run(async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      return this.sweepLocked(tx, venue, this.clock.now(venue));
+    });
+  }
+
+  /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */
+  async manualSweep(venueId: string): Promise<{ expired: string[] }> {
+    return this.tx.command({}, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      return { expired: await this.sweepLocked(tx, venue, this.clock.now(venue)) };
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { AllocatorModule } from '@hostboard/allocator';
+import { QueueModule } from '@hostboard/queue';
+import { VenueModule } from '@hostboard/venue';
+import { FloorController } from './http/offers.controller.js';
+import { AcceptanceService } from './lifecycle/acceptance.service.js';
+import { CancellationService } from './lifecycle/cancellation.service.js';
+import { OfferLifecycle } from './lifecycle/offer-lifecycle.js';
+import { PromotionService } from './lifecycle/promotion.service.js';
+import { QueueReadService } from './lifecycle/queue-read.service.js';
+import { SandboxClockService } from './lifecycle/sandbox-clock.service.js';
+import { SweepService } from './lifecycle/sweep.service.js';
+import { OfferRepository } from './offers/offer.repository.js';
+
+/** Offers, promotions, acceptance, withdrawal, cancellation and the sweep. */
+@Module({
+  imports: [VenueModule, QueueModule, AllocatorModule],
+  controllers: [FloorController],
+  providers: [
+    OfferRepository,
+    OfferLifecycle,
+    SweepService,
+    PromotionService,
+    AcceptanceService,
+    CancellationService,
+    QueueReadService,
+    SandboxClockService,
+  ],
+  exports: [OfferRepository, SweepService, PromotionService, AcceptanceService, CancellationService, QueueReadService],
+})
+export class OfferModule {}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { OutboxMessage } from './outbox-message.entity.js';
+
+export interface NewMessage {
+  venueId: string;
+  to: string;
+  template: string;
+  subject: string;
+  body: string;
+  entryId?: string | null;
+  reservationId?: string | null;
+  at: Date;
+}
+
+export interface MessageView {
+  id: string;
+  to: string;
+  template: string;
+  subject: string;
+  body: string;
+  createdAt: string;
+  status: string;
+  entryId?: string;
+  reservationId?: string;
+}
+
+/** Records guest emails in the transaction of the change they report (recorded, not sent). */
+@Injectable()
+export class OutboxWriter {
+  async record(tx: EntityManager, m: NewMessage): Promise<void> {
+    await tx.insert(OutboxMessage, {
+      id: randomUUID(),
+      venueId: m.venueId,
+      to: m.to,
+      template: m.template,
+      subject: m.subject,
+      body: m.body,
+      status: 'recorded',
+      entryId: m.entryId ?? null,
+      reservationId: m.reservationId ?? null,
+      createdAt: m.at,
+      sentAt: null,
+    });
+  }
+
+  async list(tx: EntityManager, venueId: string): Promise<MessageView[]> {
+    const rows = await tx.find(OutboxMessage, { where: { venueId }, order: { createdAt: 'ASC' }, take: 1000 });
+    return rows.map((r) => ({
+      id: r.id,
+      to: r.to,
+      template: r.template,
+      subject: r.subject,
+      body: r.body,
+      createdAt: r.createdAt.toISOString(),
+      status: r.status,
+      ...(r.entryId ? { entryId: r.entryId } : {}),
+      ...(r.reservationId ? { reservationId: r.reservationId } : {}),
+    }));
+  }
+}

@@ -1,0 +1,75 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+export type EntryStatus = 'waiting' | 'offered' | 'confirmed' | 'seated' | 'cancelled' | 'expired';
+export const ACTIVE_STATUSES: EntryStatus[] = ['waiting', 'offered'];
+
+/**
+ * A party in a venue's queue. Waiting order is (received_at, queue_sequence); both are set once
+ * when the entry is saved and never change, so an expired offer that keeps the place keeps it exactly.
+ */
+@Entity({ name: 'queue_entries' })
+@Index('queue_entries_sequence_key', ['venueId', 'queueSequence'], { unique: true })
+@Index('queue_entries_active_order_idx', ['venueId', 'receivedAt', 'queueSequence'], {
+  where: `"status" IN ('waiting', 'offered')`,
+})
+// Invariant 4: one active entry per contact per venue and business day, where the policy asks for it
+// (contact_key is null otherwise). Holds under racing joins because the database refuses the second.
+@Index('queue_entries_one_active_per_contact', ['venueId', 'businessDate', 'contactKey'], {
+  unique: true,
+  where: `"status" IN ('waiting', 'offered') AND "contact_key" IS NOT NULL`,
+})
+@Check('queue_entries_status_check', `"status" IN ('waiting', 'offered', 'confirmed', 'seated', 'cancelled', 'expired')`)
+@Check('queue_entries_party_size_check', `"party_size" BETWEEN 1 AND 100000`)
+export class QueueEntry {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @ForeignKey('venues', { onDelete: 'CASCADE' })
+  @Column({ name: 'venue_id', type: 'uuid' })
+  venueId: string;
+
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ name: 'party_size', type: 'int' })
+  partySize: number;
+
+  @Column({ type: 'text', nullable: true })
+  email: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  phone: string | null;
+
+  /** The normalised contact the duplicate rule compares; null where the policy allows repeats. */
+  @Column({ name: 'contact_key', type: 'text', nullable: true })
+  contactKey: string | null;
+
+  @Column({ type: 'text' })
+  status: EntryStatus;
+
+  @Column({ name: 'received_at', type: 'timestamptz', precision: 6 })
+  receivedAt: Date;
+
+  @Column({ name: 'queue_sequence', type: 'bigint' })
+  queueSequence: string;
+
+  /** Venue-local date of the service the party joined (the day a past-midnight window started). */
+  @Column({ name: 'business_date', type: 'date' })
+  businessDate: string;
+
+  /** Bumps on every change; a command carrying an older one is refused as stale. */
+  @Column({ type: 'int', default: 1 })
+  version: number;
+
+  @Column({ name: 'quoted_position', type: 'int', nullable: true })
+  quotedPosition: number | null;
+
+  @Column({ name: 'quoted_wait_minutes', type: 'int', nullable: true })
+  quotedWaitMinutes: number | null;
+
+  @Column({ name: 'quoted_at', type: 'timestamptz', precision: 6, nullable: true })
+  quotedAt: Date | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
+  createdAt: Date;
+}

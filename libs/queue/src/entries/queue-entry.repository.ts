@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
+
+@Injectable()
+export class QueueEntryRepository {
+  async insert(tx: EntityManager, entry: QueueEntry): Promise<void> {
+    await tx.insert(QueueEntry, entry);
+  }
+
+  find(tx: EntityManager, venueId: string, id: string): Promise<QueueEntry | null> {
+    return tx.findOneBy(QueueEntry, { venueId, id });
+  }
+
+  /** Active entries (waiting or holding an offer) in waiting order: (received time, sequence). */
+  active(tx: EntityManager, venueId: string): Promise<QueueEntry[]> {
+    return tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where('e.venue_id = :venueId AND e.status IN (:...statuses)', { venueId, statuses: ACTIVE_STATUSES })
+      .orderBy('e.received_at', 'ASC')
+      .addOrderBy('e.queue_sequence', 'ASC')
+      .getMany();
+  }
+
+  /** The oldest waiting entry, or the oldest whose party fits `maxSize` (first-fit policies). */
+  oldestWaiting(tx: EntityManager, venueId: string, maxSize?: number): Promise<QueueEntry | null> {
+    const q = tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where("e.venue_id = :venueId AND e.status = 'waiting'", { venueId })
+      .orderBy('e.received_at', 'ASC')
+      .addOrderBy('e.queue_sequence', 'ASC')
+      .limit(1);
+    if (maxSize !== undefined) q.andWhere('e.party_size <= :maxSize', { maxSize });
+    return q.getOne();
+  }
+
+  /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
+  async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
+    const rows: Array<{ n: string }> = await tx.query(
+      'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
+      [venueId],
+    );
+    return String(rows[0]?.n);
+  }
+
+  /**
+   * Moves an entry from one of `from` to `to`, bumping its version. Guarded by the current state:
+   * answers false (and changes nothing) when the entry is no longer in `from`.
+   */
+  async transition(tx: EntityManager, id: string, from: EntryStatus[], to: EntryStatus): Promise<boolean> {
+    const result = await tx
+      .createQueryBuilder()
+      .update(QueueEntry)
+      .set({ status: to, version: () => 'version + 1' })
+      .where('id = :id AND status IN (:...from)', { id, from })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+}

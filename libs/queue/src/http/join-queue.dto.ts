@@ -1,0 +1,25 @@
+import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+/** A party joining the queue. Types are strict: "4" is not a party size. */
+export class JoinQueueDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(160)
+  name: string;
+
+  /** Bounded here only against absurd numbers; the venue's own limit is checked by the join. */
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  partySize: number;
+
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(254)
+  email?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  phone?: string;
+}

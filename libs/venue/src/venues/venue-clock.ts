@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { DateTime } from 'luxon';
+import { Clock } from '@hostboard/core';
+import type { Venue } from './venue.entity.js';
+
+/**
+ * Time as a venue sees it: a sandbox venue's simulated clock (moved only by a manager), or the
+ * injected clock for live venues. Every rule of a venue reads this, never the wall clock.
+ */
+@Injectable()
+export class VenueClock {
+  constructor(private readonly clock: Clock) {}
+
+  now(venue: Pick<Venue, 'sandbox' | 'clockNow'>): Date {
+    if (venue.sandbox && venue.clockNow) return new Date(venue.clockNow.getTime());
+    return this.clock.now();
+  }
+
+  /** The venue-local calendar date (YYYY-MM-DD) of an instant, through the IANA zone. */
+  localDate(venue: Pick<Venue, 'timeZone'>, at: Date): string {
+    return DateTime.fromJSDate(at, { zone: venue.timeZone }).toISODate() ?? '';
+  }
+
+  /** A venue-local stamp for guests, e.g. "9:35 PM". */
+  localTime(venue: Pick<Venue, 'timeZone'>, at: Date): string {
+    return DateTime.fromJSDate(at, { zone: venue.timeZone }).toFormat('h:mm a');
+  }
+}
