@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from '@hostboard/core';
+import { returningRows, type Tx } from '@hostboard/core';
 import { BoardEvent } from './board-event.entity.js';
 import { BoardPublisher, type BoardEventMessage } from './board-publisher.js';
 
@@ -12,9 +12,8 @@ export class BoardEventWriter {
   constructor(private readonly publisher: BoardPublisher) {}
 
   async append(tx: Tx, venueId: string, type: string, data: object, at: Date): Promise<number> {
-    const rows: Array<{ version: string }> = await tx.manager.query(
-      'UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING version',
-      [venueId],
+    const rows = returningRows<{ version: string }>(
+      await tx.manager.query('UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING version', [venueId]),
     );
     const version = Number(rows[0]?.version);
     await tx.manager.insert(BoardEvent, { venueId, version: String(version), type, data, createdAt: at });

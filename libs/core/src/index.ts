@@ -24,3 +24,4 @@ export * from './transaction/transaction.runner.js';
 export * from './transaction/tx.js';
 export * from './transaction/venue-lock.js';
 export * from './transaction/commit-then-refuse.js';
+export * from './transaction/returning-rows.js';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { returningRows } from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
 @Injectable()
@@ -36,9 +37,8 @@ export class QueueEntryRepository {
 
   /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
   async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
-    const rows: Array<{ n: string }> = await tx.query(
-      'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
-      [venueId],
+    const rows = returningRows<{ n: string }>(
+      await tx.query('UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n', [venueId]),
     );
     return String(rows[0]?.n);
   }

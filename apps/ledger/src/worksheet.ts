@@ -1,0 +1,51 @@
+/** A worksheet: the policy, the starting position and the transaction rows with what each should leave. */
+export interface Worksheet {
+  name: string;
+  timeZone: string;
+  /** The venue-local date the transactions happen on, YYYY-MM-DD. */
+  date: string;
+  /** Venue-local HH:mm[:ss] the sandbox clock starts at (before the first request). */
+  start: string;
+  capacity: number;
+  policy: { order: 'strict' | 'host-pick'; holdSeconds: number; onOfferExpired: 'keep-place' | 'leave-queue' };
+  reservations: Array<{ ref: string; partySize: number }>;
+  waiting: Array<{ ref: string; partySize: number; received: string; sequence: number }>;
+  transactions: Transaction[];
+}
+
+export type Step =
+  | { type: 'review' }
+  | { type: 'cancel'; ref: string }
+  | { type: 'promote'; expect: string | null }
+  | { type: 'accept'; ref: string }
+  | { type: 'expire'; ref: string }
+  | { type: 'join'; ref: string; partySize: number; sequence: number }
+  | { type: 'retry'; op: string };
+
+export interface Transaction {
+  op: string;
+  time: string;
+  action: string;
+  steps: Step[];
+  expect: { confirmed: number; held: number; available: number; queue: string[] };
+}
+
+const fail = (what: string): never => {
+  throw new Error(`worksheet: ${what}`);
+};
+
+/** Checks the shape enough to give a clear line instead of a confusing failure mid-run. */
+export function parseWorksheet(json: unknown): Worksheet {
+  const w = json as Worksheet;
+  if (typeof w !== 'object' || w === null) fail('not a JSON object');
+  for (const k of ['name', 'timeZone', 'date', 'start'] as const) if (typeof w[k] !== 'string') fail(`"${k}" must be a string`);
+  if (!Number.isInteger(w.capacity) || w.capacity < 1) fail('"capacity" must be a positive whole number');
+  if (typeof w.policy !== 'object') fail('"policy" is missing');
+  if (!Array.isArray(w.reservations) || !Array.isArray(w.waiting) || !Array.isArray(w.transactions))
+    fail('"reservations", "waiting" and "transactions" must be lists');
+  for (const t of w.transactions) {
+    if (typeof t.op !== 'string' || typeof t.time !== 'string' || !Array.isArray(t.steps) || typeof t.expect !== 'object')
+      fail(`transaction ${JSON.stringify(t).slice(0, 60)} is incomplete`);
+  }
+  return w;
+}
