@@ -301,7 +301,7 @@ const CASES: Case[] = [
       return {
         ok,
         evidence: ok
-          ? `api restarted on the same data folder: reservations, queue, hold expiry, counts and ${JSON.parse(before).history.length} history rows identical`
+          ? `api restarted on the same saved data: reservations, queue, hold expiry, counts and ${(JSON.parse(before) as { history: unknown[] }).history.length} history rows identical`
           : 'state differs after the restart',
       };
     },
