@@ -122,7 +122,9 @@ export class LedgerSession {
 
   async accept(ref: string, key?: string): Promise<ApiAnswer> {
     const offerId = this.offers.get(ref);
-    if (!offerId) throw new Error(`${ref} has no offer to accept`);
+    // Under another policy the party may never have been offered: that is a failed row, not a crash.
+    if (!offerId)
+      return { status: 0, body: { error: { code: 'NO_OFFER', message: `${ref} has no offer to accept` } }, replayed: false };
     return this.client.call('POST', this.path(`/offers/${offerId}/accept`), {}, key);
   }
 

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { LedgerBackend } from '../../apps/ledger/src/boundaries.js';
+import { LedgerClient } from '../../apps/ledger/src/ledger.client.js';
+import { startApp, type TestApp } from './test-app.js';
+import { freshDatabase, type TestDatabase } from './test-database.js';
+import { signIn, signUp, type Staff } from './staff.js';
+
+/**
+ * The ledger's backend over a test app: this file's own database (PostgreSQL, or PGlite in a
+ * temporary folder so that a restart finds the saved data), restartable.
+ */
+export class TestLedgerBackend implements LedgerBackend {
+  app!: TestApp;
+  private db!: TestDatabase;
+  private readonly dataDir = mkdtempSync(join(tmpdir(), 'hb-ledger-test-'));
+  private owner!: Staff;
+
+  get baseUrl(): string {
+    return this.app.baseUrl;
+  }
+
+  get dataSource(): DataSource {
+    return this.app.app.get<DataSource>(getDataSourceToken());
+  }
+
+  async start(): Promise<void> {
+    this.db = await freshDatabase();
+    this.app = await startApp({ db: this.db, env: { HOSTBOARD_DATA_DIR: this.dataDir } });
+    this.owner = await signUp(this.app, 'organizer');
+  }
+
+  async client(): Promise<LedgerClient> {
+    const s = await signIn(this.app, this.owner.email, this.owner.password);
+    return new LedgerClient(this.app.baseUrl, s.token);
+  }
+
+  async stranger(): Promise<LedgerClient> {
+    return new LedgerClient(this.app.baseUrl, (await signUp(this.app, 'stranger')).token);
+  }
+
+  async restart(): Promise<void> {
+    await this.app.app.close();
+    this.app = await startApp({ db: this.db, env: { HOSTBOARD_DATA_DIR: this.dataDir } });
+  }
+
+  async stop(): Promise<void> {
+    await this.app.app.close();
+    await this.db.drop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
