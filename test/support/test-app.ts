@@ -35,6 +35,8 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     HOSTBOARD_DATA_DIR: IN_MEMORY,
     DATABASE_URL: db.url,
     REDIS_URL: process.env['REDIS_URL'],
+    // Each test file's own job queue on the shared Redis.
+    JOBS_PREFIX: `t${process.pid}`,
     ...options.env,
   };
   const config = loadConfig(env);

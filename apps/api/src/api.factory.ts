@@ -13,6 +13,7 @@ import {
   PinoNestLogger,
   requestContextMiddleware,
 } from '@hostboard/core';
+import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
 
 export interface CreateApiOptions {
@@ -48,6 +49,10 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
     new DocumentBuilder().setTitle('hostboard').setVersion('1').addBearerAuth().build(),
   );
   SwaggerModule.setup('docs', app, document);
+  const allowedOrigins = config.BOARD_ALLOWED_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  app.useWebSocketAdapter(new BoardIoAdapter(app, { allowedOrigins, redisUrl: config.REDIS_URL }));
   app.enableShutdownHooks();
   await app.init();
   return app;

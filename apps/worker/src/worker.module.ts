@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AppConfig, CoreModule } from '@hostboard/core';
 import { JobsModule } from '@hostboard/jobs';
 import { PersistenceModule } from '@hostboard/persistence';
+import { BoardEmitterRelay, BoardModule } from '@hostboard/board';
+import { OfferModule } from '@hostboard/offer';
 
 /** The job process: no HTTP; the same libraries as the api, consuming BullMQ jobs. */
 @Module({})
@@ -9,7 +11,14 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot({ config }), PersistenceModule.forRoot(), JobsModule.forRoot({ role: 'worker' })],
+      imports: [
+        CoreModule.forRoot({ config }),
+        PersistenceModule.forRoot(),
+        JobsModule.forRoot({ role: 'worker' }),
+        BoardModule,
+        OfferModule,
+      ],
+      providers: [BoardEmitterRelay],
     };
   }
 }

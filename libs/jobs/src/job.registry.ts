@@ -5,6 +5,10 @@
 export const QUEUE_NAME = 'hostboard';
 
 export interface JobPayloads {
+  /** Expires one offer at its deadline (job id = offer id); sweeps its venue under the lock. */
+  'offer-expiry': { venueId: string; offerId: string };
+  /** The safety net: sweeps every venue with a due offer, catching jobs lost to a restart. */
+  'safety-sweep': Record<string, never>;
   /** Deletes stored Idempotency-Key answers past their retention. */
   'idempotency-purge': Record<string, never>;
 }
@@ -21,8 +25,14 @@ export const JOB_OPTIONS = {
   removeOnFail: { age: 24 * 3600 },
 };
 
+/** The safety-net sweep's interval: a lost expiry job is caught within this (plus the sweep's own time). */
+export const SAFETY_SWEEP_MS = 15_000;
+
 /** Repeating jobs and their interval. */
-export const REPEATING: Array<{ name: JobName; everyMs: number }> = [{ name: 'idempotency-purge', everyMs: 3600_000 }];
+export const REPEATING: Array<{ name: JobName; everyMs: number }> = [
+  { name: 'idempotency-purge', everyMs: 3600_000 },
+  { name: 'safety-sweep', everyMs: SAFETY_SWEEP_MS },
+];
 
 /** BullMQ refuses job ids with `:`; ids are UUIDs or `<name>-<uuid>`. */
 export function assertJobId(id: string): string {

@@ -36,7 +36,11 @@ export class JobsModule {
           inject: [AppConfig, Clock],
           useFactory: (config: AppConfig, clock: Clock): JobScheduler =>
             config.REDIS_URL
-              ? new BullmqScheduler(clock, { redisUrl: config.REDIS_URL, consume: options.role === 'worker' })
+              ? new BullmqScheduler(clock, {
+                  redisUrl: config.REDIS_URL,
+                  consume: options.role === 'worker',
+                  prefix: config.JOBS_PREFIX,
+                })
               : new InProcessScheduler(clock),
         },
         {

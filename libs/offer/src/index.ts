@@ -7,3 +7,6 @@ export * from './offer.module.js';
 export * from './offers/offer.entity.js';
 export * from './offers/offer.repository.js';
 export * from './offers/offer.view.js';
+export * from './lifecycle/board-snapshot.service.js';
+export * from './jobs/offer-expiry.handlers.js';
+export * from './jobs/offer-expiry.scheduler.js';

@@ -11,6 +11,10 @@ import { QueueReadService } from './lifecycle/queue-read.service.js';
 import { SandboxClockService } from './lifecycle/sandbox-clock.service.js';
 import { SweepService } from './lifecycle/sweep.service.js';
 import { OfferRepository } from './offers/offer.repository.js';
+import { BoardSnapshotSource } from '@hostboard/board';
+import { BoardSnapshotService } from './lifecycle/board-snapshot.service.js';
+import { OfferExpiryHandlers } from './jobs/offer-expiry.handlers.js';
+import { OfferExpiryScheduler } from './jobs/offer-expiry.scheduler.js';
 
 /** Offers, promotions, acceptance, withdrawal, cancellation and the sweep. */
 @Module({
@@ -25,7 +29,20 @@ import { OfferRepository } from './offers/offer.repository.js';
     CancellationService,
     QueueReadService,
     SandboxClockService,
+    BoardSnapshotService,
+    { provide: BoardSnapshotSource, useExisting: BoardSnapshotService },
+    OfferExpiryScheduler,
+    OfferExpiryHandlers,
   ],
-  exports: [OfferRepository, SweepService, PromotionService, AcceptanceService, CancellationService, QueueReadService],
+  exports: [
+    OfferRepository,
+    SweepService,
+    PromotionService,
+    AcceptanceService,
+    CancellationService,
+    QueueReadService,
+    BoardSnapshotService,
+    BoardSnapshotSource,
+  ],
 })
 export class OfferModule {}

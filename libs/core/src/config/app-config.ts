@@ -1,5 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { IsUrlWithProtocol } from './is-url-with-protocol.validator.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
@@ -42,6 +42,12 @@ export class AppConfig {
   @Transform(emptyToUndefined)
   @IsUrlWithProtocol(['redis:', 'rediss:'])
   REDIS_URL?: string;
+
+  /** Redis key prefix of the job queue: processes sharing one prefix share their jobs. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,32}$/)
+  JOBS_PREFIX = 'hostboard';
 
   @IsOptional()
   @Transform(emptyToUndefined)

@@ -10,6 +10,7 @@ import { PromotionService, type PromotionResult } from '../lifecycle/promotion.s
 import { QueueReadService, type QueueView } from '../lifecycle/queue-read.service.js';
 import { SandboxClockService } from '../lifecycle/sandbox-clock.service.js';
 import { SweepService } from '../lifecycle/sweep.service.js';
+import { BoardSnapshotService, type BoardSnapshot } from '../lifecycle/board-snapshot.service.js';
 import type { OfferView } from '../offers/offer.view.js';
 import { MoveClockDto } from './move-clock.dto.js';
 
@@ -25,6 +26,7 @@ export class FloorController {
     private readonly sweeps: SweepService,
     private readonly reads: QueueReadService,
     private readonly clock: SandboxClockService,
+    private readonly board: BoardSnapshotService,
   ) {}
 
   @VenueRole('host')
@@ -91,6 +93,12 @@ export class FloorController {
   @Get('queue')
   queue(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<QueueView> {
     return this.reads.queue(venueId);
+  }
+
+  @VenueRole('host')
+  @Get('board')
+  snapshot(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<BoardSnapshot> {
+    return this.board.snapshot(venueId);
   }
 
   @VenueRole('host')

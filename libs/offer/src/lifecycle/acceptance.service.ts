@@ -8,6 +8,7 @@ import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
 import { expiryOperationId, SweepService } from './sweep.service.js';
+import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 
 export const OFFER_EXPIRED = 'The offer expired and its table was released.';
 export const OFFER_NOT_OPEN = 'This offer is no longer open.';
@@ -30,6 +31,7 @@ export class AcceptanceService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly sweep: SweepService,
+    private readonly expiryJobs: OfferExpiryScheduler,
   ) {}
 
   async accept(
@@ -53,6 +55,7 @@ export class AcceptanceService {
       }
       const operationId = `accept-offer-${offer.id}`;
       await this.offers.end(tx.manager, offer.id, 'accepted', now);
+      this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
       await this.reservations.transition(tx.manager, offer.reservationId, ['HELD'], 'CONFIRMED', now);
       await this.entries.transition(tx.manager, offer.entryId, ['offered'], 'confirmed');
       await this.history.append(

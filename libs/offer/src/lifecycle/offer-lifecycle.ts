@@ -6,6 +6,7 @@ import { QueueEntryRepository, type EntryStatus } from '@hostboard/queue';
 import { VenueRepository, type Venue } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
+import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 
 export type OfferEnding = 'expired' | 'withdrawn' | 'cancelled';
 
@@ -23,6 +24,7 @@ export class OfferLifecycle {
     private readonly venues: VenueRepository,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
+    private readonly expiryJobs: OfferExpiryScheduler,
   ) {}
 
   async end(tx: Tx, venue: Venue, offer: Offer, ending: OfferEnding, now: Date, operationId: string): Promise<boolean> {
@@ -64,6 +66,7 @@ export class OfferLifecycle {
         reason,
       },
     );
+    if (ending !== 'expired') this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
     await this.venues.refreshPoolCounts(m, venue);
     await this.board.append(
       tx,

@@ -9,6 +9,7 @@ import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { SweepService } from './sweep.service.js';
+import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 
 export type PromotionResult = { offer: OfferView; reservation: ReservationView } | { offer: null; reason: string };
 
@@ -35,6 +36,7 @@ export class PromotionService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly sweep: SweepService,
+    private readonly expiryJobs: OfferExpiryScheduler,
   ) {}
 
   async promote(venueId: string): Promise<PromotionResult> {
@@ -81,6 +83,7 @@ export class PromotionService {
         resolvedAt: null,
       };
       await this.offers.insert(tx.manager, offer);
+      this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
       await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
       const operationId = `promote-offer-${offer.id}`;
       await this.history.append(

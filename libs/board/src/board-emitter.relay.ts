@@ -1,0 +1,32 @@
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Emitter } from '@socket.io/redis-emitter';
+import { Redis } from 'ioredis';
+import { AppConfig } from '@hostboard/core';
+import { BoardPublisher } from './board-publisher.js';
+
+/**
+ * In a process with no socket server (the worker), committed board events still reach every api
+ * process's boards: they are emitted into the socket.io Redis adapter's channel.
+ */
+@Injectable()
+export class BoardEmitterRelay implements OnModuleInit, OnModuleDestroy {
+  private redis?: Redis;
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly publisher: BoardPublisher,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.REDIS_URL) return;
+    this.redis = new Redis(this.config.REDIS_URL);
+    const emitter = new Emitter(this.redis).of('/board');
+    this.unsubscribe = this.publisher.subscribe((e) => emitter.to(`venue:${e.venueId}`).emit('board.event', e));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+    this.redis?.disconnect();
+  }
+}

@@ -1,0 +1,58 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import type { IncomingMessage } from 'node:http';
+import type { Server, ServerOptions } from 'socket.io';
+
+/** Board socket messages larger than this are refused. */
+export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
+
+/**
+ * socket.io for the board: messages capped at 64 KB, handshakes only from the api's own origin or
+ * an allowed one, and with REDIS_URL the Redis adapter, so an event emitted by any api process
+ * reaches boards held by every api process.
+ */
+export class BoardIoAdapter extends IoAdapter {
+  private readonly clients: Redis[] = [];
+
+  constructor(
+    app: INestApplicationContext,
+    private readonly options: { allowedOrigins: string[]; redisUrl?: string },
+  ) {
+    super(app);
+  }
+
+  override createIOServer(port: number, options?: ServerOptions): Server {
+    const server = super.createIOServer(port, {
+      ...options,
+      maxHttpBufferSize: BOARD_MAX_MESSAGE_BYTES,
+      allowRequest: (req: IncomingMessage, callback: (err: string | null | undefined, ok: boolean) => void) =>
+        callback(null, originAllowed(req, this.options.allowedOrigins)),
+    } as ServerOptions) as Server;
+    if (this.options.redisUrl) {
+      const pub = new Redis(this.options.redisUrl);
+      const sub = pub.duplicate();
+      this.clients.push(pub, sub);
+      server.adapter(createAdapter(pub, sub));
+    }
+    return server;
+  }
+
+  override async close(server: Server): Promise<void> {
+    await super.close(server);
+    for (const c of this.clients.splice(0)) c.disconnect();
+  }
+}
+
+/** No Origin (a non-browser client), the api's own origin, or one of the allowed list. */
+export function originAllowed(req: IncomingMessage, allowed: string[]): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  if (allowed.includes(origin)) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}

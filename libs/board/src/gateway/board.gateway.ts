@@ -1,0 +1,130 @@
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
+import {
+  ConnectedSocket,
+  MessageBody,
+  SubscribeMessage,
+  WebSocketGateway,
+  WebSocketServer,
+  type OnGatewayInit,
+} from '@nestjs/websockets';
+import type { Namespace, Socket } from 'socket.io';
+import { AuthService, MembershipService } from '@hostboard/auth';
+import { TransactionRunner } from '@hostboard/core';
+import { BoardEventWriter } from '../board-event.writer.js';
+import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
+import { BoardSnapshotSource } from '../board-snapshot.source.js';
+
+/** A board further behind than this gets a snapshot instead of the events it missed. */
+export const MAX_REPLAY_EVENTS = 500;
+/** Every room hears its current version this often, so a board that missed a push notices. */
+export const VERSION_HEARTBEAT_MS = 10_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const room = (venueId: string): string => `venue:${venueId}`;
+
+interface SubscribeBody {
+  venueId?: unknown;
+  sinceVersion?: unknown;
+}
+
+type SubscribeAck =
+  | { version: number; events: BoardEventMessage[] }
+  | { version: number; snapshot: Record<string, unknown> }
+  | { error: { code: string; message: string } };
+
+/**
+ * The live floor board (`/board`): a staff session token in the handshake, subscriptions only to
+ * the user's own venues, missed events replayed from the board_events rows, then pushes in order.
+ */
+@WebSocketGateway({ namespace: '/board' })
+export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
+  private readonly logger = new Logger(BoardGateway.name);
+  private heartbeat?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
+
+  @WebSocketServer()
+  private readonly namespace: Namespace;
+
+  constructor(
+    private readonly auth: AuthService,
+    private readonly memberships: MembershipService,
+    private readonly tx: TransactionRunner,
+    private readonly events: BoardEventWriter,
+    private readonly publisher: BoardPublisher,
+    private readonly snapshots: BoardSnapshotSource,
+  ) {}
+
+  afterInit(namespace: Namespace): void {
+    // The handshake check: refused clients see connect_error and never reach a handler.
+    namespace.use((socket, next) => {
+      const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+      if (typeof token !== 'string' || token.length > 256) return next(new Error('UNAUTHENTICATED'));
+      this.auth.authenticate(token).then(
+        (identity) => {
+          (socket.data as { userId?: string }).userId = identity.userId;
+          next();
+        },
+        () => next(new Error('UNAUTHENTICATED')),
+      );
+    });
+    this.unsubscribe = this.publisher.subscribe((e) => namespace.to(room(e.venueId)).emit('board.event', e));
+    this.heartbeat = setInterval(() => void this.sendVersions(namespace), VERSION_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.heartbeat);
+    this.unsubscribe?.();
+  }
+
+  @SubscribeMessage('subscribe')
+  async subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: SubscribeBody): Promise<SubscribeAck> {
+    const venueId = typeof body?.venueId === 'string' && UUID.test(body.venueId) ? body.venueId : null;
+    const userId = (socket.data as { userId?: string }).userId;
+    // Not a member reads the same as no such venue: nothing confirms another venue exists.
+    const role = venueId && userId ? await this.memberships.roleOf(venueId, userId) : null;
+    if (!venueId || !role) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
+    await socket.join(room(venueId));
+    const since =
+      typeof body.sinceVersion === 'number' && Number.isInteger(body.sinceVersion) && body.sinceVersion >= 0
+        ? body.sinceVersion
+        : null;
+    if (since !== null) {
+      const missed = await this.tx.run((t) => this.events.since(t, venueId, since, MAX_REPLAY_EVENTS + 1));
+      if (missed.length <= MAX_REPLAY_EVENTS) {
+        const version = missed.at(-1)?.version ?? since;
+        const current = await this.currentVersion(venueId);
+        if (version === current) return { version, events: missed };
+      }
+    }
+    const snapshot = await this.snapshots.snapshot(venueId);
+    return { version: snapshot.version, snapshot };
+  }
+
+  @SubscribeMessage('unsubscribe')
+  async leave(@ConnectedSocket() socket: Socket, @MessageBody() body: SubscribeBody): Promise<{ ok: true }> {
+    if (typeof body?.venueId === 'string') await socket.leave(room(body.venueId));
+    return { ok: true };
+  }
+
+  private async currentVersion(venueId: string): Promise<number> {
+    const rows: Array<{ version: string }> = await this.tx.run((t) =>
+      t.manager.query('SELECT version FROM venues WHERE id = $1', [venueId]),
+    );
+    return Number(rows[0]?.version ?? 0);
+  }
+
+  private async sendVersions(namespace: Namespace): Promise<void> {
+    try {
+      const venueIds = [...namespace.adapter.rooms.keys()].filter((r) => r.startsWith('venue:')).map((r) => r.slice(6));
+      if (venueIds.length === 0) return;
+      const rows: Array<{ id: string; version: string }> = await this.tx.run((t) =>
+        t.manager.query('SELECT id, version FROM venues WHERE id = ANY($1::uuid[])', [venueIds]),
+      );
+      // Local only: every api process tells its own boards.
+      for (const r of rows) namespace.local.to(room(r.id)).emit('board.version', { venueId: r.id, version: Number(r.version) });
+    } catch (err) {
+      this.logger.warn(`version heartbeat failed: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Clock, TransactionRunner } from '@hostboard/core';
+import { JobScheduler } from '@hostboard/jobs';
+import { SweepService } from '../lifecycle/sweep.service.js';
+
+/**
+ * Expiry on time: each offer of a live venue has a delayed job keyed by its id, due at its deadline.
+ * The job is only a trigger: its handler sweeps the venue under the lock, which is safe to run
+ * twice or late; correctness never rests on it (every decision sweeps first).
+ */
+@Injectable()
+export class OfferExpiryHandlers implements OnModuleInit {
+  private readonly logger = new Logger(OfferExpiryHandlers.name);
+
+  constructor(
+    private readonly scheduler: JobScheduler,
+    private readonly sweep: SweepService,
+    private readonly tx: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.scheduler.handle('offer-expiry', async ({ venueId, offerId }) => {
+      const expired = await this.sweep.sweepFirst(venueId);
+      if (expired.includes(offerId)) return 'done';
+      // Fired before its deadline by this process's clock (clock skew between machines): try once more.
+      const rows: Array<{ expires_at: Date }> = await this.tx.run((t) =>
+        t.manager.query("SELECT expires_at FROM offers WHERE id = $1 AND state = 'live'", [offerId]),
+      );
+      const due = rows[0]?.expires_at;
+      if (due && due.getTime() > this.clock.now().getTime()) {
+        await this.scheduler.schedule('offer-expiry', { venueId, offerId }, { jobId: `${offerId}-again`, runAt: due });
+      }
+      return 'skipped';
+    });
+    this.scheduler.handle('safety-sweep', async () => {
+      const venues: Array<{ venue_id: string }> = await this.tx.run((t) =>
+        t.manager.query(
+          `SELECT DISTINCT o.venue_id FROM offers o JOIN venues v ON v.id = o.venue_id
+            WHERE o.state = 'live' AND o.expires_at <= $1 AND NOT v.sandbox`,
+          [this.clock.now()],
+        ),
+      );
+      for (const v of venues) await this.sweep.sweepFirst(v.venue_id);
+      if (venues.length > 0) this.logger.log(`safety sweep resolved due offers at ${venues.length} venue(s)`);
+      return venues.length > 0 ? 'done' : 'skipped';
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException, TransactionRunner } from '@hostboard/core';
+import { PoolAllocator, type PoolCounts } from '@hostboard/allocator';
+import { BoardSnapshotSource } from '@hostboard/board';
+import { QueueEntryRepository, toEntryView } from '@hostboard/queue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { OfferRepository } from '../offers/offer.repository.js';
+import { toOfferView, type OfferView } from '../offers/offer.view.js';
+import type { QueueView } from './queue-read.service.js';
+import { headBlockedReason } from './promotion.service.js';
+
+export interface BoardSnapshot extends Record<string, unknown> {
+  version: number;
+  now: string;
+  venue: { id: string; name: string; seating: string; sandbox: boolean; timeZone: string };
+  counts: PoolCounts | null;
+  tables: unknown[];
+  queue: QueueView['entries'];
+  head: QueueView['head'] | null;
+  offers: OfferView[];
+}
+
+/**
+ * The whole board in one read (one transaction, so version and contents agree): what `GET /board`
+ * answers and what a board that lost track receives instead of events.
+ */
+@Injectable()
+export class BoardSnapshotService extends BoardSnapshotSource {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly entries: QueueEntryRepository,
+    private readonly offers: OfferRepository,
+    private readonly pool: PoolAllocator,
+  ) {
+    super();
+  }
+
+  async snapshot(venueId: string): Promise<BoardSnapshot> {
+    return this.tx.run(async ({ manager }) => {
+      const venue = await this.venues.findById(manager, venueId);
+      if (!venue) throw DomainException.notFound('The venue was not found.');
+      const [active, live] = await Promise.all([this.entries.active(manager, venueId), this.offers.live(manager, venueId)]);
+      const byEntry = new Map(live.map((o) => [o.entryId, o]));
+      const counts = venue.seating === 'pool' ? this.pool.counts(venue) : null;
+      const head = active.find((e) => e.status === 'waiting') ?? null;
+      const reason = counts && head ? headBlockedReason(head, counts.available) : null;
+      return {
+        version: Number(venue.version),
+        now: this.clock.now(venue).toISOString(),
+        venue: { id: venue.id, name: venue.name, seating: venue.seating, sandbox: venue.sandbox, timeZone: venue.timeZone },
+        counts,
+        tables: [],
+        queue: active.map((e, i) => {
+          const offer = byEntry.get(e.id);
+          return { ...toEntryView(e), position: i + 1, ...(offer ? { offer: toOfferView(offer) } : {}) };
+        }),
+        head: counts && head ? { entryId: head.id, fits: reason === null, reason } : null,
+        offers: live.map((o) => toOfferView(o)),
+      };
+    });
+  }
+}
