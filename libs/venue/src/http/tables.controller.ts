@@ -1,0 +1,43 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { VenueRole } from '@hostboard/core';
+import { TablesService } from '../tables/tables.service.js';
+import type { CombinationView, TableView } from '../tables/tables.view.js';
+import { CreateCombinationDto } from './create-combination.dto.js';
+import { CreateTableDto } from './create-table.dto.js';
+
+@ApiTags('tables')
+@ApiBearerAuth()
+@Controller('v1/venues/:venueId')
+export class TablesController {
+  constructor(private readonly tables: TablesService) {}
+
+  @VenueRole('manager')
+  @Post('tables')
+  @HttpCode(201)
+  createTable(@Param('venueId', ParseUUIDPipe) venueId: string, @Body() body: CreateTableDto): Promise<TableView> {
+    return this.tables.createTable(venueId, body);
+  }
+
+  @VenueRole('host')
+  @Get('tables')
+  listTables(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<TableView[]> {
+    return this.tables.listTables(venueId);
+  }
+
+  @VenueRole('manager')
+  @Post('combinations')
+  @HttpCode(201)
+  createCombination(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Body() body: CreateCombinationDto,
+  ): Promise<CombinationView> {
+    return this.tables.createCombination(venueId, body);
+  }
+
+  @VenueRole('host')
+  @Get('combinations')
+  listCombinations(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<CombinationView[]> {
+    return this.tables.listCombinations(venueId);
+  }
+}

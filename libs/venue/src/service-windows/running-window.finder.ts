@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Venue } from '../venues/venue.entity.js';
+import { runningWindowAt, type RunningWindow } from './running-window.js';
+import type { ServiceWindow } from './service-window.entity.js';
+import { ServiceWindowRepository } from './service-window.repository.js';
+
+export type RunningServiceWindow = RunningWindow<ServiceWindow>;
+
+/**
+ * Which of a venue's service windows runs at an instant, and its business date. Pass the venue's
+ * own now (VenueClock.now), so a sandbox venue answers for its simulated time. Joins, quotes and
+ * offers all ask this one place.
+ */
+@Injectable()
+export class RunningWindowFinder {
+  constructor(private readonly windows: ServiceWindowRepository) {}
+
+  async find(tx: EntityManager, venue: Pick<Venue, 'id' | 'timeZone'>, now: Date): Promise<RunningServiceWindow | null> {
+    return runningWindowAt(await this.windows.list(tx, venue.id), venue.timeZone, now);
+  }
+}

@@ -1,0 +1,70 @@
+import { hhmm, minuteOfDay, runningWindowAt, windowsOverlap, type WindowTimes } from './running-window.js';
+
+const w = (days: number[], start: string, end: string): WindowTimes & { name: string } => ({
+  name: `${days.join(',')} ${start}-${end}`,
+  days,
+  startMinute: minuteOfDay(start),
+  endMinute: minuteOfDay(end),
+});
+
+describe('the running service window', () => {
+  const CHICAGO = 'America/Chicago';
+  const dinner = w([1, 2, 3, 4, 5, 6, 7], '17:00', '22:00');
+  const lateFriday = w([5], '18:00', '02:00');
+
+  it('runs from its start (inclusive) to its end (exclusive), venue-local', () => {
+    expect(runningWindowAt([dinner], CHICAGO, new Date('2026-06-12T21:59:59.999Z'))).toBeNull(); // 16:59:59.999
+    expect(runningWindowAt([dinner], CHICAGO, new Date('2026-06-12T22:00:00.000Z'))?.businessDate).toBe('2026-06-12');
+    expect(runningWindowAt([dinner], CHICAGO, new Date('2026-06-13T02:59:59.999Z'))?.window).toBe(dinner);
+    expect(runningWindowAt([dinner], CHICAGO, new Date('2026-06-13T03:00:00.000Z'))).toBeNull(); // 22:00
+  });
+
+  it('a window past midnight belongs to the day it started', () => {
+    const r = runningWindowAt([lateFriday], CHICAGO, new Date('2026-06-13T06:30:00.000Z')); // 01:30 Saturday
+    expect(r).toEqual({
+      window: lateFriday,
+      businessDate: '2026-06-12',
+      startsAt: new Date('2026-06-12T23:00:00.000Z'),
+      endsAt: new Date('2026-06-13T07:00:00.000Z'),
+    });
+    // Saturday 18:00 is not a Friday window.
+    expect(runningWindowAt([lateFriday], CHICAGO, new Date('2026-06-13T23:30:00.000Z'))).toBeNull();
+  });
+
+  it('an end of 00:00 means midnight, the end of the start day', () => {
+    const toMidnight = w([6], '20:00', '00:00');
+    expect(runningWindowAt([toMidnight], CHICAGO, new Date('2026-06-14T04:59:00.000Z'))?.businessDate).toBe('2026-06-13');
+    expect(runningWindowAt([toMidnight], CHICAGO, new Date('2026-06-14T05:00:00.000Z'))).toBeNull();
+  });
+
+  it('uses the real zone on clock-change nights', () => {
+    // Saturday 7 March 2026, 18:00–02:00: 02:00 Sunday does not exist (clocks jump to 03:00 CDT).
+    const sat = w([6], '18:00', '02:00');
+    const r = runningWindowAt([sat], CHICAGO, new Date('2026-03-08T07:30:00.000Z')); // 01:30 CST
+    expect(r?.businessDate).toBe('2026-03-07');
+    expect(r?.endsAt.toISOString()).toBe('2026-03-08T08:00:00.000Z'); // the first instant after the gap
+    expect(runningWindowAt([sat], CHICAGO, new Date('2026-03-08T08:00:00.000Z'))).toBeNull();
+  });
+
+  it('Sunday night runs into Monday morning', () => {
+    const sunday = w([7], '20:00', '01:00');
+    expect(runningWindowAt([sunday], CHICAGO, new Date('2026-06-15T05:30:00.000Z'))?.businessDate).toBe('2026-06-14');
+  });
+
+  it('overlaps are found across midnight and across the end of the week', () => {
+    expect(windowsOverlap(dinner, w([1], '21:00', '23:00'))).toBe(true);
+    expect(windowsOverlap(dinner, w([1], '22:00', '23:00'))).toBe(false);
+    expect(windowsOverlap(lateFriday, w([6], '01:00', '03:00'))).toBe(true);
+    expect(windowsOverlap(lateFriday, w([6], '02:00', '03:00'))).toBe(false);
+    expect(windowsOverlap(w([7], '20:00', '01:00'), w([1], '00:30', '06:00'))).toBe(true);
+    expect(windowsOverlap(w([7], '20:00', '01:00'), w([1], '01:00', '06:00'))).toBe(false);
+    expect(windowsOverlap(w([1, 3], '11:00', '15:00'), w([2, 4], '11:00', '15:00'))).toBe(false);
+  });
+
+  it('reads and writes HH:mm', () => {
+    expect(minuteOfDay('00:00')).toBe(0);
+    expect(minuteOfDay('23:59')).toBe(1439);
+    expect(hhmm(1439)).toBe('23:59');
+    expect(hhmm(65)).toBe('01:05');
+  });
+});

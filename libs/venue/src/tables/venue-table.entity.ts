@@ -1,0 +1,23 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+/** A table of a restaurant venue: a label the floor knows it by, and how many it seats. */
+@Entity({ name: 'venue_tables' })
+@Index('venue_tables_label_key', ['venueId', 'label'], { unique: true })
+@Check('venue_tables_capacity_check', `"capacity" BETWEEN 1 AND 200`)
+export class VenueTable {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @ForeignKey('venues', { onDelete: 'CASCADE' })
+  @Column({ name: 'venue_id', type: 'uuid' })
+  venueId: string;
+
+  @Column({ type: 'text' })
+  label: string;
+
+  @Column({ type: 'int' })
+  capacity: number;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
+  createdAt: Date;
+}
