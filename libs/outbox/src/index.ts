@@ -1,2 +1,4 @@
+export * from './messages.service.js';
 export * from './outbox-message.entity.js';
+export * from './outbox.module.js';
 export * from './outbox.writer.js';

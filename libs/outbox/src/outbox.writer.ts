@@ -46,7 +46,7 @@ export class OutboxWriter {
   }
 
   async list(tx: EntityManager, venueId: string): Promise<MessageView[]> {
-    const rows = await tx.find(OutboxMessage, { where: { venueId }, order: { createdAt: 'ASC' }, take: 1000 });
+    const rows = await tx.find(OutboxMessage, { where: { venueId }, order: { createdAt: 'ASC', id: 'ASC' }, take: 1000 });
     return rows.map((r) => ({
       id: r.id,
       to: r.to,

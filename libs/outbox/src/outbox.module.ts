@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MessagesController } from './http/messages.controller.js';
+import { MessagesService } from './messages.service.js';
+import { OutboxWriter } from './outbox.writer.js';
+
+/** Recorded guest emails: written in the transaction of the change they report, read by managers. */
+@Module({
+  controllers: [MessagesController],
+  providers: [OutboxWriter, MessagesService],
+  exports: [OutboxWriter],
+})
+export class OutboxModule {}
