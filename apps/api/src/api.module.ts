@@ -18,6 +18,8 @@ import { VenueModule } from '@hostboard/venue';
 import { BoardModule } from '@hostboard/board';
 import { BookingModule } from '@hostboard/booking';
 import { OfferModule } from '@hostboard/offer';
+import { OutboxModule } from '@hostboard/outbox';
+import { PartyModule } from '@hostboard/party';
 import { QueueModule } from '@hostboard/queue';
 
 export interface ApiModuleOptions {
@@ -38,8 +40,10 @@ export class ApiModule {
         BoardModule,
         AuthModule,
         VenueModule,
+        OutboxModule,
         QueueModule,
         OfferModule,
+        PartyModule,
         BookingModule,
       ],
       controllers: [HealthController],

@@ -4,7 +4,13 @@ import { StaffSession } from '@hostboard/auth/sessions/staff-session.entity.js';
 import { StaffUser } from '@hostboard/auth/users/staff-user.entity.js';
 import { VenueMembership } from '@hostboard/auth/memberships/venue-membership.entity.js';
 import { Venue } from '@hostboard/venue/venues/venue.entity.js';
+import { VenueTable } from '@hostboard/venue/tables/venue-table.entity.js';
+import { TableCombination } from '@hostboard/venue/tables/table-combination.entity.js';
+import { TableCombinationTable } from '@hostboard/venue/tables/table-combination-table.entity.js';
+import { ServiceWindow } from '@hostboard/venue/service-windows/service-window.entity.js';
 import { QueueEntry } from '@hostboard/queue/entries/queue-entry.entity.js';
+import { QueueToken } from '@hostboard/queue/tokens/queue-token.entity.js';
+import { QueueSession } from '@hostboard/queue/sessions/queue-session.entity.js';
 import { Reservation } from '@hostboard/allocator/reservation.entity.js';
 import { Offer } from '@hostboard/offer/offers/offer.entity.js';
 import { OutboxMessage } from '@hostboard/outbox/outbox-message.entity.js';
@@ -19,7 +25,13 @@ export const ENTITIES = [
   VenueMembership,
   AuditEvent,
   Venue,
+  VenueTable,
+  TableCombination,
+  TableCombinationTable,
+  ServiceWindow,
   QueueEntry,
+  QueueToken,
+  QueueSession,
   Reservation,
   Offer,
   OutboxMessage,

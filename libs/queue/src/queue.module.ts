@@ -1,14 +1,37 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '@hostboard/auth';
+import { OutboxModule } from '@hostboard/outbox';
 import { VenueModule } from '@hostboard/venue';
+import { EntryCorrectionService } from './correction/entry-correction.service.js';
 import { QueueEntryRepository } from './entries/queue-entry.repository.js';
+import { PublicQueueController } from './http/public-queue.controller.js';
+import { QueueSessionsController } from './http/queue-sessions.controller.js';
 import { QueueController } from './http/queue.controller.js';
 import { JoinService } from './join/join.service.js';
+import { QuoteService } from './quote/quote.service.js';
+import { QueueSessionGuard } from './sessions/queue-session.guard.js';
+import { QueueSessionRepository } from './sessions/queue-session.repository.js';
+import { QueueSessionService } from './sessions/queue-session.service.js';
+import { QueueTokenRepository } from './tokens/queue-token.repository.js';
+import { QueueTokenService } from './tokens/queue-token.service.js';
+import { TokenReplacementService } from './tokens/token-replacement.service.js';
 
-/** Queue entries and joins. */
+/** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
-  imports: [VenueModule],
-  controllers: [QueueController],
-  providers: [QueueEntryRepository, JoinService],
-  exports: [QueueEntryRepository, JoinService],
+  imports: [VenueModule, AuthModule, OutboxModule],
+  controllers: [QueueController, PublicQueueController, QueueSessionsController],
+  providers: [
+    QueueEntryRepository,
+    JoinService,
+    QuoteService,
+    EntryCorrectionService,
+    QueueTokenRepository,
+    QueueTokenService,
+    TokenReplacementService,
+    QueueSessionRepository,
+    QueueSessionService,
+    QueueSessionGuard,
+  ],
+  exports: [QueueEntryRepository, JoinService, QuoteService, QueueSessionService, QueueSessionGuard],
 })
 export class QueueModule {}

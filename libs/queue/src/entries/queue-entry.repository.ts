@@ -23,6 +23,54 @@ export class QueueEntryRepository {
       .getMany();
   }
 
+  /** Active entries of one business date, in waiting order. */
+  activeOfDay(tx: EntityManager, venueId: string, businessDate: string): Promise<QueueEntry[]> {
+    return tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where('e.venue_id = :venueId AND e.business_date = :businessDate AND e.status IN (:...statuses)', {
+        venueId,
+        businessDate,
+        statuses: ACTIVE_STATUSES,
+      })
+      .orderBy('e.received_at', 'ASC')
+      .addOrderBy('e.queue_sequence', 'ASC')
+      .getMany();
+  }
+
+  /** The active entry holding this contact on this business date (the one-entry rule), other than `exceptId`. */
+  activeByContact(
+    tx: EntityManager,
+    venueId: string,
+    businessDate: string,
+    contactKey: string,
+    exceptId?: string,
+  ): Promise<QueueEntry | null> {
+    const q = tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where('e.venue_id = :venueId AND e.business_date = :businessDate AND e.contact_key = :contactKey', {
+        venueId,
+        businessDate,
+        contactKey,
+      })
+      .andWhere('e.status IN (:...statuses)', { statuses: ACTIVE_STATUSES });
+    if (exceptId) q.andWhere('e.id <> :exceptId', { exceptId });
+    return q.getOne();
+  }
+
+  /** Corrects a party's details in place, bumping the version; the place (received time, sequence) is untouched. */
+  async correct(
+    tx: EntityManager,
+    id: string,
+    changes: Pick<QueueEntry, 'name' | 'partySize' | 'email' | 'phone' | 'contactKey'>,
+  ): Promise<void> {
+    await tx
+      .createQueryBuilder()
+      .update(QueueEntry)
+      .set({ ...changes, version: () => 'version + 1' })
+      .where('id = :id', { id })
+      .execute();
+  }
+
   /** The oldest waiting entry, or the oldest whose party fits `maxSize` (first-fit policies). */
   oldestWaiting(tx: EntityManager, venueId: string, maxSize?: number): Promise<QueueEntry | null> {
     const q = tx
@@ -38,7 +86,10 @@ export class QueueEntryRepository {
   /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
   async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
     const rows = returningRows<{ n: string }>(
-      await tx.query('UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n', [venueId]),
+      await tx.query(
+        'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
+        [venueId],
+      ),
     );
     return String(rows[0]?.n);
   }

@@ -1,14 +1,22 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
+import { EntryCorrectionService } from '../correction/entry-correction.service.js';
+import type { EntryView } from '../entries/queue-entry.view.js';
 import { JoinService, type JoinResult } from '../join/join.service.js';
+import { TokenReplacementService, type ReplacedToken } from '../tokens/token-replacement.service.js';
+import { CorrectEntryDto } from './correct-entry.dto.js';
 import { JoinQueueDto } from './join-queue.dto.js';
 
 @ApiTags('queue')
 @ApiBearerAuth()
 @Controller('v1/venues/:venueId/queue')
 export class QueueController {
-  constructor(private readonly joins: JoinService) {}
+  constructor(
+    private readonly joins: JoinService,
+    private readonly corrections: EntryCorrectionService,
+    private readonly tokens: TokenReplacementService,
+  ) {}
 
   /** Desk join (host+). */
   @VenueRole('host')
@@ -16,5 +24,27 @@ export class QueueController {
   @HttpCode(201)
   join(@Param('venueId', ParseUUIDPipe) venueId: string, @Body() body: JoinQueueDto): Promise<JoinResult> {
     return this.joins.deskJoin(venueId, body);
+  }
+
+  /** Staff correction of name, party size or contact; the place is kept. */
+  @VenueRole('host')
+  @Patch(':entryId')
+  correct(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('entryId', ParseUUIDPipe) entryId: string,
+    @Body() body: CorrectEntryDto,
+  ): Promise<{ entry: EntryView }> {
+    return this.corrections.correct(venueId, entryId, body);
+  }
+
+  /** A new queue token for the entry; the old one stops working. */
+  @VenueRole('host')
+  @Post(':entryId/token')
+  @HttpCode(201)
+  replaceToken(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('entryId', ParseUUIDPipe) entryId: string,
+  ): Promise<ReplacedToken> {
+    return this.tokens.replace(venueId, entryId);
   }
 }

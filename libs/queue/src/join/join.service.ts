@@ -1,25 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import {
-  DomainException,
-  ErrorCode,
-  HistoryWriter,
-  sqlState,
-  SQLSTATE,
-  TransactionRunner,
-  violatedConstraint,
-  type Tx,
-} from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
-import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { OutboxWriter } from '@hostboard/outbox';
+import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { normaliseContact, type Contact } from '../entries/contact.js';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
-import { normaliseContact } from '../entries/contact.js';
-import type { JoinQueueDto } from '../http/join-queue.dto.js';
+import { quoteText } from '../quote/quote.js';
+import { QuoteService } from '../quote/quote.service.js';
+import { QueueTokenService } from '../tokens/queue-token.service.js';
+import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from './queue-joined.email.js';
+import {
+  assertPartySize,
+  assertPartySizeRange,
+  CONTACT_MISSING,
+  DUPLICATE_MESSAGE,
+  duplicateContact,
+  NO_SERVICE_WINDOW,
+  QUEUE_OFF,
+  VENUE_NOT_FOUND,
+} from './join-rules.js';
 
-export const DUPLICATE_MESSAGE = 'This contact is already in the queue for today.';
-export const CONTACT_MISSING = 'A queue party needs an email or a phone number.';
+export interface JoinInput {
+  name: string;
+  partySize: number;
+  email?: string;
+  phone?: string;
+}
 
 export interface JoinResult {
   entry: EntryView;
@@ -28,12 +37,16 @@ export interface JoinResult {
   quotedWaitMinutes: number | null;
   approx: true;
   quote: string;
+  /** Shown once: a replay of the join answers null. */
   queueToken: string | null;
 }
 
 /**
- * Joining the queue. The guards run in the spec's order, each with its own answer; the entry gets
- * its received time from the venue clock and the venue's next sequence under the venue row lock.
+ * Joining the queue. Input is validated first (the pipe, then the contact); then the spec's guards
+ * in its order, each with its own answer: published (public side only), queue switched on, party
+ * size within the cap, a service window running now, one active entry per contact per venue-day.
+ * Everything runs under the venue row lock, so the duplicate check and the insert see one queue; the
+ * partial unique index backs the rule should anything ever race past the lock.
  */
 @Injectable()
 export class JoinService {
@@ -41,34 +54,63 @@ export class JoinService {
     private readonly tx: TransactionRunner,
     private readonly venues: VenueRepository,
     private readonly clock: VenueClock,
+    private readonly windows: RunningWindowFinder,
     private readonly entries: QueueEntryRepository,
+    private readonly quotes: QuoteService,
+    private readonly tokens: QueueTokenService,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
+    private readonly outbox: OutboxWriter,
   ) {}
 
-  async deskJoin(venueId: string, input: JoinQueueDto): Promise<JoinResult> {
+  /** Host+ at the desk: the venue is theirs, published or not. */
+  async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
     const contact = normaliseContact(input.email, input.phone);
-    return this.tx.command<JoinResult>(
-      { translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }) },
-      async (tx) => {
-        const venue = await this.venues.lock(tx.manager, venueId);
-        return this.join(tx, venue, input, contact);
-      },
-    );
+    return this.command(async (tx) => this.join(tx, await this.venues.lock(tx.manager, venueId), input, contact));
   }
 
-  private async join(
-    tx: Tx,
-    venue: Venue,
-    input: JoinQueueDto,
-    contact: ReturnType<typeof normaliseContact>,
-  ): Promise<JoinResult> {
-    if (venue.seating === 'tables' && !contact.key) throw DomainException.validation(CONTACT_MISSING);
-    if (!venue.queueEnabled) throw new DomainException(ErrorCode.RULE_VIOLATION, 'The queue is switched off at this venue.');
-    this.assertPartySize(venue, input.partySize);
+  /** Anyone, by slug: an unknown or unpublished venue is the same plain NOT_FOUND. */
+  async publicJoin(slug: string, input: JoinInput): Promise<JoinResult> {
+    const contact = normaliseContact(input.email, input.phone);
+    const found = await this.tx.run(({ manager }) => this.venues.findBySlug(manager, slug));
+    if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
+    return this.command(async (tx) => {
+      const venue = await this.venues.lock(tx.manager, found.id);
+      // Read again under the lock: it may have been unpublished since.
+      if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
+      return this.join(tx, venue, input, contact);
+    });
+  }
+
+  private command(fn: (tx: Tx) => Promise<JoinResult>): Promise<JoinResult> {
+    return this.tx.command<JoinResult>({ translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }) }, fn);
+  }
+
+  private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact): Promise<JoinResult> {
+    if (venue.seating === 'tables') {
+      assertPartySizeRange(input.partySize);
+      if (!contact.key) throw DomainException.validation(CONTACT_MISSING, { field: 'email' });
+    }
+    if (!venue.queueEnabled) throw new DomainException(ErrorCode.RULE_VIOLATION, QUEUE_OFF);
+    assertPartySize(venue, input.partySize);
     const now = this.clock.now(venue);
-    const businessDate = this.clock.localDate(venue, now);
+    const running = await this.windows.find(tx.manager, venue, now);
+    if (venue.requireServiceWindow && !running) throw new DomainException(ErrorCode.RULE_VIOLATION, NO_SERVICE_WINDOW);
+    // The business date is the running window's (the day it started, past midnight too), else today.
+    const businessDate = running?.businessDate ?? this.clock.localDate(venue, now);
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
+    if (contactKey) {
+      const existing = await this.entries.activeByContact(tx.manager, venue.id, businessDate, contactKey);
+      if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: existing.id });
+    }
+
+    const standing = await this.quotes.forJoin(
+      tx.manager,
+      venue,
+      input.partySize,
+      businessDate,
+      running?.window.turnMinutes ?? null,
+    );
     const entry: QueueEntry = {
       id: randomUUID(),
       venueId: venue.id,
@@ -82,16 +124,13 @@ export class JoinService {
       queueSequence: await this.entries.nextSequence(tx.manager, venue.id),
       businessDate,
       version: 1,
-      quotedPosition: null,
-      quotedWaitMinutes: null,
-      quotedAt: null,
+      quotedPosition: standing.position,
+      quotedWaitMinutes: standing.waitMinutes,
+      quotedAt: now,
       createdAt: now,
     };
-    const active = await this.entries.active(tx.manager, venue.id);
-    const position = active.length + 1;
-    entry.quotedPosition = position;
-    entry.quotedAt = now;
     await this.entries.insert(tx.manager, entry);
+    const token = await this.tokens.issue(tx.manager, venue, entry, now);
     await this.history.append(tx.manager, {
       venueId: venue.id,
       subjectType: 'entry',
@@ -102,35 +141,32 @@ export class JoinService {
       operationId: `join-${entry.id}`,
     });
     await this.board.append(tx, venue.id, 'entry.joined', { entryId: entry.id, queueSequence: Number(entry.queueSequence) }, now);
+    if (venue.seating === 'tables' && entry.email) {
+      const email = queueJoinedEmail({
+        venueName: venue.name,
+        partyName: entry.name,
+        partySize: entry.partySize,
+        position: standing.position,
+        waitMinutes: standing.waitMinutes,
+        joinedAt: this.clock.localTime(venue, now),
+      });
+      await this.outbox.record(tx.manager, {
+        venueId: venue.id,
+        to: entry.email,
+        template: QUEUE_JOINED_TEMPLATE,
+        ...email,
+        entryId: entry.id,
+        at: now,
+      });
+    }
     return {
       entry: toEntryView(entry),
-      position,
-      ahead: position - 1,
-      quotedWaitMinutes: null,
+      position: standing.position,
+      ahead: standing.ahead,
+      quotedWaitMinutes: standing.waitMinutes,
       approx: true,
-      quote: `position ${position} (${position - 1} ahead)`,
-      queueToken: null,
+      quote: quoteText(standing.position, standing.ahead, standing.waitMinutes),
+      queueToken: token.queueToken,
     };
   }
-
-  /** Restaurant: at most the queue cap. Pool: a whole number from 1 to the capacity. */
-  private assertPartySize(venue: Venue, size: number): void {
-    if (venue.seating === 'pool') {
-      const capacity = venue.poolCapacity ?? 0;
-      if (size > capacity)
-        throw DomainException.validation(`The party size must be a whole number from 1 to ${capacity}.`, { field: 'partySize' });
-      return;
-    }
-    if (size > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
-    if (size > venue.queuePartyCap)
-      throw DomainException.validation(`The queue accepts parties of at most ${venue.queuePartyCap}.`, { field: 'partySize' });
-  }
-}
-
-/** The partial unique index refused a second active entry for this contact today. */
-function duplicateContact(err: unknown): DomainException | undefined {
-  if (sqlState(err) === SQLSTATE.uniqueViolation && violatedConstraint(err) === 'queue_entries_one_active_per_contact') {
-    return new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE);
-  }
-  return undefined;
 }

@@ -1,0 +1,2 @@
+export * from './party-queue.service.js';
+export * from './party.module.js';

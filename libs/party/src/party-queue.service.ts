@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
+import type { ReservationView } from '@hostboard/allocator';
+import { AcceptanceService, CancellationService, OfferRepository, toOfferView, type OfferView } from '@hostboard/offer';
+import { QueueEntryRepository, QuoteService, toEntryView, type EntryView, type QueueSessionIdentity } from '@hostboard/queue';
+import { VenueRepository } from '@hostboard/venue';
+import { PartyOfferRepository } from './party-offer.repository.js';
+
+export interface PartyQueueView {
+  entry: EntryView;
+  /** Where the party stands now, counted as the quote counts; null once it has left the active queue. */
+  position: number | null;
+  ahead: number | null;
+  offer: OfferView | null;
+}
+
+export const NO_OFFER = 'There is no offer to accept.';
+
+/**
+ * What a party's queue session may do, always with its own entry: read it, leave the queue, accept
+ * its live offer. The entry comes from the session, never from the request, so no other id is reachable.
+ */
+@Injectable()
+export class PartyQueueService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly entries: QueueEntryRepository,
+    private readonly quotes: QuoteService,
+    private readonly offers: OfferRepository,
+    private readonly partyOffers: PartyOfferRepository,
+    private readonly cancellations: CancellationService,
+    private readonly acceptance: AcceptanceService,
+  ) {}
+
+  async view(session: QueueSessionIdentity): Promise<PartyQueueView> {
+    return this.tx.run(async ({ manager }) => {
+      const venue = await this.venues.findById(manager, session.venueId);
+      const entry = await this.entries.find(manager, session.venueId, session.entryId);
+      if (!venue || !entry) throw DomainException.notFound('The queue entry was not found.');
+      const standing = await this.quotes.positionOf(manager, venue, entry);
+      const offer = await this.offers.liveForEntry(manager, entry.id);
+      return {
+        entry: toEntryView(entry),
+        position: standing?.position ?? null,
+        ahead: standing?.ahead ?? null,
+        offer: offer ? toOfferView(offer) : null,
+      };
+    });
+  }
+
+  /** Leaves the queue (releasing a live offer's hold); another entry's id is simply not found. */
+  leave(session: QueueSessionIdentity, entryId = session.entryId): Promise<{ entry: EntryView }> {
+    return this.cancellations.cancelEntry(session.venueId, entryId, session.entryId);
+  }
+
+  /**
+   * Accepts the entry's offer: the one named (another entry's offer is not found), else its newest
+   * one, so a lapsed offer answers WAITLIST_OFFER_EXPIRED rather than "nothing to accept".
+   */
+  async accept(session: QueueSessionIdentity, offerId?: string): Promise<{ offer: OfferView; reservation: ReservationView }> {
+    const id =
+      offerId ??
+      (await this.tx.run(({ manager }) => this.partyOffers.latestForEntry(manager, session.venueId, session.entryId)))?.id;
+    if (!id) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, NO_OFFER);
+    return this.acceptance.accept(session.venueId, id, session.entryId);
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { OfferModule } from '@hostboard/offer';
+import { QueueModule } from '@hostboard/queue';
+import { VenueModule } from '@hostboard/venue';
+import { QueueSessionController } from './http/queue-session.controller.js';
+import { PartyOfferRepository } from './party-offer.repository.js';
+import { PartyQueueService } from './party-queue.service.js';
+
+/**
+ * The party's side: what a queue session opens. It sits above queue (sessions, positions) and offer
+ * (acceptance, cancellation), which depends on queue, so neither has to import the other backwards.
+ */
+@Module({
+  imports: [VenueModule, QueueModule, OfferModule],
+  controllers: [QueueSessionController],
+  providers: [PartyQueueService, PartyOfferRepository],
+})
+export class PartyModule {}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { BoardEventWriter } from '@hostboard/board';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { normaliseContact } from '../entries/contact.js';
+import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
+import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
+import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
+import {
+  assertPartySize,
+  assertPartySizeRange,
+  CONTACT_MISSING,
+  DUPLICATE_MESSAGE,
+  duplicateContact,
+} from '../join/join-rules.js';
+import { ENTRY_NOT_IN_QUEUE } from '../tokens/token-replacement.service.js';
+
+export interface EntryCorrection {
+  entryVersion: number;
+  name?: string;
+  partySize?: number;
+  /** null removes that channel; absent leaves it as it is. */
+  email?: string | null;
+  phone?: string | null;
+}
+
+export const ENTRY_STALE = 'The entry changed since you read it; reload the queue and retry with the current version.';
+
+/**
+ * The spec's path when details were wrong: staff correct name, party size or contact of an active
+ * entry. The place is kept (received time and sequence untouched), the version bumps, a changed party
+ * size is held to the cap again and a changed contact to the one-entry rule again, and the history
+ * names what changed.
+ */
+@Injectable()
+export class EntryCorrectionService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly entries: QueueEntryRepository,
+    private readonly history: HistoryWriter,
+    private readonly board: BoardEventWriter,
+  ) {}
+
+  async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
+    return this.tx.command({ translate: duplicateContact }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      const entry = await this.entries.find(tx.manager, venueId, entryId);
+      if (!entry) throw DomainException.notFound('The queue entry was not found.');
+      if (entry.version !== input.entryVersion) {
+        throw new DomainException(ErrorCode.WAITLIST_STALE, ENTRY_STALE, { currentVersion: entry.version });
+      }
+      if (!ACTIVE_STATUSES.includes(entry.status))
+        throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, ENTRY_NOT_IN_QUEUE);
+
+      const contact = normaliseContact(
+        (input.email === undefined ? entry.email : input.email) ?? undefined,
+        (input.phone === undefined ? entry.phone : input.phone) ?? undefined,
+      );
+      const next = {
+        name: input.name ?? entry.name,
+        partySize: input.partySize ?? entry.partySize,
+        email: contact.email,
+        phone: contact.phone,
+        contactKey: venue.oneEntryPerContact ? contact.key : null,
+      };
+      const changed = (['name', 'partySize', 'email', 'phone'] as const).filter((f) => next[f] !== entry[f]);
+      if (changed.length === 0) return { entry: toEntryView(entry) };
+
+      if (venue.seating === 'tables' && !contact.key) throw DomainException.validation(CONTACT_MISSING, { field: 'email' });
+      if (next.partySize !== entry.partySize) {
+        if (entry.status === 'offered') {
+          throw new DomainException(ErrorCode.RULE_VIOLATION, 'Withdraw the live offer before changing the party size.');
+        }
+        if (venue.seating === 'tables') assertPartySizeRange(next.partySize);
+        assertPartySize(venue, next.partySize);
+      }
+      if (next.contactKey && next.contactKey !== entry.contactKey) {
+        const other = await this.entries.activeByContact(tx.manager, venueId, entry.businessDate, next.contactKey, entry.id);
+        if (other) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: other.id });
+      }
+
+      const now = this.clock.now(venue);
+      await this.entries.correct(tx.manager, entry.id, next);
+      const version = entry.version + 1;
+      await this.history.append(tx.manager, {
+        venueId,
+        subjectType: 'entry',
+        subjectId: entry.id,
+        from: entry.status,
+        to: entry.status,
+        at: now,
+        operationId: `correct-entry-${entry.id}-v${version}`,
+        reason: `corrected ${changed.join(', ')}`,
+      });
+      await this.board.append(tx, venueId, 'entry.corrected', { entryId: entry.id, version, changed }, now);
+      return { entry: toEntryView({ ...entry, ...next, version }) };
+    });
+  }
+}

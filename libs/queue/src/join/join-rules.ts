@@ -1,0 +1,37 @@
+import { DomainException, ErrorCode, sqlState, SQLSTATE, violatedConstraint } from '@hostboard/core';
+import type { Venue } from '@hostboard/venue';
+
+// The first two are the spec's words, exactly.
+export const DUPLICATE_MESSAGE = 'This contact is already in the queue for today.';
+export const CONTACT_MISSING = 'A queue party needs an email or a phone number.';
+export const QUEUE_OFF = 'The queue is switched off at this venue.';
+export const NO_SERVICE_WINDOW = 'No service window is running now; the queue is same-day and live-service only.';
+export const VENUE_NOT_FOUND = 'The venue was not found.';
+
+/** Restaurant parties are 1–200 people (the DTO bounds only absurd numbers, for pool venues' sake). */
+export function assertPartySizeRange(size: number): void {
+  if (size > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
+}
+
+/** The cap guard. Tables: at most the queue cap. Pool: a whole number from 1 to the capacity. */
+export function assertPartySize(venue: Venue, size: number): void {
+  if (venue.seating === 'pool') {
+    const capacity = venue.poolCapacity ?? 0;
+    if (size > capacity)
+      throw DomainException.validation(`The party size must be a whole number from 1 to ${capacity}.`, { field: 'partySize' });
+    return;
+  }
+  if (size > venue.queuePartyCap)
+    throw DomainException.validation(`The queue accepts parties of at most ${venue.queuePartyCap}.`, { field: 'partySize' });
+}
+
+/**
+ * The partial unique index refused a second active entry for this contact today. Only reachable if
+ * something wrote past the venue lock; the transaction is gone, so the existing entry is not named.
+ */
+export function duplicateContact(err: unknown): DomainException | undefined {
+  if (sqlState(err) === SQLSTATE.uniqueViolation && violatedConstraint(err) === 'queue_entries_one_active_per_contact') {
+    return new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE);
+  }
+  return undefined;
+}

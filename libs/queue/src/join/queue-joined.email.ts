@@ -1,0 +1,28 @@
+export interface QueueJoinedFacts {
+  venueName: string;
+  partyName: string;
+  partySize: number;
+  position: number;
+  waitMinutes: number | null;
+  /** Venue-local, e.g. "7:42 PM". */
+  joinedAt: string;
+}
+
+export const QUEUE_JOINED_TEMPLATE = 'queue-joined';
+
+/**
+ * The queueing email. It states the position once, as it was at join time ("Queue position when
+ * you joined: {n}"), and promises nothing later: the table-ready email is the moment that matters.
+ */
+export function queueJoinedEmail(f: QueueJoinedFacts): { subject: string; body: string } {
+  const lines = [
+    `Hello ${f.partyName},`,
+    '',
+    `You are in the queue at ${f.venueName} for a party of ${f.partySize} (joined at ${f.joinedAt}).`,
+    `Queue position when you joined: ${f.position}`,
+    ...(f.waitMinutes === null ? [] : [`Quoted wait: about ${f.waitMinutes} minutes. This is an estimate, not a promise.`]),
+    '',
+    'We will email you when your table is ready.',
+  ];
+  return { subject: `You are in the queue — ${f.venueName}`, body: lines.join('\n') };
+}

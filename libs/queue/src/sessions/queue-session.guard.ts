@@ -1,0 +1,41 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { ACCESS_RULE, DomainException, requestContext, type AccessRule } from '@hostboard/core';
+import { QueueSessionService, tokenInvalid, type QueueSessionIdentity } from './queue-session.service.js';
+
+export interface QueueSessionRequest extends Request {
+  queueSession?: QueueSessionIdentity;
+}
+
+/**
+ * The guard of `@PartySession('queue')` routes (the global access guard lets them through to it):
+ * `Authorization: QueueSession <secret>`, a live session, or TOKEN_INVALID. The session becomes the
+ * request's principal, so history names the party and Idempotency-Keys are scoped to its session.
+ */
+@Injectable()
+export class QueueSessionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly sessions: QueueSessionService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.getAllAndOverride<AccessRule | undefined>(ACCESS_RULE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (rule?.kind !== 'party-session' || rule.session !== 'queue') {
+      throw DomainException.forbidden('This route does not take a queue session.');
+    }
+    const req = context.switchToHttp().getRequest<QueueSessionRequest>();
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^QueueSession (\S+)$/.exec(header) : null;
+    if (!match?.[1]) throw tokenInvalid();
+    const identity = await this.sessions.authenticate(match[1]);
+    req.queueSession = identity;
+    const ctx = requestContext.current();
+    if (ctx) ctx.principal = { kind: 'queue-session', sessionId: identity.sessionId, entryId: identity.entryId };
+    return true;
+  }
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
+import { AttemptLimiter, hashSecret, newSecretToken } from '@hostboard/auth';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
+import { QueueSessionRepository } from './queue-session.repository.js';
+
+/** One answer for a wrong, used, expired or replaced token or session: nothing says which. */
+export const TOKEN_INVALID_MESSAGE = 'This token is not valid. Ask the venue for a fresh one.';
+export const QUEUE_SESSION_MINUTES = 60;
+/** Queue tokens and session secrets are 32 random bytes, base64url: 43 characters. */
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface OpenedSession {
+  /** Shown once; a replay of the exchange answers null. */
+  sessionToken: string | null;
+  entryId: string;
+  expiresAt: string;
+}
+
+export interface QueueSessionIdentity {
+  sessionId: string;
+  entryId: string;
+  venueId: string;
+}
+
+export function tokenInvalid(): DomainException {
+  return new DomainException(ErrorCode.TOKEN_INVALID, TOKEN_INVALID_MESSAGE);
+}
+
+/** Exchanging a queue token for a session, and recognising the session afterwards. */
+@Injectable()
+export class QueueSessionService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly tokens: QueueTokenRepository,
+    private readonly sessions: QueueSessionRepository,
+    private readonly limiter: AttemptLimiter,
+  ) {}
+
+  /**
+   * The attempt is counted (per address) before the token is looked at, so guessing is limited
+   * whatever the answer; a success gives the point back. The token is used under the venue lock by
+   * a guarded UPDATE: of two racing exchanges, one opens a session.
+   */
+  async exchange(token: string): Promise<OpenedSession> {
+    const addressKey = `queue-token:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    await this.limiter.attempt([addressKey]);
+    const found = SECRET_SHAPE.test(token)
+      ? await this.tx.run(({ manager }) => this.tokens.findByHash(manager, hashSecret(token)))
+      : null;
+    if (!found) throw tokenInvalid();
+    const secret = newSecretToken();
+    const opened = await this.tx.command<OpenedSession>(
+      { storedAs: (r) => ({ ...r, sessionToken: null }) },
+      async ({ manager }) => {
+        const venue = await this.venues.lock(manager, found.venueId);
+        const now = this.clock.now(venue);
+        const entryId = await this.tokens.use(manager, found.id, now);
+        if (!entryId) throw tokenInvalid();
+        const expiresAt = new Date(now.getTime() + QUEUE_SESSION_MINUTES * 60_000);
+        await this.sessions.insert(manager, {
+          id: randomUUID(),
+          venueId: venue.id,
+          entryId,
+          tokenHash: hashSecret(secret),
+          createdAt: now,
+          expiresAt,
+          endedAt: null,
+        });
+        return { sessionToken: secret, entryId, expiresAt: expiresAt.toISOString() };
+      },
+    );
+    await this.limiter.succeeded([], [addressKey]);
+    return opened;
+  }
+
+  /** The session behind a secret, live at the venue's now (strictly before its expiry), or TOKEN_INVALID. */
+  async authenticate(secret: string): Promise<QueueSessionIdentity> {
+    if (!SECRET_SHAPE.test(secret)) throw tokenInvalid();
+    return this.tx.run(async ({ manager }) => {
+      const session = await this.sessions.findByHash(manager, hashSecret(secret));
+      if (!session || session.endedAt !== null) throw tokenInvalid();
+      const venue = await this.venues.findById(manager, session.venueId);
+      if (!venue || !(this.clock.now(venue).getTime() < session.expiresAt.getTime())) throw tokenInvalid();
+      return { sessionId: session.id, entryId: session.entryId, venueId: session.venueId };
+    });
+  }
+}

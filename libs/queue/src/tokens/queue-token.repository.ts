@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { returningRows } from '@hostboard/core';
+import { QueueToken } from './queue-token.entity.js';
+
+@Injectable()
+export class QueueTokenRepository {
+  async insert(tx: EntityManager, token: QueueToken): Promise<void> {
+    await tx.insert(QueueToken, token);
+  }
+
+  findByHash(tx: EntityManager, tokenHash: string): Promise<QueueToken | null> {
+    return tx.findOneBy(QueueToken, { tokenHash });
+  }
+
+  /**
+   * Uses the token once: only an open token (not used, not replaced) strictly before its expiry.
+   * The condition is in the UPDATE, so two racing exchanges cannot both succeed. Answers the entry.
+   */
+  async use(tx: EntityManager, id: string, now: Date): Promise<string | null> {
+    const rows = returningRows<{ entry_id: string }>(
+      await tx.query(
+        `UPDATE queue_tokens SET used_at = $2
+          WHERE id = $1 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > $2
+          RETURNING entry_id`,
+        [id, now],
+      ),
+    );
+    return rows[0]?.entry_id ?? null;
+  }
+
+  /** Retires the entry's open token (staff issue a new one); a used one stays as it is. */
+  async replaceOpen(tx: EntityManager, entryId: string, now: Date): Promise<void> {
+    await tx.query('UPDATE queue_tokens SET replaced_at = $2 WHERE entry_id = $1 AND used_at IS NULL AND replaced_at IS NULL', [
+      entryId,
+      now,
+    ]);
+  }
+}

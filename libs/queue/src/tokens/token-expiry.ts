@@ -1,0 +1,26 @@
+import { DateTime } from 'luxon';
+
+/** However late a token is issued, it is good for at least this long. */
+export const MIN_TOKEN_VALIDITY_MS = 60_000;
+
+/**
+ * The first instant of the venue-local day after `businessDate`, through the IANA zone: usually
+ * 00:00 the next day; where a clock change skips midnight (America/Santiago, America/Havana) the
+ * first wall time that exists, e.g. 01:00. Never "start of the business date + 24 hours", which is
+ * an hour off on the nights a clock changes.
+ */
+export function midnightAfter(businessDate: string, timeZone: string): Date {
+  const date = DateTime.fromISO(businessDate, { zone: timeZone });
+  if (!date.isValid) throw new Error(`cannot read business date ${businessDate} in ${timeZone}`);
+  const next = date.plus({ days: 1 });
+  return DateTime.fromObject({ year: next.year, month: next.month, day: next.day }, { zone: timeZone }).toJSDate();
+}
+
+/**
+ * A queue token dies at the venue-local midnight after the business date, and never has less than a
+ * minute of validity from its issue (a token issued at 23:59:30, or after midnight inside a service
+ * window that runs past it, still gets its minute).
+ */
+export function queueTokenExpiry(businessDate: string, timeZone: string, issuedAt: Date): Date {
+  return new Date(Math.max(midnightAfter(businessDate, timeZone).getTime(), issuedAt.getTime() + MIN_TOKEN_VALIDITY_MS));
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
+import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
+import { QueueSessionRepository } from '../sessions/queue-session.repository.js';
+import { QueueTokenService } from './queue-token.service.js';
+
+export interface ReplacedToken {
+  /** Shown once: a replay answers null. */
+  queueToken: string | null;
+  expiresAt: string;
+}
+
+export const ENTRY_NOT_IN_QUEUE = 'This entry is no longer in the queue.';
+
+/**
+ * Staff replace a party's queue token (lost, or handed to the wrong person): the old token and any
+ * session opened with it answer TOKEN_INVALID from now on; the new one dies at the same midnight.
+ */
+@Injectable()
+export class TokenReplacementService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly entries: QueueEntryRepository,
+    private readonly tokens: QueueTokenService,
+    private readonly sessions: QueueSessionRepository,
+    private readonly history: HistoryWriter,
+  ) {}
+
+  async replace(venueId: string, entryId: string): Promise<ReplacedToken> {
+    return this.tx.command<ReplacedToken>({ storedAs: (r) => ({ ...r, queueToken: null }) }, async ({ manager }) => {
+      const venue = await this.venues.lock(manager, venueId);
+      const entry = await this.entries.find(manager, venueId, entryId);
+      if (!entry) throw DomainException.notFound('The queue entry was not found.');
+      if (!ACTIVE_STATUSES.includes(entry.status))
+        throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, ENTRY_NOT_IN_QUEUE);
+      const now = this.clock.now(venue);
+      const issued = await this.tokens.replace(manager, venue, entry, now);
+      await this.sessions.endForEntry(manager, entry.id, now);
+      await this.history.append(manager, {
+        venueId,
+        subjectType: 'entry',
+        subjectId: entry.id,
+        from: entry.status,
+        to: entry.status,
+        at: now,
+        operationId: `replace-token-${entry.id}-${now.getTime()}`,
+        reason: 'queue token replaced',
+      });
+      return { queueToken: issued.queueToken, expiresAt: issued.expiresAt.toISOString() };
+    });
+  }
+}
