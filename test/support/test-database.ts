@@ -47,3 +47,10 @@ export function describeWithRedis(reason: string): jest.Describe {
     ? describe
     : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set REDIS_URL]`, fn)) as jest.Describe);
 }
+
+/** Both a PostgreSQL server and Redis: several processes sharing one database and one job queue. */
+export function describeWithServerAndRedis(reason: string): jest.Describe {
+  return hasServer() && hasRedis()
+    ? describe
+    : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set DATABASE_URL and REDIS_URL]`, fn)) as jest.Describe);
+}
