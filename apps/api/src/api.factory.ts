@@ -15,6 +15,7 @@ import {
 } from '@hostboard/core';
 import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
+import { installBoardPage } from './board-page.js';
 
 export interface CreateApiOptions {
   clock?: Clock;
@@ -44,6 +45,7 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
     next();
   });
   installBodyParsing(http);
+  installBoardPage(http);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder().setTitle('hostboard').setVersion('1').addBearerAuth().build(),
