@@ -35,5 +35,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
     },
   },
+  {
+    // The board page (browser TSX): its own programs, DOM types and Preact's JSX.
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./web/board/tsconfig.json', './web/board/tsconfig.node.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  // The page's one wall-clock reader (a browser has no injected Clock).
+  { files: ['web/board/src/state/clock.ts'], rules: { 'no-restricted-syntax': 'off' } },
   prettier,
 );

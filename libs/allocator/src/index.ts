@@ -4,3 +4,8 @@ export * from './reservation.entity.js';
 export * from './reservation.repository.js';
 export * from './reservation.view.js';
 export * from './seat-words.js';
+export * from './tables/reservation-table.entity.js';
+export * from './tables/table-placement.js';
+export * from './tables/table.allocator.js';
+export * from './tables/visit.entity.js';
+export * from './tables/table-floor.reader.js';

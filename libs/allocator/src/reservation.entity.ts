@@ -60,6 +60,10 @@ export class Reservation {
   @Column({ name: 'booking_link_hash', type: 'text', nullable: true, unique: true })
   bookingLinkHash: string | null;
 
+  /** When the booking link was exchanged for a session; a link works once. */
+  @Column({ name: 'booking_link_used_at', type: 'timestamptz', precision: 6, nullable: true })
+  bookingLinkUsedAt?: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
   createdAt: Date;
 

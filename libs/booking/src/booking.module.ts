@@ -1,14 +1,21 @@
 import { Module } from '@nestjs/common';
 import { AllocatorModule } from '@hostboard/allocator';
+import { AuthModule } from '@hostboard/auth';
+import { QueueModule } from '@hostboard/queue';
 import { VenueModule } from '@hostboard/venue';
 import { BookingService } from './booking.service.js';
+import { BookingSessionsController } from './http/booking-sessions.controller.js';
 import { ReservationsController } from './http/reservations.controller.js';
+import { SeatingController } from './http/seating.controller.js';
+import { SeatingService } from './seating.service.js';
+import { BookingSessionGuard } from './sessions/booking-session.guard.js';
+import { BookingSessionService } from './sessions/booking-session.service.js';
 
-/** Confirmed bookings and registrations. */
+/** Confirmed bookings and registrations, booking links and sessions, seating and visits. */
 @Module({
-  imports: [VenueModule, AllocatorModule],
-  controllers: [ReservationsController],
-  providers: [BookingService],
-  exports: [BookingService],
+  imports: [VenueModule, AllocatorModule, QueueModule, AuthModule],
+  controllers: [ReservationsController, SeatingController, BookingSessionsController],
+  providers: [BookingService, SeatingService, BookingSessionService, BookingSessionGuard],
+  exports: [BookingService, SeatingService],
 })
 export class BookingModule {}

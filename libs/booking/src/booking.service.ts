@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { hashSecret, newSecretToken } from '@hostboard/auth';
-import { PoolAllocator, Reservation, ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
+import {
+  PoolAllocator,
+  Reservation,
+  ReservationRepository,
+  TableAllocator,
+  tableTaken,
+  toReservationView,
+  type ReservationView,
+} from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { normaliseContact } from '@hostboard/queue';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { normaliseContact, type Contact } from '@hostboard/queue';
+import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import type { CreateReservationDto } from './http/create-reservation.dto.js';
 
 export type CreatedBooking = ReservationView & { bookingLink: string | null };
@@ -20,50 +28,110 @@ export class BookingService {
     private readonly reservations: ReservationRepository,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
+    private readonly tables: TableAllocator,
+    private readonly windows: RunningWindowFinder,
   ) {}
 
   async create(venueId: string, input: CreateReservationDto): Promise<CreatedBooking> {
     const contact = normaliseContact(input.email, input.phone);
     const link = newSecretToken();
-    return this.tx.command<CreatedBooking>({ storedAs: (r) => ({ ...r, bookingLink: null }) }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
-      if (venue.seating !== 'pool') {
-        throw new DomainException(
-          ErrorCode.RULE_VIOLATION,
-          'Table bookings (start and tableIds) are not available yet at this venue.',
+    return this.tx.command<CreatedBooking>(
+      { storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken },
+      async (tx) => {
+        const venue = await this.venues.lock(tx.manager, venueId);
+        if (venue.seating === 'tables') return this.createOnTables(tx, venue, input, contact, link);
+        if (input.start !== undefined || input.tableIds !== undefined) {
+          throw DomainException.validation('start and tableIds apply to table venues only.');
+        }
+        if (input.partySize > (venue.poolCapacity ?? 0)) {
+          throw DomainException.validation(`The party size must be a whole number from 1 to ${venue.poolCapacity}.`, {
+            field: 'partySize',
+          });
+        }
+        const now = this.clock.now(venue);
+        const r: Reservation = await this.pool.register(
+          tx.manager,
+          venue,
+          { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null },
+          now,
         );
-      }
-      if (input.start !== undefined || input.tableIds !== undefined) {
-        throw DomainException.validation('start and tableIds apply to table venues only.');
-      }
-      if (input.partySize > (venue.poolCapacity ?? 0)) {
-        throw DomainException.validation(`The party size must be a whole number from 1 to ${venue.poolCapacity}.`, {
-          field: 'partySize',
+        await tx.manager.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
+        await this.history.append(tx.manager, {
+          venueId,
+          subjectType: 'reservation',
+          subjectId: r.id,
+          from: null,
+          to: 'CONFIRMED',
+          at: now,
+          operationId: `book-${r.id}`,
         });
-      }
-      const now = this.clock.now(venue);
-      const r: Reservation = await this.pool.register(
-        tx.manager,
-        venue,
-        { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null },
-        now,
+        await this.board.append(tx, venueId, 'reservation.created', { reservationId: r.id, state: r.state }, now);
+        return { ...toReservationView(r), bookingLink: link };
+      },
+    );
+  }
+
+  /**
+   * A confirmed booking on tables for one turn of the service window running at `start` (the
+   * governing window): the same target rules and refusals as an offer.
+   */
+
+  private async createOnTables(
+    tx: Tx,
+    venue: Venue,
+    input: CreateReservationDto,
+    contact: Contact,
+    link: string,
+  ): Promise<CreatedBooking> {
+    const m = tx.manager;
+    if (input.start === undefined || input.tableIds === undefined)
+      throw DomainException.validation('A table booking needs start and tableIds.');
+    if (input.partySize > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
+    const start = new Date(input.start);
+    const window = await this.windows.find(m, venue, start);
+    if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window runs at that time.');
+    if (window.window.depositRequired) {
+      throw new DomainException(
+        ErrorCode.PAID_BOOKING_UNAVAILABLE,
+        'This service requires a deposit; no free booking during the pilot.',
       );
-      await tx.manager.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
-      await this.history.append(tx.manager, {
-        venueId,
-        subjectType: 'reservation',
-        subjectId: r.id,
-        from: null,
-        to: 'CONFIRMED',
-        at: now,
-        operationId: `book-${r.id}`,
-      });
-      await this.board.append(tx, venueId, 'reservation.created', { reservationId: r.id, state: r.state }, now);
-      return { ...toReservationView(r), bookingLink: link };
+    }
+    await this.tables.assertTarget(m, venue.id, input.tableIds, input.partySize);
+    const end = new Date(start.getTime() + window.window.turnMinutes * 60_000);
+    const now = this.clock.now(venue);
+    // A booking starting now cannot take a table someone is sitting at; a later one only needs the slot.
+    if (start.getTime() <= now.getTime()) await this.tables.assertNotOccupied(m, venue.id, input.tableIds);
+    await this.tables.assertFree(m, venue.id, input.tableIds, start, end);
+    const party = { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null };
+    const r = await this.tables.reserve(m, venue, party, input.tableIds, { start, end }, 'CONFIRMED', now, null);
+    await m.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
+    await this.history.append(m, {
+      venueId: venue.id,
+      subjectType: 'reservation',
+      subjectId: r.id,
+      from: null,
+      to: 'CONFIRMED',
+      at: now,
+      operationId: `book-${r.id}`,
     });
+    await this.board.append(
+      tx,
+      venue.id,
+      'reservation.created',
+      { reservationId: r.id, state: r.state, tableIds: input.tableIds },
+      now,
+    );
+    return { ...toReservationView(r, [...input.tableIds].sort()), bookingLink: link };
   }
 
   async list(venueId: string): Promise<ReservationView[]> {
-    return this.tx.run(async ({ manager }) => (await this.reservations.list(manager, venueId)).map((r) => toReservationView(r)));
+    return this.tx.run(async ({ manager }) => {
+      const rows = await this.reservations.list(manager, venueId);
+      const tables = await this.tables.tableIdsOf(
+        manager,
+        rows.filter((r) => r.kind === 'tables').map((r) => r.id),
+      );
+      return rows.map((r) => toReservationView(r, tables.get(r.id) ?? []));
+    });
   }
 }

@@ -10,3 +10,4 @@ export * from './offers/offer.view.js';
 export * from './lifecycle/board-snapshot.service.js';
 export * from './jobs/offer-expiry.handlers.js';
 export * from './jobs/offer-expiry.scheduler.js';
+export * from './lifecycle/table-offer.service.js';

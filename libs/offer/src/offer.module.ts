@@ -11,6 +11,8 @@ import { QueueReadService } from './lifecycle/queue-read.service.js';
 import { SandboxClockService } from './lifecycle/sandbox-clock.service.js';
 import { SweepService } from './lifecycle/sweep.service.js';
 import { OfferRepository } from './offers/offer.repository.js';
+import { TableOfferService } from './lifecycle/table-offer.service.js';
+import { OutboxModule } from '@hostboard/outbox';
 import { BoardSnapshotSource } from '@hostboard/board';
 import { BoardSnapshotService } from './lifecycle/board-snapshot.service.js';
 import { OfferExpiryHandlers } from './jobs/offer-expiry.handlers.js';
@@ -18,7 +20,7 @@ import { OfferExpiryScheduler } from './jobs/offer-expiry.scheduler.js';
 
 /** Offers, promotions, acceptance, withdrawal, cancellation and the sweep. */
 @Module({
-  imports: [VenueModule, QueueModule, AllocatorModule],
+  imports: [VenueModule, QueueModule, AllocatorModule, OutboxModule],
   controllers: [FloorController],
   providers: [
     OfferRepository,
@@ -29,6 +31,7 @@ import { OfferExpiryScheduler } from './jobs/offer-expiry.scheduler.js';
     CancellationService,
     QueueReadService,
     SandboxClockService,
+    TableOfferService,
     BoardSnapshotService,
     { provide: BoardSnapshotSource, useExisting: BoardSnapshotService },
     OfferExpiryScheduler,

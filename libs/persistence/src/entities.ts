@@ -15,6 +15,9 @@ import { Reservation } from '@hostboard/allocator/reservation.entity.js';
 import { Offer } from '@hostboard/offer/offers/offer.entity.js';
 import { OutboxMessage } from '@hostboard/outbox/outbox-message.entity.js';
 import { BoardEvent } from '@hostboard/board/board-event.entity.js';
+import { ReservationTable } from '@hostboard/allocator/tables/reservation-table.entity.js';
+import { Visit } from '@hostboard/allocator/tables/visit.entity.js';
+import { BookingSession } from '@hostboard/booking/sessions/booking-session.entity.js';
 
 /** Every entity of the schema, listed (no globs: ES modules and bundlers make globs fragile). */
 export const ENTITIES = [
@@ -33,6 +36,9 @@ export const ENTITIES = [
   QueueToken,
   QueueSession,
   Reservation,
+  ReservationTable,
+  Visit,
+  BookingSession,
   Offer,
   OutboxMessage,
   BoardEvent,

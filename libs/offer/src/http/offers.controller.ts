@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Res } from
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { VenueRole } from '@hostboard/core';
-import type { PoolCounts, ReservationView } from '@hostboard/allocator';
+import type { PoolCounts, ReservationView, TableCounts } from '@hostboard/allocator';
 import type { EntryView } from '@hostboard/queue';
 import { AcceptanceService } from '../lifecycle/acceptance.service.js';
 import { CancellationService } from '../lifecycle/cancellation.service.js';
@@ -13,6 +13,8 @@ import { SweepService } from '../lifecycle/sweep.service.js';
 import { BoardSnapshotService, type BoardSnapshot } from '../lifecycle/board-snapshot.service.js';
 import type { OfferView } from '../offers/offer.view.js';
 import { MoveClockDto } from './move-clock.dto.js';
+import { CreateOfferDto } from './create-offer.dto.js';
+import { TableOfferService } from '../lifecycle/table-offer.service.js';
 
 /** Floor acts on offers, promotions, sweeps and cancellations, and what the floor reads. */
 @ApiTags('floor')
@@ -27,6 +29,7 @@ export class FloorController {
     private readonly reads: QueueReadService,
     private readonly clock: SandboxClockService,
     private readonly board: BoardSnapshotService,
+    private readonly tableOffers: TableOfferService,
   ) {}
 
   @VenueRole('host')
@@ -40,6 +43,16 @@ export class FloorController {
     // Nobody to promote is an answer, not an error (like an empty sweep): 200 with the reason.
     if (!result.offer) res.status(200);
     return result;
+  }
+
+  @VenueRole('host')
+  @Post('offers')
+  @HttpCode(201)
+  offer(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Body() body: CreateOfferDto,
+  ): Promise<{ offer: OfferView; reservation: ReservationView }> {
+    return this.tableOffers.offer(venueId, body);
   }
 
   @VenueRole('host')
@@ -103,7 +116,7 @@ export class FloorController {
 
   @VenueRole('host')
   @Get('counts')
-  counts(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<PoolCounts> {
+  counts(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<PoolCounts | TableCounts> {
     return this.reads.counts(venueId);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
-import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { ReservationRepository, TableAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
@@ -32,6 +32,7 @@ export class AcceptanceService {
     private readonly board: BoardEventWriter,
     private readonly sweep: SweepService,
     private readonly expiryJobs: OfferExpiryScheduler,
+    private readonly tables: TableAllocator,
   ) {}
 
   async accept(
@@ -81,9 +82,10 @@ export class AcceptanceService {
       );
       const reservation = await this.reservations.find(tx.manager, venueId, offer.reservationId);
       if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
+      const tableIds = (await this.tables.tableIdsOf(tx.manager, [reservation.id])).get(reservation.id) ?? [];
       return {
-        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }),
-        reservation: toReservationView(reservation),
+        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, tableIds),
+        reservation: toReservationView(reservation, tableIds),
       };
     });
   }

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, TransactionRunner } from '@hostboard/core';
-import { PoolAllocator, type PoolCounts } from '@hostboard/allocator';
+import {
+  PoolAllocator,
+  TableAllocator,
+  TableFloorReader,
+  type FloorTable,
+  type PoolCounts,
+  type TableCounts,
+} from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
 import { QueueEntryRepository, toEntryView } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
@@ -13,8 +20,8 @@ export interface BoardSnapshot extends Record<string, unknown> {
   version: number;
   now: string;
   venue: { id: string; name: string; seating: string; sandbox: boolean; timeZone: string };
-  counts: PoolCounts | null;
-  tables: unknown[];
+  counts: PoolCounts | TableCounts;
+  tables: FloorTable[];
   queue: QueueView['entries'];
   head: QueueView['head'] | null;
   offers: OfferView[];
@@ -33,6 +40,8 @@ export class BoardSnapshotService extends BoardSnapshotSource {
     private readonly entries: QueueEntryRepository,
     private readonly offers: OfferRepository,
     private readonly pool: PoolAllocator,
+    private readonly floor: TableFloorReader,
+    private readonly tableAllocator: TableAllocator,
   ) {
     super();
   }
@@ -43,21 +52,31 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       if (!venue) throw DomainException.notFound('The venue was not found.');
       const [active, live] = await Promise.all([this.entries.active(manager, venueId), this.offers.live(manager, venueId)]);
       const byEntry = new Map(live.map((o) => [o.entryId, o]));
-      const counts = venue.seating === 'pool' ? this.pool.counts(venue) : null;
+      const offerTables = await this.tableAllocator.tableIdsOf(
+        manager,
+        live.map((o) => o.reservationId),
+      );
+      const now = this.clock.now(venue);
+      const tables = venue.seating === 'tables' ? await this.floor.floor(manager, venueId, now) : [];
+      const pool = venue.seating === 'pool' ? this.pool.counts(venue) : null;
       const head = active.find((e) => e.status === 'waiting') ?? null;
-      const reason = counts && head ? headBlockedReason(head, counts.available) : null;
+      const reason = pool && head ? headBlockedReason(head, pool.available) : null;
       return {
         version: Number(venue.version),
-        now: this.clock.now(venue).toISOString(),
+        now: now.toISOString(),
         venue: { id: venue.id, name: venue.name, seating: venue.seating, sandbox: venue.sandbox, timeZone: venue.timeZone },
-        counts,
-        tables: [],
+        counts: pool ?? this.floor.counts(tables),
+        tables,
         queue: active.map((e, i) => {
           const offer = byEntry.get(e.id);
-          return { ...toEntryView(e), position: i + 1, ...(offer ? { offer: toOfferView(offer) } : {}) };
+          return {
+            ...toEntryView(e),
+            position: i + 1,
+            ...(offer ? { offer: toOfferView(offer, offerTables.get(offer.reservationId)) } : {}),
+          };
         }),
-        head: counts && head ? { entryId: head.id, fits: reason === null, reason } : null,
-        offers: live.map((o) => toOfferView(o)),
+        head: pool && head ? { entryId: head.id, fits: reason === null, reason } : null,
+        offers: live.map((o) => toOfferView(o, offerTables.get(o.reservationId))),
       };
     });
   }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, TransactionRunner } from '@hostboard/core';
-import { PoolAllocator, type PoolCounts } from '@hostboard/allocator';
+import { PoolAllocator, TableFloorReader, type PoolCounts, type TableCounts } from '@hostboard/allocator';
 import { QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
-import { VenueRepository } from '@hostboard/venue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { headBlockedReason } from './promotion.service.js';
@@ -22,6 +22,8 @@ export class QueueReadService {
     private readonly entries: QueueEntryRepository,
     private readonly offers: OfferRepository,
     private readonly pool: PoolAllocator,
+    private readonly floor: TableFloorReader,
+    private readonly clock: VenueClock,
   ) {}
 
   async queue(venueId: string): Promise<QueueView> {
@@ -48,10 +50,12 @@ export class QueueReadService {
     });
   }
 
-  async counts(venueId: string): Promise<PoolCounts> {
+  /** Pool venues: people confirmed, held, available. Table venues: tables by what they are doing now. */
+  async counts(venueId: string): Promise<PoolCounts | TableCounts> {
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
+      if (venue.seating === 'tables') return this.floor.counts(await this.floor.floor(manager, venueId, this.clock.now(venue)));
       return this.pool.counts(venue);
     });
   }

@@ -2,10 +2,7 @@ import type { MigrationInterface } from 'typeorm';
 import { Initial1796153038184 } from './1796153038184-initial.js';
 import { QueueOffersReservations1796154221021 } from './1796154221021-queue-offers-reservations.js';
 import { RestaurantQueue1796155347723 } from './1796155347723-restaurant-queue.js';
+import { TableReservations1796156249353 } from './1796156249353-table-reservations.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [
-  Initial1796153038184,
-  QueueOffersReservations1796154221021,
-  RestaurantQueue1796155347723,
-];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Initial1796153038184, QueueOffersReservations1796154221021, RestaurantQueue1796155347723, TableReservations1796156249353];

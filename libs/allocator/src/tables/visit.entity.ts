@@ -1,0 +1,23 @@
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+
+/** A party physically at its tables: opened when seated, closed when the tables are cleared. */
+@Entity({ name: 'visits' })
+@Index('visits_one_open_per_reservation', ['reservationId'], { unique: true, where: `"closed_at" IS NULL` })
+export class Visit {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @ForeignKey('venues', { onDelete: 'CASCADE' })
+  @Column({ name: 'venue_id', type: 'uuid' })
+  venueId: string;
+
+  @ForeignKey('reservations', { onDelete: 'CASCADE' })
+  @Column({ name: 'reservation_id', type: 'uuid' })
+  reservationId: string;
+
+  @Column({ name: 'opened_at', type: 'timestamptz', precision: 6 })
+  openedAt: Date;
+
+  @Column({ name: 'closed_at', type: 'timestamptz', precision: 6, nullable: true })
+  closedAt: Date | null;
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import {
+  ReservationRepository,
+  TableAllocator,
+  tableTaken,
+  toReservationView,
+  Visit,
+  type ReservationView,
+} from '@hostboard/allocator';
+import { BoardEventWriter } from '@hostboard/board';
+import { QueueEntryRepository } from '@hostboard/queue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+
+export interface VisitView {
+  id: string;
+  reservationId: string;
+  openedAt: string;
+  closedAt: string | null;
+}
+
+const toVisitView = (v: Visit): VisitView => ({
+  id: v.id,
+  reservationId: v.reservationId,
+  openedAt: v.openedAt.toISOString(),
+  closedAt: v.closedAt?.toISOString() ?? null,
+});
+
+/** Arrivals, seating and visits: seat a confirmed reservation, clear its tables, move it. */
+@Injectable()
+export class SeatingService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly reservations: ReservationRepository,
+    private readonly tables: TableAllocator,
+    private readonly entries: QueueEntryRepository,
+    private readonly history: HistoryWriter,
+    private readonly board: BoardEventWriter,
+  ) {}
+
+  /** A visit opens on the reservation's tables; they become occupied. */
+  async seat(venueId: string, reservationId: string): Promise<{ reservation: ReservationView; visit: VisitView }> {
+    return this.tx.command({}, async (tx) => {
+      const m = tx.manager;
+      const venue = await this.venues.lock(m, venueId);
+      const r = await this.reservations.find(m, venueId, reservationId);
+      if (!r) throw DomainException.notFound('The reservation was not found.');
+      if (r.kind !== 'tables') throw new DomainException(ErrorCode.RULE_VIOLATION, 'Only a reservation on tables can be seated.');
+      if (r.state !== 'CONFIRMED')
+        throw new DomainException(ErrorCode.RULE_VIOLATION, `A ${r.state} reservation cannot be seated; confirm it first.`, {
+          state: r.state,
+        });
+      const tableIds = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
+      await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
+      const now = this.clock.now(venue);
+      await this.reservations.transition(m, r.id, ['CONFIRMED'], 'SEATED', now);
+      const visit: Visit = { id: randomUUID(), venueId, reservationId: r.id, openedAt: now, closedAt: null };
+      await m.insert(Visit, visit);
+      const operationId = `seat-${r.id}`;
+      await this.history.append(m, {
+        venueId,
+        subjectType: 'reservation',
+        subjectId: r.id,
+        from: 'CONFIRMED',
+        to: 'SEATED',
+        at: now,
+        operationId,
+      });
+      if (r.entryId && (await this.entries.transition(m, r.entryId, ['confirmed'], 'seated'))) {
+        await this.history.append(m, {
+          venueId,
+          subjectType: 'entry',
+          subjectId: r.entryId,
+          from: 'confirmed',
+          to: 'seated',
+          at: now,
+          operationId,
+        });
+      }
+      await this.board.append(tx, venueId, 'reservation.seated', { reservationId: r.id, visitId: visit.id, tableIds }, now);
+      return { reservation: toReservationView({ ...r, state: 'SEATED', updatedAt: now }, tableIds), visit: toVisitView(visit) };
+    });
+  }
+
+  /** The party has left: the visit closes, the reservation completes, the tables are free. */
+  async clear(venueId: string, visitId: string): Promise<{ visit: VisitView }> {
+    return this.tx.command({}, async (tx) => {
+      const m = tx.manager;
+      const venue = await this.venues.lock(m, venueId);
+      const visit = await m.findOneBy(Visit, { id: visitId, venueId });
+      if (!visit) throw DomainException.notFound('The visit was not found.');
+      if (visit.closedAt) return { visit: toVisitView(visit) };
+      const now = this.clock.now(venue);
+      await m.update(Visit, { id: visit.id }, { closedAt: now });
+      const operationId = `clear-${visit.id}`;
+      if (await this.reservations.transition(m, visit.reservationId, ['SEATED'], 'COMPLETED', now)) {
+        await this.history.append(m, {
+          venueId,
+          subjectType: 'reservation',
+          subjectId: visit.reservationId,
+          from: 'SEATED',
+          to: 'COMPLETED',
+          at: now,
+          operationId,
+        });
+      }
+      await this.board.append(tx, venueId, 'visit.cleared', { visitId: visit.id, reservationId: visit.reservationId }, now);
+      return { visit: toVisitView({ ...visit, closedAt: now }) };
+    });
+  }
+
+  /** A table move, under the same target rules as an offer, refused the same way on conflict. */
+  async move(venueId: string, reservationId: string, tableIds: string[]): Promise<{ reservation: ReservationView }> {
+    return this.tx.command({ translate: tableTaken }, async (tx) => {
+      const m = tx.manager;
+      const venue = await this.venues.lock(m, venueId);
+      const r = await this.reservations.find(m, venueId, reservationId);
+      if (!r) throw DomainException.notFound('The reservation was not found.');
+      if (r.kind !== 'tables' || (r.state !== 'CONFIRMED' && r.state !== 'SEATED')) {
+        throw new DomainException(ErrorCode.RULE_VIOLATION, 'Only a confirmed or seated reservation on tables can be moved.', {
+          state: r.state,
+        });
+      }
+      await this.tables.assertTarget(m, venueId, tableIds, r.partySize);
+      const slotRows: Array<{ lo: Date; hi: Date }> = await m.query(
+        'SELECT lower(slot) AS lo, upper(slot) AS hi FROM reservation_tables WHERE reservation_id = $1 LIMIT 1',
+        [r.id],
+      );
+      const slot = slotRows[0];
+      if (!slot) throw DomainException.validation('This reservation has no tables to move.');
+      await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
+      await this.tables.assertFree(m, venueId, tableIds, slot.lo, slot.hi, r.id);
+      const now = this.clock.now(venue);
+      const before = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
+      await this.tables.move(m, venueId, r.id, tableIds);
+      await this.history.append(m, {
+        venueId,
+        subjectType: 'reservation',
+        subjectId: r.id,
+        from: r.state,
+        to: r.state,
+        at: now,
+        operationId: `move-${r.id}-${now.getTime()}`,
+        reason: `moved from ${before.join(',')} to ${[...tableIds].sort().join(',')}`,
+      });
+      await this.board.append(tx, venueId, 'reservation.moved', { reservationId: r.id, from: before, to: tableIds }, now);
+      return { reservation: toReservationView(r, [...tableIds].sort()) };
+    });
+  }
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
+import { AttemptLimiter, hashSecret, newSecretToken } from '@hostboard/auth';
+import { Reservation, TableAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { TOKEN_INVALID_MESSAGE } from '@hostboard/queue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { BookingSession } from './booking-session.entity.js';
+
+export const BOOKING_SESSION_MINUTES = 60;
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** The same generic answer as a bad queue token, for a wrong, used, expired or replaced secret: nothing says which. */
+export const bookingTokenInvalid = (): DomainException => new DomainException(ErrorCode.TOKEN_INVALID, TOKEN_INVALID_MESSAGE);
+
+export interface BookingSessionIdentity {
+  sessionId: string;
+  reservationId: string;
+  venueId: string;
+}
+
+/**
+ * Booking links are their own credential space: a link opens a session on that booking alone, once;
+ * a queue token is not a booking link and a booking link opens no queue entry.
+ */
+@Injectable()
+export class BookingSessionService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly limiter: AttemptLimiter,
+    private readonly tables: TableAllocator,
+  ) {}
+
+  async exchange(link: string): Promise<{ sessionToken: string; reservationId: string; expiresAt: string }> {
+    const addressKey = `booking-link:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    await this.limiter.attempt([addressKey]);
+    const found = SECRET_SHAPE.test(link)
+      ? await this.tx.run(({ manager }) => manager.findOneBy(Reservation, { bookingLinkHash: hashSecret(link) }))
+      : null;
+    if (!found) throw bookingTokenInvalid();
+    const secret = newSecretToken();
+    const opened = await this.tx.command<{ sessionToken: string; reservationId: string; expiresAt: string }>(
+      { storedAs: (r) => ({ ...r, sessionToken: null }) },
+      async ({ manager }) => {
+        const venue = await this.venues.lock(manager, found.venueId);
+        const now = this.clock.now(venue);
+        // Used once: the exchange marks the link, guarded by "not used yet".
+        const used = await manager
+          .createQueryBuilder()
+          .update(Reservation)
+          .set({ bookingLinkUsedAt: now })
+          .where('id = :id AND booking_link_used_at IS NULL', { id: found.id })
+          .execute();
+        if ((used.affected ?? 0) === 0) throw bookingTokenInvalid();
+        const expiresAt = new Date(now.getTime() + BOOKING_SESSION_MINUTES * 60_000);
+        await manager.insert(BookingSession, {
+          id: randomUUID(),
+          reservationId: found.id,
+          tokenHash: hashSecret(secret),
+          createdAt: now,
+          expiresAt,
+        });
+        return { sessionToken: secret, reservationId: found.id, expiresAt: expiresAt.toISOString() };
+      },
+    );
+    await this.limiter.succeeded([], [addressKey]);
+    return opened;
+  }
+
+  async authenticate(secret: string): Promise<BookingSessionIdentity> {
+    if (!SECRET_SHAPE.test(secret)) throw bookingTokenInvalid();
+    return this.tx.run(async ({ manager }) => {
+      const session = await manager.findOneBy(BookingSession, { tokenHash: hashSecret(secret) });
+      const reservation = session ? await manager.findOneBy(Reservation, { id: session.reservationId }) : null;
+      const venue = reservation ? await this.venues.findById(manager, reservation.venueId) : null;
+      if (!session || !reservation || !venue || !(this.clock.now(venue).getTime() < session.expiresAt.getTime()))
+        throw bookingTokenInvalid();
+      return { sessionId: session.id, reservationId: reservation.id, venueId: venue.id };
+    });
+  }
+
+  /** The session's own booking, and nothing else. */
+  async view(identity: BookingSessionIdentity): Promise<ReservationView> {
+    return this.tx.run(async ({ manager }) => {
+      const r = await manager.findOneBy(Reservation, { id: identity.reservationId });
+      if (!r) throw bookingTokenInvalid();
+      return toReservationView(r, (await this.tables.tableIdsOf(manager, [r.id])).get(r.id) ?? []);
+    });
+  }
+}

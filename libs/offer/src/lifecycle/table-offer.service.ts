@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { TableAllocator, tableTaken, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { BoardEventWriter } from '@hostboard/board';
+import { OutboxWriter } from '@hostboard/outbox';
+import { QueueEntryRepository } from '@hostboard/queue';
+import { RunningWindowFinder, VenueClock, VenueRepository } from '@hostboard/venue';
+import type { Offer } from '../offers/offer.entity.js';
+import { OfferRepository } from '../offers/offer.repository.js';
+import { toOfferView, type OfferView } from '../offers/offer.view.js';
+import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
+import { OFFER_NOT_OPEN } from './acceptance.service.js';
+import { SweepService } from './sweep.service.js';
+import { TABLE_READY_TEMPLATE, tableReadyEmail } from './table-ready.email.js';
+
+export interface TableOfferInput {
+  entryId: string;
+  entryVersion: number;
+  tableIds: string[];
+}
+
+/**
+ * A host offers real tables to a waiting party: one HELD reservation through the table allocator,
+ * one live offer, the entry's new state, history and the table-ready email, in one transaction
+ * after a committed sweep. The refusals name what is in the way.
+ */
+@Injectable()
+export class TableOfferService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly windows: RunningWindowFinder,
+    private readonly entries: QueueEntryRepository,
+    private readonly offers: OfferRepository,
+    private readonly tables: TableAllocator,
+    private readonly history: HistoryWriter,
+    private readonly board: BoardEventWriter,
+    private readonly outbox: OutboxWriter,
+    private readonly sweep: SweepService,
+    private readonly expiryJobs: OfferExpiryScheduler,
+  ) {}
+
+  async offer(venueId: string, input: TableOfferInput): Promise<{ offer: OfferView; reservation: ReservationView }> {
+    await this.sweep.sweepFirst(venueId);
+    return this.tx.command({ translate: tableTaken }, async (tx) => {
+      const m = tx.manager;
+      const venue = await this.venues.lock(m, venueId);
+      if (venue.seating !== 'tables') {
+        throw new DomainException(ErrorCode.RULE_VIOLATION, 'This venue seats from one pool: promote the oldest group instead.');
+      }
+      const entry = await this.entries.find(m, venueId, input.entryId);
+      if (!entry) throw DomainException.notFound('The queue entry was not found.');
+      if (entry.version !== input.entryVersion) {
+        throw new DomainException(ErrorCode.WAITLIST_STALE, 'The entry changed since you read it; reload the queue and retry.', {
+          currentVersion: entry.version,
+        });
+      }
+      if (entry.status !== 'waiting')
+        throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN, { status: entry.status });
+      const now = this.clock.now(venue);
+      const window = await this.windows.find(m, venue, now);
+      if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window is running now.');
+      if (window.businessDate !== entry.businessDate)
+        throw new DomainException(ErrorCode.RULE_VIOLATION, 'This entry is not in today’s queue.');
+      if (window.window.depositRequired) {
+        throw new DomainException(
+          ErrorCode.PAID_BOOKING_UNAVAILABLE,
+          'This service requires a deposit; no free hold during the pilot. Offer a free-service table instead.',
+        );
+      }
+      await this.tables.assertTarget(m, venueId, input.tableIds, entry.partySize);
+      const slot = { start: now, end: new Date(now.getTime() + window.window.turnMinutes * 60_000) };
+      await this.tables.assertNotOccupied(m, venueId, input.tableIds);
+      await this.tables.assertFree(m, venueId, input.tableIds, slot.start, slot.end);
+
+      const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
+      const party = { name: entry.name, partySize: entry.partySize, email: entry.email, phone: entry.phone, entryId: entry.id };
+      const reservation = await this.tables.reserve(m, venue, party, input.tableIds, slot, 'HELD', now, expiresAt);
+      const offer: Offer = {
+        id: randomUUID(),
+        venueId,
+        entryId: entry.id,
+        reservationId: reservation.id,
+        state: 'live',
+        expiresAt,
+        createdAt: now,
+        resolvedAt: null,
+      };
+      await this.offers.insert(m, offer);
+      await this.entries.transition(m, entry.id, ['waiting'], 'offered');
+      const operationId = `offer-${offer.id}`;
+      await this.history.append(
+        m,
+        { venueId, subjectType: 'entry', subjectId: entry.id, from: 'waiting', to: 'offered', at: now, operationId },
+        { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
+        { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
+      );
+      if (entry.email) {
+        const email = tableReadyEmail({
+          venueName: venue.name,
+          partyName: entry.name,
+          expiresAtLocal: this.clock.localTime(venue, expiresAt),
+        });
+        await this.outbox.record(m, {
+          venueId,
+          to: entry.email,
+          template: TABLE_READY_TEMPLATE,
+          ...email,
+          entryId: entry.id,
+          reservationId: reservation.id,
+          at: now,
+        });
+      }
+      await this.board.append(
+        tx,
+        venueId,
+        'offer.created',
+        {
+          offerId: offer.id,
+          entryId: entry.id,
+          reservationId: reservation.id,
+          tableIds: input.tableIds,
+          expiresAt: expiresAt.toISOString(),
+        },
+        now,
+      );
+      this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
+      return { offer: toOfferView(offer, input.tableIds), reservation: toReservationView(reservation, input.tableIds) };
+    });
+  }
+}

@@ -1,0 +1,272 @@
+import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { violations } from '../support/invariants.js';
+import {
+  errorOf,
+  exchange,
+  joined,
+  messages,
+  moveClock,
+  party,
+  queueSession,
+  refusal,
+  sandboxVenue,
+  type Sandbox,
+} from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+
+interface OfferBody {
+  offer: { id: string; entryId: string; reservationId: string; state: string; expiresAt: string; tableIds: string[] };
+  reservation: { id: string; state: string; tableIds: string[] };
+}
+
+const T0 = '2026-10-09T23:00:00.000Z'; // 6 PM in Chicago, a Friday
+
+/** Table offers through the shared allocator: holds, acceptance, expiry that keeps the place, seating. */
+describe('table offers (restaurant preset)', () => {
+  let t: TestApp;
+  let owner: Staff;
+  const ds = (): DataSource => t.app.get<DataSource>(getDataSourceToken());
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'owner');
+  });
+  afterEach(async () => expect(await violations(ds())).toEqual([]));
+  afterAll(() => t.close());
+
+  const restaurant = (extra: Partial<Parameters<typeof sandboxVenue>[2]> = {}): Promise<Sandbox> =>
+    sandboxVenue(t, owner, {
+      clock: T0,
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '23:00', turnMinutes: 90 }],
+      tables: [
+        { label: 'T1', capacity: 2 },
+        { label: 'T2', capacity: 4 },
+        { label: 'T3', capacity: 4 },
+      ],
+      ...extra,
+    });
+
+  const offer = (v: Sandbox, entry: { id: string; version: number }, tables: string[]): request.Test =>
+    request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: entry.id, entryVersion: entry.version, tableIds: tables.map((l) => v.tableIds[l]) });
+
+  it('runs the restaurant story: offer, lapse with the place kept, re-offer, accept through the queue session, withdraw, seat and clear', async () => {
+    const v = await restaurant();
+    const ana = await joined(t, owner, v.id, { ...party(2, 'Ana'), email: 'ana@example.test' });
+    const bo = await joined(t, owner, v.id, { ...party(4, 'Bo'), email: 'bo@example.test' });
+    const cy = await joined(t, owner, v.id, { ...party(2, 'Cy'), email: 'cy@example.test' });
+
+    // Ana is offered T1 and lets it lapse: she keeps her place (first), with the same received time.
+    const first = (await offer(v, ana.entry, ['T1']).expect(201)).body as OfferBody;
+    expect(first.reservation.state).toBe('HELD');
+    expect(first.offer.expiresAt).toBe('2026-10-09T23:05:00.000Z');
+    await moveClock(t, owner, v.id, '2026-10-09T23:05:00.000Z');
+    const queue1 = (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; status: string; receivedAt: string; version: number }>;
+    };
+    expect(queue1.entries.map((e) => [e.id, e.status])).toEqual([
+      [ana.entry.id, 'waiting'],
+      [bo.entry.id, 'waiting'],
+      [cy.entry.id, 'waiting'],
+    ]);
+    expect(queue1.entries[0]?.receivedAt).toBe(ana.entry.receivedAt);
+    const expiredReservation = (await request(t.baseUrl).get(`/v1/venues/${v.id}/reservations`).set(owner.auth).expect(200))
+      .body as Array<{ id: string; state: string; stateReason: string }>;
+    expect(expiredReservation.find((r) => r.id === first.reservation.id)).toMatchObject({
+      state: 'EXPIRED',
+      stateReason: 'WAITLIST_OFFER_EXPIRED',
+    });
+
+    // Offered again (T1 is free again), and she accepts through her own queue session.
+    const anaNow = queue1.entries[0] as { id: string; version: number };
+    const second = (await offer(v, anaNow, ['T1']).expect(201)).body as OfferBody;
+    const session = (await exchange(t, ana.queueToken ?? '').expect(201)).body as { sessionToken: string };
+    const accepted = await request(t.baseUrl)
+      .post('/v1/queue-session/accept')
+      .set(queueSession(session.sessionToken))
+      .send({})
+      .expect(200);
+    expect((accepted.body as OfferBody).reservation).toMatchObject({
+      id: second.reservation.id,
+      state: 'CONFIRMED',
+      tableIds: [v.tableIds['T1']],
+    });
+
+    // Bo is offered T2 (it seats four), then the host withdraws it: back to waiting, place kept.
+    const boOffer = (await offer(v, bo.entry, ['T2']).expect(201)).body as OfferBody;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${boOffer.offer.id}/withdraw`).set(owner.auth).send({}).expect(200);
+    const queue2 = (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; status: string }>;
+    };
+    expect(queue2.entries.map((e) => [e.id, e.status])).toEqual([
+      [bo.entry.id, 'waiting'],
+      [cy.entry.id, 'waiting'],
+    ]);
+
+    // Seat Ana and clear her table.
+    const seated = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${second.reservation.id}/seat`)
+      .set(owner.auth)
+      .send({})
+      .expect(201);
+    const visitId = (seated.body as { visit: { id: string } }).visit.id;
+    const board = (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
+      tables: Array<{ label: string; state: string }>;
+      counts: Record<string, number>;
+    };
+    expect(board.tables.find((x) => x.label === 'T1')?.state).toBe('occupied');
+    expect(board.counts).toEqual({ tables: 3, free: 2, held: 0, booked: 0, occupied: 1 });
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/visits/${visitId}/clear`).set(owner.auth).send({}).expect(200);
+    const after = (await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200)).body as Record<
+      string,
+      number
+    >;
+    expect(after).toEqual({ tables: 3, free: 3, held: 0, booked: 0, occupied: 0 });
+
+    // The recorded emails are exactly the ones the spec names: three queueing emails, three table-ready emails.
+    const sent = await messages(t, owner, v.id);
+    // (Sorted: the three joins share one sandbox instant.)
+    expect(sent.map((m) => `${m.template} ${m.to}`).sort()).toEqual([
+      'queue-joined ana@example.test',
+      'queue-joined bo@example.test',
+      'queue-joined cy@example.test',
+      'table-ready ana@example.test',
+      'table-ready ana@example.test',
+      'table-ready bo@example.test',
+    ]);
+    const ready = sent.find((m) => m.template === 'table-ready');
+    expect(ready?.subject).toBe('Your table is ready — The Test Kitchen');
+    expect(ready?.body).toContain('Please confirm within 5 minutes — the offer expires at 6:05 PM.');
+    expect(ready?.body).toContain('Confirm through your queue link so we can seat you.');
+  });
+
+  it('accepts at 4:59.999 and refuses at exactly 5:00, releasing the table once', async () => {
+    for (const [at, ok] of [
+      ['2026-10-09T23:04:59.999Z', true],
+      ['2026-10-09T23:05:00.000Z', false],
+    ] as const) {
+      const v = await restaurant();
+      const p = await joined(t, owner, v.id, party(2));
+      const o = (await offer(v, p.entry, ['T1']).expect(201)).body as OfferBody;
+      await moveClock(t, owner, v.id, at);
+      const res = await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${o.offer.id}/accept`).set(owner.auth).send({});
+      if (ok) expect(res.status).toBe(200);
+      else {
+        expect(refusal(res)).toEqual({ status: 409, code: 'WAITLIST_OFFER_EXPIRED' });
+        expect(errorOf(res).message).toBe('The offer expired and its table was released.');
+        const history = (
+          await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${o.reservation.id}`).set(owner.auth).expect(200)
+        ).body as Array<{ to: string }>;
+        expect(history.filter((h) => h.to === 'EXPIRED')).toHaveLength(1);
+      }
+    }
+  });
+
+  it('refuses honestly, naming what is in the way', async () => {
+    const v = await restaurant();
+    const a = await joined(t, owner, v.id, party(2));
+    const b = await joined(t, owner, v.id, party(2));
+    const big = await joined(t, owner, v.id, party(4));
+
+    // Tables that do not fit: VALIDATION.
+    expect(refusal(await offer(v, big.entry, ['T1']))).toEqual({ status: 400, code: 'VALIDATION' });
+    expect(refusal(await offer(v, big.entry, ['T1', 'T2']))).toEqual({ status: 400, code: 'VALIDATION' });
+    // Stale version: WAITLIST_STALE.
+    expect(refusal(await offer(v, { id: a.entry.id, version: a.entry.version + 1 }, ['T1']))).toEqual({
+      status: 409,
+      code: 'WAITLIST_STALE',
+    });
+    // Planned: CONFLICT naming the placement.
+    const held = (await offer(v, a.entry, ['T1']).expect(201)).body as OfferBody;
+    const planned = await offer(v, b.entry, ['T1']);
+    expect(refusal(planned)).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(errorOf(planned).details).toMatchObject({
+      placement: { label: 'T1', reservationId: held.reservation.id, state: 'HELD' },
+    });
+    // Not waiting any more: WAITLIST_OFFER_CONFLICT.
+    expect(refusal(await offer(v, { id: a.entry.id, version: a.entry.version + 1 }, ['T2']))).toEqual({
+      status: 409,
+      code: 'WAITLIST_OFFER_CONFLICT',
+    });
+    // Occupied: OCCUPANCY_CONFLICT naming the placement.
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${held.offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${held.reservation.id}/seat`)
+      .set(owner.auth)
+      .send({})
+      .expect(201);
+    const occupied = await offer(v, b.entry, ['T1']);
+    expect(refusal(occupied)).toEqual({ status: 409, code: 'OCCUPANCY_CONFLICT' });
+    expect(errorOf(occupied).details).toMatchObject({
+      placement: { label: 'T1', reservationId: held.reservation.id, state: 'SEATED' },
+    });
+
+    // No running window: RULE_VIOLATION. Deposit-backed service: PAID_BOOKING_UNAVAILABLE.
+    const paid = await restaurant({
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '23:00', turnMinutes: 90, depositRequired: true }],
+    });
+    const p = await joined(t, owner, paid.id, party(2));
+    expect(refusal(await offer(paid, p.entry, ['T1']))).toEqual({ status: 422, code: 'PAID_BOOKING_UNAVAILABLE' });
+    await moveClock(t, owner, v.id, '2026-10-10T05:30:00.000Z'); // 12:30 AM: service over
+    expect(refusal(await offer(v, b.entry, ['T2']))).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+  });
+
+  it('confirmed bookings make "a table already planned" real, and a move follows the same rules', async () => {
+    const v = await restaurant();
+    const booked = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({
+        name: 'Booker',
+        partySize: 2,
+        email: 'b@example.test',
+        start: '2026-10-09T23:30:00.000Z',
+        tableIds: [v.tableIds['T2']],
+      })
+      .expect(201);
+    const booking = booked.body as { id: string; state: string; bookingLink: string };
+    expect(booking.state).toBe('CONFIRMED');
+    expect(booking.bookingLink).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const walkIn = await joined(t, owner, v.id, party(2));
+    const clash = await offer(v, walkIn.entry, ['T2']);
+    expect(refusal(clash)).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(errorOf(clash).details).toMatchObject({ placement: { label: 'T2', reservationId: booking.id, state: 'CONFIRMED' } });
+    const moved = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${booking.id}/move`)
+      .set(owner.auth)
+      .send({ tableIds: [v.tableIds['T3']] })
+      .expect(200);
+    expect((moved.body as { reservation: { tableIds: string[] } }).reservation.tableIds).toEqual([v.tableIds['T3']]);
+    await offer(v, walkIn.entry, ['T2']).expect(201);
+    expect(
+      refusal(
+        await request(t.baseUrl)
+          .post(`/v1/venues/${v.id}/reservations/${booking.id}/move`)
+          .set(owner.auth)
+          .send({ tableIds: [v.tableIds['T2']] }),
+      ),
+    ).toEqual({ status: 409, code: 'CONFLICT' });
+
+    // The booking link opens that booking alone, once; it is not a queue token, and a queue token is not a booking link.
+    const s = await request(t.baseUrl).post('/v1/booking-sessions').send({ token: booking.bookingLink }).expect(201);
+    const mine = await request(t.baseUrl)
+      .get('/v1/booking-session')
+      .set({ Authorization: `BookingSession ${(s.body as { sessionToken: string }).sessionToken}` })
+      .expect(200);
+    expect((mine.body as { id: string }).id).toBe(booking.id);
+    expect(refusal(await request(t.baseUrl).post('/v1/booking-sessions').send({ token: booking.bookingLink }))).toEqual({
+      status: 401,
+      code: 'TOKEN_INVALID',
+    });
+    expect(refusal(await exchange(t, booking.bookingLink))).toEqual({ status: 401, code: 'TOKEN_INVALID' });
+    expect(refusal(await request(t.baseUrl).post('/v1/booking-sessions').send({ token: walkIn.queueToken }))).toEqual({
+      status: 401,
+      code: 'TOKEN_INVALID',
+    });
+  });
+});

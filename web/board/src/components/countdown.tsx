@@ -1,0 +1,27 @@
+import { wallNow } from '../state/clock';
+import { countdown } from '../format';
+
+interface Props {
+  /** The deadline on the venue's clock. */
+  until: string;
+  /** The venue's clock now, given the wall clock. */
+  venueNow: (wall: number) => number;
+  stopped: boolean;
+  label?: string;
+}
+
+/** A live countdown to a deadline on the venue's clock (a sandbox's clock stands still until moved). */
+export function Countdown({ until, venueNow, stopped, label = 'left' }: Props) {
+  const left = Date.parse(until) - venueNow(wallNow.value);
+  const urgent = left <= 60_000;
+  return (
+    <span
+      class={`countdown${urgent ? ' urgent' : ''}`}
+      data-testid="countdown"
+      title={stopped ? 'Sandbox clock: it moves only when the clock is moved' : undefined}
+    >
+      {left > 0 ? `${countdown(left)} ${label}` : 'expiring…'}
+      {stopped && <span class="muted"> (sandbox clock)</span>}
+    </span>
+  );
+}

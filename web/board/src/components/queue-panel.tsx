@@ -1,0 +1,117 @@
+import type { BoardSnapshot, EntryStatus, QueueRow } from '../api/types';
+import { api } from '../state/session';
+import { say } from '../state/notice';
+import { wallNow } from '../state/clock';
+import { minutes } from '../format';
+import { ActButton } from './act-button';
+import { Countdown } from './countdown';
+
+const STATUS: Record<EntryStatus, string> = {
+  waiting: 'Waiting',
+  offered: 'Offered',
+  confirmed: 'Confirmed',
+  seated: 'Seated',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+interface Props {
+  board: BoardSnapshot;
+  venueNow: (wall: number) => number;
+  /** An entry opened at the desk (redeemed token): shown highlighted. */
+  openedEntryId: string | null;
+  afterAct: () => Promise<void>;
+}
+
+/** The queue in order: who, how many, how long against the quote, and what the host can do now. */
+export function QueuePanel({ board, venueNow, openedEntryId, afterAct }: Props) {
+  return (
+    <section class="panel queue" aria-label="Queue">
+      <h2>
+        Queue <span class="muted">({board.queue.length})</span>
+      </h2>
+      {board.queue.length === 0 ? (
+        <p class="empty">Nobody is waiting.</p>
+      ) : (
+        <ol class="rows" data-testid="queue">
+          {board.queue.map((row) => (
+            <Row key={row.id} row={row} board={board} venueNow={venueNow} opened={row.id === openedEntryId} afterAct={afterAct} />
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function waitedText(row: QueueRow, now: number): string {
+  const waited = minutes(now - Date.parse(row.receivedAt));
+  if (typeof row.quotedWaitMinutes === 'number') return `waited ${waited} of ~${row.quotedWaitMinutes} min quoted`;
+  return `waited ${waited}`;
+}
+
+function Row({
+  row,
+  board,
+  venueNow,
+  opened,
+  afterAct,
+}: {
+  row: QueueRow;
+  board: BoardSnapshot;
+  venueNow: (wall: number) => number;
+  opened: boolean;
+  afterAct: () => Promise<void>;
+}) {
+  const venueId = board.venue.id;
+  const offer = row.offer?.state === 'live' ? row.offer : undefined;
+  const isHead = board.head?.entryId === row.id;
+  const act = async (path: string, done: string): Promise<void> => {
+    await api.post(`/v1/venues/${venueId}/${path}`);
+    say('ok', done);
+    await afterAct();
+  };
+  return (
+    <li
+      class={`row status-${row.status}${opened ? ' opened' : ''}`}
+      data-testid="entry"
+      data-entry-id={row.id}
+      data-status={row.status}
+      data-offer-id={offer?.id}
+    >
+      <div class="pos" aria-label={`position ${row.position}`}>
+        {row.position}
+      </div>
+      <div class="who">
+        <div class="name">{row.name}</div>
+        <div class="meta">
+          party of {row.partySize} · {waitedText(row, venueNow(wallNow.value))}
+          {isHead && board.head && !board.head.fits && board.head.reason ? ` · ${board.head.reason}` : ''}
+        </div>
+      </div>
+      <div class="state">
+        <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
+        {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
+      </div>
+      <div class="acts">
+        {offer && (
+          <>
+            <ActButton kind="primary" testId="accept" onAct={() => act(`offers/${offer.id}/accept`, `Accepted for ${row.name}.`)}>
+              Accept
+            </ActButton>
+            <ActButton testId="withdraw" onAct={() => act(`offers/${offer.id}/withdraw`, `Offer to ${row.name} withdrawn.`)}>
+              Withdraw
+            </ActButton>
+          </>
+        )}
+        <ActButton
+          kind="danger"
+          testId="cancel"
+          confirm="Tap again to cancel"
+          onAct={() => act(`queue/${row.id}/cancel`, `${row.name} left the queue.`)}
+        >
+          Cancel
+        </ActButton>
+      </div>
+    </li>
+  );
+}

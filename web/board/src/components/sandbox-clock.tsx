@@ -1,0 +1,29 @@
+import type { BoardSnapshot } from '../api/types';
+import { localTime } from '../format';
+import { say } from '../state/notice';
+import { api } from '../state/session';
+import { ActButton } from './act-button';
+
+/** A sandbox venue's simulated clock, and moving it forward (manager+; it then sweeps). */
+export function SandboxClock({ board, afterAct }: { board: BoardSnapshot; afterAct: () => Promise<void> }) {
+  const move = async (minutes: number): Promise<void> => {
+    const to = new Date(Date.parse(board.now) + minutes * 60_000).toISOString();
+    const r = await api.post<{ now: string; expired: string[] }>(`/v1/venues/${board.venue.id}/clock`, { now: to });
+    const expired = r.expired.length;
+    say('info', `Sandbox clock at ${localTime(r.now, board.venue.timeZone)}${expired ? `; ${expired} offer(s) expired` : ''}.`);
+    await afterAct();
+  };
+  return (
+    <section class="panel sandbox-clock" aria-label="Sandbox clock" data-testid="sandbox-clock">
+      <h2>
+        Sandbox clock <span class="clock-now">{localTime(board.now, board.venue.timeZone)}</span>
+      </h2>
+      <p class="muted">Stands still until moved; moving it expires lapsed offers.</p>
+      <div class="clock-acts">
+        <ActButton onAct={() => move(1)}>+1 min</ActButton>
+        <ActButton onAct={() => move(5)}>+5 min</ActButton>
+        <ActButton onAct={() => move(15)}>+15 min</ActButton>
+      </div>
+    </section>
+  );
+}

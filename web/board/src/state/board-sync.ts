@@ -1,0 +1,155 @@
+import { batch, signal } from '@preact/signals';
+import { io, type Socket } from 'socket.io-client';
+import { messageOf, type ApiClient } from '../api/client';
+import type { BoardPush, BoardSnapshot, SubscribeAck } from '../api/types';
+import { readWallClock } from './clock';
+
+export type Connection = 'connecting' | 'live' | 'reconnecting' | 'refused';
+
+/** Refetches in a row before waiting for the next push or heartbeat (a guard, not a rule). */
+const MAX_CATCH_UP_READS = 3;
+
+/**
+ * One venue's board, kept equal to the server's. socket.io delivers at most once, so pushes are
+ * only a signal: any push or heartbeat (`board.version`) ahead of the version shown makes the page
+ * read the whole board again (`GET /board`, one transaction, so its version and contents agree),
+ * and a (re)connection subscribes with the last version shown, so whatever was missed while away
+ * is caught up. A board never shows an older version than it has shown.
+ */
+export class BoardSync {
+  readonly board = signal<BoardSnapshot | null>(null);
+  /** Wall-clock ms at which `board` was read, to run countdowns between reads. */
+  readonly readAt = signal(0);
+  readonly connection = signal<Connection>('connecting');
+  readonly problem = signal<string | null>(null);
+
+  private version = -1;
+  private heard = -1;
+  private fetching: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  private readonly socket: Socket;
+
+  constructor(
+    private readonly api: ApiClient,
+    readonly venueId: string,
+    token: string,
+  ) {
+    this.socket = io('/board', {
+      auth: { token },
+      // Back within about two seconds of the api returning, not socket.io's default five.
+      reconnectionDelay: 300,
+      reconnectionDelayMax: 2000,
+      timeout: 5000,
+    });
+    this.socket.on('connect', () => void this.subscribe());
+    this.socket.on('disconnect', () => {
+      if (!this.closed) this.connection.value = 'reconnecting';
+    });
+    this.socket.on('connect_error', () => {
+      if (this.socket.active) {
+        // A transport failure: socket.io retries by itself.
+        this.connection.value = this.version < 0 ? 'connecting' : 'reconnecting';
+      } else {
+        // The handshake was refused (the session lapsed): a read says so, and signs the page out.
+        this.connection.value = 'refused';
+        void this.refetch();
+      }
+    });
+    this.socket.on('board.event', (e: BoardPush) => this.notice(e));
+    this.socket.on('board.version', (e: BoardPush) => this.notice(e));
+    // Show the board at once over HTTP; the subscription then keeps it current.
+    void this.refetch();
+  }
+
+  /** Read the board again now (after an act of this page, so it need not wait for the push). */
+  refresh(): Promise<void> {
+    return this.refetch();
+  }
+
+  /** Test and debugging aid: the version on screen. */
+  get shownVersion(): number {
+    return this.version;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.disconnect();
+  }
+
+  private async subscribe(): Promise<void> {
+    const body = this.version >= 0 ? { venueId: this.venueId, sinceVersion: this.version } : { venueId: this.venueId };
+    let ack: SubscribeAck;
+    try {
+      ack = (await this.socket.timeout(10_000).emitWithAck('subscribe', body)) as SubscribeAck;
+    } catch {
+      // No answer in time: drop the connection and let socket.io's reconnection try again.
+      if (this.socket.connected) {
+        this.socket.disconnect().connect();
+      }
+      return;
+    }
+    if ('error' in ack) {
+      this.connection.value = 'refused';
+      this.problem.value = ack.error.message;
+      return;
+    }
+    if ('snapshot' in ack) {
+      // The server's answer to "where am I": taken even if older (a database that was reset).
+      this.heard = ack.version;
+      this.apply(ack.snapshot, true);
+    } else {
+      this.notice({ venueId: this.venueId, version: ack.version });
+    }
+    this.connection.value = 'live';
+  }
+
+  private notice(push: BoardPush): void {
+    if (push.venueId !== this.venueId || typeof push.version !== 'number') return;
+    this.heard = Math.max(this.heard, push.version);
+    // The next version, or a gap: either way the whole board is read again.
+    if (push.version > this.version) void this.refetch();
+  }
+
+  private refetch(): Promise<void> {
+    if (this.fetching) {
+      this.again = true;
+      return this.fetching;
+    }
+    this.fetching = (async () => {
+      try {
+        for (let reads = 0; reads < MAX_CATCH_UP_READS && !this.closed; reads++) {
+          this.again = false;
+          const snapshot = await this.api.get<BoardSnapshot>(`/v1/venues/${this.venueId}/board`);
+          this.apply(snapshot, false);
+          if (!this.again && this.heard <= this.version) break;
+        }
+      } catch (err) {
+        // While the api restarts the socket shows "reconnecting"; the next subscription catches up.
+        if (this.connection.value === 'live' || this.version < 0) this.problem.value = messageOf(err);
+      } finally {
+        this.fetching = null;
+      }
+    })();
+    return this.fetching;
+  }
+
+  private apply(snapshot: BoardSnapshot, authoritative: boolean): void {
+    if (!authoritative && snapshot.version < this.version) return;
+    this.version = snapshot.version;
+    batch(() => {
+      this.readAt.value = readWallClock();
+      this.problem.value = null;
+      this.board.value = snapshot;
+    });
+  }
+}
+
+/**
+ * The venue's clock now, in ms: a live venue's clock runs with the wall clock from the instant the
+ * board was read; a sandbox venue's clock stands still until it is moved (API.md "Venues").
+ */
+export function venueNow(board: BoardSnapshot, readAt: number, wall: number): number {
+  const at = Date.parse(board.now);
+  return board.venue.sandbox ? at : at + Math.max(0, wall - readAt);
+}
