@@ -15,7 +15,7 @@ import {
 import { JobsModule, REDIS_READINESS } from '@hostboard/jobs';
 import { DatabaseReadiness, PersistenceModule } from '@hostboard/persistence';
 import { VenueModule } from '@hostboard/venue';
-import { BoardModule } from '@hostboard/board';
+import { BoardGatewayModule, BoardModule } from '@hostboard/board';
 import { BookingModule } from '@hostboard/booking';
 import { OfferModule } from '@hostboard/offer';
 import { OutboxModule } from '@hostboard/outbox';
@@ -44,6 +44,7 @@ export class ApiModule {
         QueueModule,
         OfferModule,
         PartyModule,
+        BoardGatewayModule.forRoot(OfferModule),
         BookingModule,
       ],
       controllers: [HealthController],
