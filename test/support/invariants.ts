@@ -62,6 +62,20 @@ const CHECKS: Array<{ name: string; sql: string }> = [
            GROUP BY venue_id, business_date, contact_key HAVING COUNT(*) > 1`,
   },
   {
+    name: 'no table carries two active reservations with overlapping slots',
+    sql: `SELECT x.table_id FROM reservation_tables x JOIN reservation_tables y
+            ON x.table_id = y.table_id AND x.reservation_id < y.reservation_id AND x.active AND y.active AND x.slot && y.slot`,
+  },
+  {
+    name: 'a table row is active exactly while its reservation is HELD, CONFIRMED or SEATED',
+    sql: `SELECT rt.reservation_id FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
+           WHERE rt.active <> (r.state IN ('HELD', 'CONFIRMED', 'SEATED'))`,
+  },
+  {
+    name: 'a SEATED reservation has exactly one open visit, and an open visit a SEATED reservation',
+    sql: `SELECT r.id FROM reservations r WHERE (r.state = 'SEATED') <> EXISTS (SELECT 1 FROM visits v WHERE v.reservation_id = r.id AND v.closed_at IS NULL)`,
+  },
+  {
     name: 'board versions have no gaps and end at the venue version',
     sql: `SELECT v.id FROM venues v LEFT JOIN LATERAL (SELECT COUNT(*) AS n, COALESCE(MAX(version), 0) AS top FROM board_events b WHERE b.venue_id = v.id) b ON true
            WHERE b.n <> v.version OR b.top <> v.version`,
