@@ -56,18 +56,29 @@ export interface PoolCounts {
 
 export type TableState = 'free' | 'held' | 'booked' | 'occupied';
 
-/** Table venues: one row per table (shape per the tables work still to come; read defensively). */
+/** Table venues: what each table is doing now, and who is planned on it or sitting at it. */
 export interface TableRow {
   id: string;
   label: string;
   capacity: number;
   state: TableState;
-  /** For a held table: when the hold lapses. */
-  heldUntil?: string | null;
-  /** For a booked table: when the booking starts. */
-  bookedAt?: string | null;
-  /** Who is planned on it or sitting at it. */
-  placement?: { name?: string; partySize?: number; entryId?: string; reservationId?: string } | null;
+  /** Held: when the hold lapses; booked: when the booking starts; occupied: since when. */
+  until: string | null;
+  placement: {
+    reservationId: string;
+    name: string;
+    partySize: number;
+    state: string;
+    slot: { start: string; end: string };
+  } | null;
+}
+
+export interface TableCounts {
+  tables: number;
+  free: number;
+  held: number;
+  booked: number;
+  occupied: number;
 }
 
 export interface HeadExplanation {
@@ -80,7 +91,8 @@ export interface BoardSnapshot {
   version: number;
   now: string;
   venue: { id: string; name: string; seating: 'tables' | 'pool'; sandbox: boolean; timeZone: string };
-  counts: PoolCounts | null;
+  /** Pool venues: seats; table venues: tables by state. */
+  counts: PoolCounts | TableCounts | null;
   tables: TableRow[];
   queue: QueueRow[];
   head: HeadExplanation | null;

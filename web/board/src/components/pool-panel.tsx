@@ -5,8 +5,8 @@ import { ActButton } from './act-button';
 
 /** A workshop's seats: confirmed, held and available, and why the head of the queue can or cannot go next. */
 export function PoolPanel({ board, afterAct }: { board: BoardSnapshot; afterAct: () => Promise<void> }) {
+  if (board.venue.seating !== 'pool' || !board.counts || !('capacity' in board.counts)) return null;
   const counts = board.counts;
-  if (!counts) return null;
   const head = board.head ? board.queue.find((r) => r.id === board.head?.entryId) : undefined;
   const promote = async (): Promise<void> => {
     const result = await api.post<PromotionResult>(`/v1/venues/${board.venue.id}/promotions`);

@@ -21,10 +21,12 @@ interface Props {
   /** An entry opened at the desk (redeemed token): shown highlighted. */
   openedEntryId: string | null;
   afterAct: () => Promise<void>;
+  /** Table venues: open the table picker for a waiting party. */
+  onOfferTables: (row: QueueRow) => void;
 }
 
 /** The queue in order: who, how many, how long against the quote, and what the host can do now. */
-export function QueuePanel({ board, venueNow, openedEntryId, afterAct }: Props) {
+export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTables }: Props) {
   return (
     <section class="panel queue" aria-label="Queue">
       <h2>
@@ -35,7 +37,15 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct }: Props) 
       ) : (
         <ol class="rows" data-testid="queue">
           {board.queue.map((row) => (
-            <Row key={row.id} row={row} board={board} venueNow={venueNow} opened={row.id === openedEntryId} afterAct={afterAct} />
+            <Row
+              key={row.id}
+              row={row}
+              board={board}
+              venueNow={venueNow}
+              opened={row.id === openedEntryId}
+              afterAct={afterAct}
+              onOfferTables={onOfferTables}
+            />
           ))}
         </ol>
       )}
@@ -55,16 +65,19 @@ function Row({
   venueNow,
   opened,
   afterAct,
+  onOfferTables,
 }: {
   row: QueueRow;
   board: BoardSnapshot;
   venueNow: (wall: number) => number;
   opened: boolean;
   afterAct: () => Promise<void>;
+  onOfferTables: (row: QueueRow) => void;
 }) {
   const venueId = board.venue.id;
   const offer = row.offer?.state === 'live' ? row.offer : undefined;
   const isHead = board.head?.entryId === row.id;
+  const labels = (offer?.tableIds ?? []).map((id) => board.tables.find((t) => t.id === id)?.label ?? '?');
   const act = async (path: string, done: string): Promise<void> => {
     await api.post(`/v1/venues/${venueId}/${path}`);
     say('ok', done);
@@ -91,8 +104,14 @@ function Row({
       <div class="state">
         <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
         {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
+        {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
       </div>
       <div class="acts">
+        {board.venue.seating === 'tables' && row.status === 'waiting' && (
+          <button type="button" class="btn btn-primary" data-testid="offer-tables" onClick={() => onOfferTables(row)}>
+            Offer tables
+          </button>
+        )}
         {offer && (
           <>
             <ActButton kind="primary" testId="accept" onAct={() => act(`offers/${offer.id}/accept`, `Accepted for ${row.name}.`)}>

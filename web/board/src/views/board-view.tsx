@@ -7,13 +7,19 @@ import { PoolPanel } from '../components/pool-panel';
 import { QueuePanel } from '../components/queue-panel';
 import { RedeemDesk } from '../components/redeem-desk';
 import { SandboxClock } from '../components/sandbox-clock';
+import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TablesPanel } from '../components/tables-panel';
 import { TokenCard } from '../components/token-card';
 import { TopBar } from '../components/top-bar';
 import { BoardSync, venueNow } from '../state/board-sync';
 import { api, session } from '../state/session';
 
-type Sheet = { kind: 'join' } | { kind: 'token'; joined: JoinResult } | { kind: 'redeem' } | null;
+type Sheet =
+  | { kind: 'join' }
+  | { kind: 'token'; joined: JoinResult }
+  | { kind: 'redeem' }
+  | { kind: 'tables'; purpose: TablePurpose }
+  | null;
 
 /** One venue's live board: the queue, the seats or tables, and the desk's acts. */
 export function BoardView({ venueId }: { venueId: string }) {
@@ -38,7 +44,18 @@ export function BoardView({ venueId }: { venueId: string }) {
         </main>
       ) : (
         <main class="board" data-testid="board" data-version={board.version}>
-          <QueuePanel board={board} venueNow={now(board)} openedEntryId={openedEntryId} afterAct={afterAct} />
+          <QueuePanel
+            board={board}
+            venueNow={now(board)}
+            openedEntryId={openedEntryId}
+            afterAct={afterAct}
+            onOfferTables={(row) =>
+              setSheet({
+                kind: 'tables',
+                purpose: { kind: 'offer', entryId: row.id, entryVersion: row.version, name: row.name, partySize: row.partySize },
+              })
+            }
+          />
           <aside class="side">
             <div class="desk-acts">
               <button
@@ -59,7 +76,14 @@ export function BoardView({ venueId }: { venueId: string }) {
               </button>
             </div>
             <PoolPanel board={board} afterAct={afterAct} />
-            <TablesPanel board={board} venueNow={now(board)} />
+            <TablesPanel
+              board={board}
+              venueNow={now(board)}
+              afterAct={afterAct}
+              onMove={(reservationId, name, current) =>
+                setSheet({ kind: 'tables', purpose: { kind: 'move', reservationId, name, current } })
+              }
+            />
             {board.venue.sandbox && <SandboxClock board={board} afterAct={afterAct} />}
           </aside>
         </main>
@@ -73,6 +97,9 @@ export function BoardView({ venueId }: { venueId: string }) {
             void afterAct();
           }}
         />
+      )}
+      {board && sheet?.kind === 'tables' && (
+        <TablePicker board={board} purpose={sheet.purpose} afterAct={afterAct} onClose={() => setSheet(null)} />
       )}
       {sheet?.kind === 'token' && <TokenCard joined={sheet.joined} onClose={() => setSheet(null)} />}
       {board && sheet?.kind === 'redeem' && (
