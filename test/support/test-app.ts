@@ -21,6 +21,8 @@ export interface StartOptions {
   /** Reuse a database (a second boot, a second process); default: a fresh one. */
   db?: TestDatabase;
   keepDatabase?: boolean;
+  /** Listen on this port (a restart that clients reconnect to); default: any free one. */
+  port?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   };
   const config = loadConfig(env);
   const app = await createApiApp(config, { clock: options.clock ?? new SystemClock() });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

@@ -1,0 +1,396 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { freshDatabase, type TestDatabase } from '../support/test-database.js';
+import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
+
+/** How long a push may take to show on the other tablet: generous, so the suite does not flake. */
+const PUSH_BOUND = 5_000;
+/** An api restart plus socket.io's reconnection back-off (at most 2 s on the page). */
+const RECONNECT_BOUND = 20_000;
+const SANDBOX_START = '2026-10-09T14:00:00.000Z';
+
+interface ShownState {
+  version: number;
+  rows: Array<[string, string, string | null]>;
+  counts: { confirmed: number; held: number; available: number } | null;
+}
+
+interface BoardBody {
+  version: number;
+  counts: { capacity?: number; confirmed: number; held: number; available: number } | null;
+  queue: Array<{ id: string; name: string; status: string; offer?: { id: string; state: string } }>;
+  tables: Array<{ id: string; label: string; state: string }>;
+}
+
+const d = describeWithChromium('the board page is tested in a real browser');
+
+d('board page in Chromium (two tablets on one venue)', () => {
+  let t: TestApp;
+  let db: TestDatabase;
+  let dataDir: string;
+  let port: number;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let owner: Staff;
+  let sandboxId: string;
+  let a: Page;
+  let b: Page;
+
+  const api = () => request(t.baseUrl);
+  const board = async (venueId: string): Promise<BoardBody> =>
+    (await api().get(`/v1/venues/${venueId}/board`).set(owner.auth).expect(200)).body as BoardBody;
+  const deskJoin = async (venueId: string, name: string, partySize: number, extra: Record<string, unknown> = {}) =>
+    (
+      await api()
+        .post(`/v1/venues/${venueId}/queue`)
+        .set(owner.auth)
+        .send({ name, partySize, ...extra })
+        .expect(201)
+    ).body as {
+      entry: { id: string };
+    };
+  const promote = async (venueId: string) =>
+    (await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201)).body as { offer: { id: string } };
+
+  /** A new tablet: the login form, then the venue list, then the board, live. */
+  async function tablet(staff: Staff, venueId: string): Promise<Page> {
+    const context = await newTablet(browser);
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', staff.email);
+    await page.fill('input[name=password]', staff.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${venueId}"]`);
+    await live(page);
+    // Set once: still there at the end means the page was never reloaded.
+    await page.evaluate('window.__sameDocument = true');
+    return page;
+  }
+
+  const live = (page: Page, timeout = PUSH_BOUND) =>
+    page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout });
+  const row = (page: Page, name: string) => page.locator('[data-testid=entry]', { hasText: name });
+  const sameDocument = async (page: Page): Promise<boolean> => (await page.evaluate('window.__sameDocument === true')) === true;
+
+  async function shown(page: Page): Promise<ShownState> {
+    const version = Number(await page.locator('[data-testid=board]').getAttribute('data-version'));
+    const rows: ShownState['rows'] = [];
+    for (const r of await page.locator('[data-testid=entry]').all()) {
+      rows.push([
+        (await r.getAttribute('data-entry-id')) ?? '',
+        (await r.getAttribute('data-status')) ?? '',
+        await r.getAttribute('data-offer-id'),
+      ]);
+    }
+    const count = async (id: string): Promise<number> => Number(await page.getByTestId(id).textContent());
+    const counts =
+      (await page.getByTestId('counts').count()) > 0
+        ? {
+            confirmed: await count('count-confirmed'),
+            held: await count('count-held'),
+            available: await count('count-available'),
+          }
+        : null;
+    return { version, rows, counts };
+  }
+
+  function expected(body: BoardBody): ShownState {
+    return {
+      version: body.version,
+      rows: body.queue.map((e) => [e.id, e.status, e.offer?.state === 'live' ? e.offer.id : null]),
+      counts:
+        body.counts && 'capacity' in body.counts
+          ? { confirmed: body.counts.confirmed, held: body.counts.held, available: body.counts.available }
+          : null,
+    };
+  }
+
+  /** Polls until the page shows exactly what GET /board answers (version, rows in order, counts). */
+  async function showsTheServerBoard(page: Page, venueId: string, timeout = PUSH_BOUND): Promise<void> {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const [onPage, onServer] = [await shown(page), expected(await board(venueId))];
+      if (JSON.stringify(onPage) === JSON.stringify(onServer)) return;
+      if (Date.now() > until) {
+        expect(onPage).toEqual(onServer);
+        return;
+      }
+      await page.waitForTimeout(100);
+    }
+  }
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    // On the embedded default, PGlite in a folder, so that a restart finds the saved data.
+    dataDir = mkdtempSync(join(tmpdir(), 'hb-browser-'));
+    t = await startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir } });
+    port = Number(new URL(t.baseUrl).port);
+    owner = await signUp(t, 'owner');
+    sandboxId = (
+      await createVenue(t, owner, {
+        name: 'Maple Room (sandbox)',
+        preset: 'workshop',
+        poolCapacity: 6,
+        sandbox: true,
+        clock: SANDBOX_START,
+      })
+    ).id;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a wrong password in words, then signs two tablets in on the same board', async () => {
+    const context = await newTablet(browser);
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/board/`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', 'not-the-password');
+    await page.click('button[type=submit]');
+    const said = await api().post('/v1/auth/sessions').send({ email: owner.email, password: 'not-the-password' });
+    expect(await page.getByTestId('login-error').textContent()).toBe((said.body as { error: { message: string } }).error.message);
+
+    a = await tablet(owner, sandboxId);
+    b = await tablet(owner, sandboxId);
+    await showsTheServerBoard(a, sandboxId);
+    await showsTheServerBoard(b, sandboxId);
+  }, 60_000);
+
+  it('a desk join and a promotion on the first tablet appear on the second without a reload', async () => {
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Ada Lovelace');
+    await a.fill('input[name=partySize]', '2');
+    await a.getByTestId('join-submit').click();
+    // The new queue token, once, large and as a QR code.
+    const token = await a.getByTestId('queue-token').getAttribute('data-token');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(await a.locator('[data-testid=token-qr] svg').count()).toBe(1);
+    await screenshot(a, 'desk-join-token');
+    await a.getByTestId('token-done').click();
+
+    await row(b, 'Ada Lovelace').waitFor({ timeout: PUSH_BOUND });
+    expect(await row(b, 'Ada Lovelace').getAttribute('data-status')).toBe('waiting');
+
+    await a.getByTestId('promote').click();
+    await b.locator('[data-testid=entry][data-status=offered]', { hasText: 'Ada Lovelace' }).waitFor({ timeout: PUSH_BOUND });
+    expect(await row(b, 'Ada Lovelace').getByTestId('countdown').count()).toBe(1);
+    await showsTheServerBoard(b, sandboxId);
+    expect((await shown(b)).counts).toEqual({ confirmed: 0, held: 2, available: 4 });
+    // A sandbox's clock stands still until it is moved, and the countdown says so.
+    expect(await row(b, 'Ada Lovelace').getByTestId('countdown').textContent()).toMatch(/^30:00 left \(sandbox clock\)$/);
+    await screenshot(b, 'second-tablet-after-promotion');
+    expect(await sameDocument(b)).toBe(true);
+  }, 60_000);
+
+  it("shows a refusal in the API's words", async () => {
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Too Many');
+    await a.fill('input[name=partySize]', '9');
+    await a.getByTestId('join-submit').click();
+    const said = await api().post(`/v1/venues/${sandboxId}/queue`).set(owner.auth).send({ name: 'Too Many', partySize: 9 });
+    expect(said.status).toBeGreaterThanOrEqual(400);
+    const message = (said.body as { error: { message: string } }).error.message;
+    await a.getByTestId('join-error').filter({ hasText: message }).waitFor({ timeout: PUSH_BOUND });
+    await screenshot(a, 'refusal-in-words');
+    await a.getByRole('button', { name: 'Close' }).click();
+  }, 60_000);
+
+  it('runs the countdown of a live offer on a venue whose clock runs', async () => {
+    const venueId = (await createVenue(t, owner, { name: 'Maple Room', preset: 'workshop', poolCapacity: 6 })).id;
+    await deskJoin(venueId, 'Ada Lovelace', 2);
+    await deskJoin(venueId, 'Grace Hopper', 3);
+    await deskJoin(venueId, 'Katherine Johnson', 4);
+    await deskJoin(venueId, 'Alan Turing', 1);
+    await promote(venueId);
+    await promote(venueId);
+    const page = await tablet(owner, venueId);
+    await showsTheServerBoard(page, venueId);
+    const countdown = row(page, 'Ada Lovelace').getByTestId('countdown');
+    const first = await countdown.textContent();
+    await page.waitForTimeout(1_500);
+    const later = await countdown.textContent();
+    expect(first).toMatch(/^\d+:\d\d left$/);
+    expect(later).toMatch(/^\d+:\d\d left$/);
+    const seconds = (s: string | null): number => {
+      const [m, sec] = (s ?? '').replace(' left', '').split(':').map(Number);
+      return (m ?? 0) * 60 + (sec ?? 0);
+    };
+    expect(seconds(later)).toBeLessThan(seconds(first));
+    // The oldest waiting group does not fit, and the page says why.
+    expect(await page.getByTestId('head').textContent()).toBe(await headReason(venueId));
+    await screenshot(page, 'board-live');
+
+    await row(page, 'Ada Lovelace').getByTestId('withdraw').click();
+    await row(page, 'Ada Lovelace').getByTestId('countdown').waitFor({ state: 'detached', timeout: PUSH_BOUND });
+    await showsTheServerBoard(page, venueId);
+  }, 60_000);
+
+  async function headReason(venueId: string): Promise<string> {
+    const body = (await api().get(`/v1/venues/${venueId}/board`).set(owner.auth).expect(200)).body as {
+      head: { reason: string | null } | null;
+    };
+    return body.head?.reason ?? '';
+  }
+
+  it('moving the sandbox clock past the hold removes the offer from both tablets without a reload', async () => {
+    const offerId = (await board(sandboxId)).queue.find((e) => e.name === 'Ada Lovelace')?.offer?.id;
+    expect(offerId).toBeDefined();
+    const holdSeconds = 1800; // the workshop preset's hold
+    const moved = await api()
+      .post(`/v1/venues/${sandboxId}/clock`)
+      .set(owner.auth)
+      .send({ now: new Date(Date.parse(SANDBOX_START) + (holdSeconds + 1) * 1000).toISOString() })
+      .expect(200);
+    expect((moved.body as { expired: string[] }).expired).toEqual([offerId]);
+    for (const page of [a, b]) {
+      await page.locator(`[data-testid=entry][data-offer-id="${offerId}"]`).waitFor({ state: 'detached', timeout: PUSH_BOUND });
+      await showsTheServerBoard(page, sandboxId);
+      expect((await shown(page)).counts).toEqual({ confirmed: 0, held: 0, available: 6 });
+      expect(await sameDocument(page)).toBe(true);
+    }
+    await screenshot(a, 'after-sandbox-expiry');
+  }, 60_000);
+
+  it("redeems a party's token at the desk and accepts its offer as the party", async () => {
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Lin Zhou');
+    await a.fill('input[name=partySize]', '3');
+    await a.getByTestId('join-submit').click();
+    const token = (await a.getByTestId('queue-token').getAttribute('data-token')) ?? '';
+    await a.getByTestId('token-done').click();
+    await row(a, 'Lin Zhou').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('promote').click();
+    await a.locator('[data-testid=entry][data-status=offered]', { hasText: 'Lin Zhou' }).waitFor({ timeout: PUSH_BOUND });
+
+    await a.getByTestId('open-redeem').click();
+    // Typed in groups, as read off the card: the spaces are not part of the token.
+    await a.fill('input[name=token]', token.replace(/(.{4})/g, '$1 '));
+    await a.getByTestId('redeem-submit').click();
+    await a.getByTestId('redeemed').waitFor({ timeout: PUSH_BOUND });
+    expect(await a.locator('[data-testid=entry].opened', { hasText: 'Lin Zhou' }).count()).toBe(1);
+    await screenshot(a, 'redeemed-at-desk');
+    await a.getByTestId('redeemed-accept').click();
+    await a.getByTestId('redeemed').getByText('Their seats are confirmed.').waitFor({ timeout: PUSH_BOUND });
+    await a.getByRole('button', { name: 'Close' }).click();
+
+    await b.locator('[data-testid=count-confirmed]', { hasText: '3' }).waitFor({ timeout: PUSH_BOUND });
+    await showsTheServerBoard(b, sandboxId);
+
+    // A token works once: the second try is refused in words.
+    await a.getByTestId('open-redeem').click();
+    await a.fill('input[name=token]', token);
+    await a.getByTestId('redeem-submit').click();
+    const said = await api().post('/v1/queue-sessions').send({ token });
+    expect(said.status).toBe(401);
+    await a
+      .getByTestId('redeem-error')
+      .filter({ hasText: (said.body as { error: { message: string } }).error.message })
+      .waitFor({ timeout: PUSH_BOUND });
+    await a.getByRole('button', { name: 'Close' }).click();
+  }, 60_000);
+
+  it('after the api restarts, both tablets reconnect and show the same state as GET /board', async () => {
+    await deskJoin(sandboxId, 'Grace Hopper', 2);
+    await promote(sandboxId);
+    await showsTheServerBoard(a, sandboxId);
+    await showsTheServerBoard(b, sandboxId);
+
+    await t.app.close();
+    for (const page of [a, b])
+      await page.locator('[data-testid=connection][data-state=reconnecting]').waitFor({ timeout: PUSH_BOUND });
+    await screenshot(b, 'api-down-reconnecting');
+
+    t = await startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir }, port });
+    // A change the moment the api is back, likely before the tablets have reconnected.
+    await deskJoin(sandboxId, 'Alan Turing', 1);
+    for (const page of [a, b]) {
+      await live(page, RECONNECT_BOUND);
+      await showsTheServerBoard(page, sandboxId, RECONNECT_BOUND);
+      await row(page, 'Alan Turing').waitFor({ timeout: PUSH_BOUND });
+      expect(await sameDocument(page)).toBe(true);
+    }
+    await screenshot(a, 'after-restart');
+  }, 90_000);
+
+  it('offers a table, accepts and seats at a restaurant; a manager reads the emails in full, a host is refused in words', async () => {
+    const venueId = (await createVenue(t, owner, { name: 'Linden Bistro', preset: 'restaurant' })).id;
+    await api()
+      .post(`/v1/venues/${venueId}/service-windows`)
+      .set(owner.auth)
+      .send({ days: [1, 2, 3, 4, 5, 6, 7], ...windowAroundNow('America/Chicago'), turnMinutes: 60 })
+      .expect(201);
+    for (const [label, capacity] of [
+      ['T1', 2],
+      ['T2', 4],
+      ['T3', 4],
+    ] as const) {
+      await api().post(`/v1/venues/${venueId}/tables`).set(owner.auth).send({ label, capacity }).expect(201);
+    }
+    await deskJoin(venueId, 'Dorothy Vaughan', 3, { email: 'dorothy@example.test' });
+    const page = await tablet(owner, venueId);
+    const t2 = (await board(venueId)).tables.find((x) => x.label === 'T2');
+
+    // Offer tables: pick T2 on the floor plan, offer; the table shows held with its countdown.
+    await row(page, 'Dorothy Vaughan').getByTestId('offer-tables').click();
+    await page.click(`[data-testid=table-picker] [data-table-id="${t2?.id}"]`);
+    await page.getByTestId('picker-submit').click();
+    await page
+      .locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=held]`)
+      .getByTestId('countdown')
+      .waitFor({ timeout: PUSH_BOUND });
+    await screenshot(page, 'restaurant-table-held');
+    await row(page, 'Dorothy Vaughan').getByTestId('accept').click();
+    await page.locator(`[data-testid=table][data-table-id="${t2?.id}"]`).getByTestId('seat').click();
+    await page.locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=occupied]`).waitFor({ timeout: PUSH_BOUND });
+    await screenshot(page, 'restaurant-seated');
+
+    const messages = (await api().get(`/v1/venues/${venueId}/messages`).set(owner.auth).expect(200)).body as Array<{
+      template: string;
+      subject: string;
+      body: string;
+    }>;
+    expect(messages.map((m) => m.template)).toEqual(expect.arrayContaining(['queue-joined', 'table-ready']));
+    await page.getByRole('button', { name: 'Messages' }).click();
+    await page
+      .locator('[data-testid=message]')
+      .nth(messages.length - 1)
+      .waitFor({ timeout: PUSH_BOUND });
+    for (const m of messages) {
+      const shownMessage = page.locator(`[data-testid=message][data-template="${m.template}"]`);
+      expect(await shownMessage.locator('strong').textContent()).toBe(m.subject);
+      expect(await shownMessage.locator('pre').textContent()).toBe(m.body);
+    }
+    await screenshot(page, 'messages-manager');
+
+    const host = await addMember(t, venueId, owner, 'host');
+    const hostPage = await tablet(host, venueId);
+    await hostPage.getByRole('button', { name: 'Messages' }).click();
+    const said = await api().get(`/v1/venues/${venueId}/messages`).set(host.auth).expect(403);
+    await hostPage
+      .getByTestId('messages-error')
+      .filter({ hasText: (said.body as { error: { message: string } }).error.message })
+      .waitFor({ timeout: PUSH_BOUND });
+    expect(await hostPage.getByTestId('message').count()).toBe(0);
+    await screenshot(hostPage, 'messages-host-refused');
+  }, 60_000);
+});
+
+/** A service window from an hour ago to two hours ahead, venue-local (it may run past midnight). */
+function windowAroundNow(timeZone: string): { start: string; end: string } {
+  const hhmm = (ms: number): string =>
+    new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(ms));
+  return { start: hhmm(Date.now() - 3_600_000), end: hhmm(Date.now() + 7_200_000) };
+}

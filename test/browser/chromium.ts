@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Never a downloaded browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = (): boolean => existsSync(CHROMIUM);
+
+/** Where the suite saves its screenshots (git-ignored; CI keeps them as artifacts). */
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+/** `describe`, or `describe.skip` with the reason in its name when Chromium is not installed. */
+export function describeWithChromium(reason: string): jest.Describe {
+  return hasChromium()
+    ? describe
+    : (((name: string, fn: () => void) =>
+        describe.skip(`${name} [skipped: ${reason}; no ${CHROMIUM}: apt-get install chromium]`, fn)) as jest.Describe);
+}
+
+/**
+ * Headless Chromium that stays off the network: these flags stop its background fetches (updates,
+ * sync, safe browsing lists), which would hammer a closed network. Playwright's `launch` gives each
+ * launch a fresh, temporary user-data folder of its own and removes it on close.
+ */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A 1024×768 touch tablet: the board's target screen. Each is its own browser profile. */
+export function newTablet(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, locale: 'en-US' });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
