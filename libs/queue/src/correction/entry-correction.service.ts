@@ -76,8 +76,8 @@ export class EntryCorrectionService {
         if (venue.seating === 'tables') assertPartySizeRange(next.partySize);
         assertPartySize(venue, next.partySize);
       }
-      if (next.contactKey && next.contactKey !== entry.contactKey) {
-        const other = await this.entries.activeByContact(tx.manager, venueId, entry.businessDate, next.contactKey, entry.id);
+      if (venue.oneEntryPerContact && (next.email !== entry.email || next.phone !== entry.phone)) {
+        const other = await this.entries.activeWithContact(tx.manager, venueId, entry.businessDate, contact, entry.id);
         if (other) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: other.id });
       }
 

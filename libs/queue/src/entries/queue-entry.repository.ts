@@ -37,22 +37,30 @@ export class QueueEntryRepository {
       .getMany();
   }
 
-  /** The active entry holding this contact on this business date (the one-entry rule), other than `exceptId`. */
-  activeByContact(
+  /**
+   * The earliest active entry of this business date reached by either channel of the contact (the same
+   * email, or the same phone), other than `exceptId`: the one-entry rule compares people, not just the
+   * one key the unique index holds.
+   */
+  activeWithContact(
     tx: EntityManager,
     venueId: string,
     businessDate: string,
-    contactKey: string,
+    contact: { email: string | null; phone: string | null },
     exceptId?: string,
   ): Promise<QueueEntry | null> {
+    const channels: string[] = [];
+    if (contact.email) channels.push('e.email = :email');
+    if (contact.phone) channels.push('e.phone = :phone');
+    if (channels.length === 0) return Promise.resolve(null);
     const q = tx
       .createQueryBuilder(QueueEntry, 'e')
-      .where('e.venue_id = :venueId AND e.business_date = :businessDate AND e.contact_key = :contactKey', {
-        venueId,
-        businessDate,
-        contactKey,
-      })
-      .andWhere('e.status IN (:...statuses)', { statuses: ACTIVE_STATUSES });
+      .where('e.venue_id = :venueId AND e.business_date = :businessDate', { venueId, businessDate })
+      .andWhere('e.status IN (:...statuses)', { statuses: ACTIVE_STATUSES })
+      .andWhere(`(${channels.join(' OR ')})`, { email: contact.email, phone: contact.phone })
+      .orderBy('e.received_at', 'ASC')
+      .addOrderBy('e.queue_sequence', 'ASC')
+      .limit(1);
     if (exceptId) q.andWhere('e.id <> :exceptId', { exceptId });
     return q.getOne();
   }

@@ -100,7 +100,7 @@ export class JoinService {
     const businessDate = running?.businessDate ?? this.clock.localDate(venue, now);
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
     if (contactKey) {
-      const existing = await this.entries.activeByContact(tx.manager, venue.id, businessDate, contactKey);
+      const existing = await this.entries.activeWithContact(tx.manager, venue.id, businessDate, contact);
       if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: existing.id });
     }
 
