@@ -4,6 +4,7 @@ import { JobsModule } from '@hostboard/jobs';
 import { PersistenceModule } from '@hostboard/persistence';
 import { BoardEmitterRelay, BoardModule } from '@hostboard/board';
 import { OfferModule } from '@hostboard/offer';
+import { OutboxModule } from '@hostboard/outbox';
 
 /** The job process: no HTTP; the same libraries as the api, consuming BullMQ jobs. */
 @Module({})
@@ -17,6 +18,7 @@ export class WorkerModule {
         JobsModule.forRoot({ role: 'worker' }),
         BoardModule,
         OfferModule,
+        OutboxModule,
       ],
       providers: [BoardEmitterRelay],
     };

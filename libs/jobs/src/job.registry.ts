@@ -9,6 +9,8 @@ export interface JobPayloads {
   'offer-expiry': { venueId: string; offerId: string };
   /** The safety net: sweeps every venue with a due offer, catching jobs lost to a restart. */
   'safety-sweep': Record<string, never>;
+  /** Hands recorded emails to the provider, when one is configured. */
+  'outbox-relay': Record<string, never>;
   /** Deletes stored Idempotency-Key answers past their retention. */
   'idempotency-purge': Record<string, never>;
 }
@@ -32,6 +34,7 @@ export const SAFETY_SWEEP_MS = 15_000;
 export const REPEATING: Array<{ name: JobName; everyMs: number }> = [
   { name: 'idempotency-purge', everyMs: 3600_000 },
   { name: 'safety-sweep', everyMs: SAFETY_SWEEP_MS },
+  { name: 'outbox-relay', everyMs: 5_000 },
 ];
 
 /** BullMQ refuses job ids with `:`; ids are UUIDs or `<name>-<uuid>`. */

@@ -1,12 +1,12 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
-export type OutboxStatus = 'recorded' | 'sent' | 'failed';
+export type OutboxStatus = 'recorded' | 'sending' | 'sent' | 'failed';
 
 /** A guest email, written in the transaction of the change it reports; relayed later, at most once. */
 @Entity({ name: 'outbox_messages' })
 @Index('outbox_messages_venue_idx', ['venueId', 'createdAt'])
 @Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded'` })
-@Check('outbox_messages_status_check', `"status" IN ('recorded', 'sent', 'failed')`)
+@Check('outbox_messages_status_check', `"status" IN ('recorded', 'sending', 'sent', 'failed')`)
 export class OutboxMessage {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

@@ -90,6 +90,11 @@ export class AppConfig {
   @IsUrlWithProtocol(['smtp:', 'smtps:'])
   SMTP_URL?: string;
 
+  /** The sender of relayed emails. */
+  @IsOptional()
+  @IsString()
+  SMTP_FROM = 'hostboard <no-reply@hostboard.local>';
+
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';

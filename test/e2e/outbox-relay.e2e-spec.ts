@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { OutboxRelay } from '@hostboard/outbox';
+import { joined, messages, party, sandboxVenue } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp } from '../support/staff.js';
+
+/** The relay hands recorded emails to a real SMTP server (on loopback), each at most once. */
+describe('outbox relay over SMTP', () => {
+  let smtp: SMTPServer;
+  const received: Array<{ to: string; data: string }> = [];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let data = '';
+        stream.on('data', (c: Buffer) => (data += c.toString()));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    t = await startApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, REDIS_URL: '' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(resolve));
+  });
+
+  it('sends each recorded email once and marks it sent', async () => {
+    const owner = await signUp(t, 'owner');
+    const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 2 }] });
+    await joined(t, owner, v.id, { ...party(2, 'Relay'), email: 'relay@example.test' });
+    const relay = t.app.get(OutboxRelay);
+    expect(await relay.relay()).toBe(1);
+    expect(await relay.relay()).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.to).toBe('relay@example.test');
+    expect(received[0]?.data).toContain('Queue position when you joined: 1');
+    const [m] = await messages(t, owner, v.id);
+    expect(m?.status).toBe('sent');
+    const rows: Array<{ sent_at: Date | null }> = await t.app
+      .get<DataSource>(getDataSourceToken())
+      .query('SELECT sent_at FROM outbox_messages');
+    expect(rows[0]?.sent_at).not.toBeNull();
+  });
+});
