@@ -70,6 +70,8 @@ export interface TableRow {
     partySize: number;
     state: string;
     slot: { start: string; end: string };
+    /** An occupied table's open visit, what "clear" closes (not on every board yet). */
+    visitId?: string;
   } | null;
 }
 

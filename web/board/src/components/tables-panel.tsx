@@ -56,6 +56,11 @@ function Table({ table, board, venueNow, onMove, afterAct }: { table: TableRow }
     say('ok', `${p.name} seated at ${table.label}.`);
     await afterAct();
   };
+  const clear = async (visitId: string): Promise<void> => {
+    await api.post(`/v1/venues/${board.venue.id}/visits/${visitId}/clear`);
+    say('ok', `${table.label} cleared.`);
+    await afterAct();
+  };
   // The placement's other tables move with it.
   const tablesOf = (reservationId: string): string[] =>
     board.tables.filter((t) => t.placement?.reservationId === reservationId).map((t) => t.id);
@@ -73,6 +78,13 @@ function Table({ table, board, venueNow, onMove, afterAct }: { table: TableRow }
       {p && (
         <div class="placement">
           {p.name} ({p.partySize})
+        </div>
+      )}
+      {table.state === 'occupied' && p?.visitId && (
+        <div class="table-acts">
+          <ActButton testId="clear" confirm="Tap again to clear" onAct={() => clear(p.visitId ?? '')}>
+            Clear
+          </ActButton>
         </div>
       )}
       {p && (p.state === 'CONFIRMED' || p.state === 'HELD') && (
