@@ -17,6 +17,8 @@ export interface FloorTable {
     partySize: number;
     state: string;
     slot: { start: string; end: string };
+    /** The open visit of an occupied table (what Clear closes). */
+    visitId: string | null;
   } | null;
 }
 
@@ -46,9 +48,10 @@ export class TableFloorReader {
       slot: string | null;
       hold_expires_at: Date | null;
       opened_at: Date | null;
+      visit_id: string | null;
     }> = await tx.query(
       `SELECT t.id, t.label, t.capacity, r.id AS reservation_id, r.name, r.party_size, r.state, rt.slot::text AS slot,
-              r.hold_expires_at, v.opened_at
+              r.hold_expires_at, v.opened_at, v.id AS visit_id
          FROM venue_tables t
          LEFT JOIN reservation_tables rt ON rt.table_id = t.id AND rt.active
               AND (upper(rt.slot) > $2 OR EXISTS (SELECT 1 FROM reservations s WHERE s.id = rt.reservation_id AND s.state = 'SEATED'))
@@ -79,7 +82,14 @@ export class TableFloorReader {
                 : null,
         placement:
           r.reservation_id && slot
-            ? { reservationId: r.reservation_id, name: r.name ?? '', partySize: Number(r.party_size), state: r.state ?? '', slot }
+            ? {
+                reservationId: r.reservation_id,
+                name: r.name ?? '',
+                partySize: Number(r.party_size),
+                state: r.state ?? '',
+                slot,
+                visitId: r.visit_id,
+              }
             : null,
       };
       const current = byTable.get(r.id);
