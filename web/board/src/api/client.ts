@@ -18,6 +18,9 @@ export function newKey(): string {
 
 export const UNREACHABLE = 'The server cannot be reached. Check the connection and try again.';
 
+/** A request unanswered this long is given up (a tablet on bad wifi must not wait forever). */
+const REQUEST_TIMEOUT_MS = 10_000;
+
 interface Envelope {
   error?: { code?: unknown; message?: unknown; details?: unknown };
 }
@@ -60,17 +63,23 @@ export class ApiClient {
     else if (token) headers['Authorization'] = `Bearer ${token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+    const abort = new AbortController();
+    const timer = window.setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
     let res: Response;
+    let text: string;
     try {
       res = await fetch(path, {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: abort.signal,
       });
+      text = await res.text();
     } catch {
       throw new ApiError(0, 'UNREACHABLE', UNREACHABLE);
+    } finally {
+      window.clearTimeout(timer);
     }
-    const text = await res.text();
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : null;

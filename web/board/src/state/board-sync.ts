@@ -1,6 +1,6 @@
 import { batch, signal } from '@preact/signals';
 import { io, type Socket } from 'socket.io-client';
-import { messageOf, type ApiClient } from '../api/client';
+import { ApiError, messageOf, type ApiClient } from '../api/client';
 import type { BoardPush, BoardSnapshot, SubscribeAck } from '../api/types';
 import { readWallClock } from './clock';
 
@@ -8,6 +8,8 @@ export type Connection = 'connecting' | 'live' | 'reconnecting' | 'refused';
 
 /** Refetches in a row before waiting for the next push or heartbeat (a guard, not a rule). */
 const MAX_CATCH_UP_READS = 3;
+/** After a failed read while connected, try again this soon rather than at the next heartbeat. */
+const RETRY_READ_MS = 2_000;
 
 /**
  * One venue's board, kept equal to the server's. socket.io delivers at most once, so pushes are
@@ -127,6 +129,8 @@ export class BoardSync {
       } catch (err) {
         // While the api restarts the socket shows "reconnecting"; the next subscription catches up.
         if (this.connection.value === 'live' || this.version < 0) this.problem.value = messageOf(err);
+        const transient = err instanceof ApiError && (err.status === 0 || err.status >= 500);
+        if (transient && !this.closed && this.socket.connected) window.setTimeout(() => void this.refetch(), RETRY_READ_MS);
       } finally {
         this.fetching = null;
       }
