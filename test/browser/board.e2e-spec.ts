@@ -10,8 +10,11 @@ import { describeWithChromium, launchChromium, newTablet, screenshot } from './c
 
 /** How long a push may take to show on the other tablet: generous, so the suite does not flake. */
 const PUSH_BOUND = 5_000;
-/** An api restart plus socket.io's reconnection back-off (at most 2 s on the page). */
-const RECONNECT_BOUND = 20_000;
+/**
+ * An api restart plus socket.io's reconnection back-off (at most 2 s on the page). Booting the api
+ * is slow on a loaded two-core machine, so the bound is wide; a healthy run takes about 5 s.
+ */
+const RECONNECT_BOUND = 45_000;
 const SANDBOX_START = '2026-10-09T14:00:00.000Z';
 
 interface ShownState {
@@ -147,7 +150,8 @@ d('board page in Chromium (two tablets on one venue)', () => {
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
-    await t?.close();
+    // After a failed restart `t` may be the app already closed: clean up the rest regardless.
+    await t?.close().catch(() => undefined);
     await db?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -308,24 +312,40 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await showsTheServerBoard(a, sandboxId);
     await showsTheServerBoard(b, sandboxId);
 
-    await t.app.close();
-    for (const page of [a, b])
-      await page.locator('[data-testid=connection][data-state=reconnecting]').waitFor({ timeout: PUSH_BOUND });
-    await screenshot(b, 'api-down-reconnecting');
-
-    t = await startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir }, port });
-    // A change the moment the api is back, likely before the tablets have reconnected.
-    await deskJoin(sandboxId, 'Alan Turing', 1);
-    for (const page of [a, b]) {
-      await live(page, RECONNECT_BOUND);
-      await showsTheServerBoard(page, sandboxId, RECONNECT_BOUND);
-      await row(page, 'Alan Turing').waitFor({ timeout: PUSH_BOUND });
-      expect(await sameDocument(page)).toBe(true);
+    // Each step's time, told only if a step fails (a slow boot and a stuck page read differently).
+    const t0 = Date.now();
+    const laps: string[] = [];
+    const step = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+      try {
+        return await fn();
+      } finally {
+        laps.push(`${what} at ${Date.now() - t0} ms`);
+      }
+    };
+    try {
+      await step('api closed', () => t.app.close());
+      for (const page of [a, b]) {
+        await step('a tablet shows reconnecting', () =>
+          page.locator('[data-testid=connection][data-state=reconnecting]').waitFor({ timeout: PUSH_BOUND }),
+        );
+      }
+      await screenshot(b, 'api-down-reconnecting');
+      t = await step('api started', () => startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir }, port }));
+      // A change the moment the api is back, likely before the tablets have reconnected.
+      await deskJoin(sandboxId, 'Alan Turing', 1);
+      for (const page of [a, b]) {
+        await step('a tablet is live', () => live(page, RECONNECT_BOUND));
+        await step('it shows GET /board', () => showsTheServerBoard(page, sandboxId, RECONNECT_BOUND));
+        await row(page, 'Alan Turing').waitFor({ timeout: PUSH_BOUND });
+        expect(await sameDocument(page)).toBe(true);
+      }
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\nsteps: ${laps.join('; ')}`, { cause: err });
     }
     await screenshot(a, 'after-restart');
-  }, 90_000);
+  }, 180_000);
 
-  it('offers a table, accepts and seats at a restaurant; a manager reads the emails in full, a host is refused in words', async () => {
+  it('offers a table, accepts, seats and clears at a restaurant; a manager reads the emails in full, a host is refused in words', async () => {
     const venueId = (await createVenue(t, owner, { name: 'Linden Bistro', preset: 'restaurant' })).id;
     await api()
       .post(`/v1/venues/${venueId}/service-windows`)
@@ -356,6 +376,11 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await page.locator(`[data-testid=table][data-table-id="${t2?.id}"]`).getByTestId('seat').click();
     await page.locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=occupied]`).waitFor({ timeout: PUSH_BOUND });
     await screenshot(page, 'restaurant-seated');
+    // Clear asks for a second tap, then frees the table.
+    const clear = page.locator(`[data-testid=table][data-table-id="${t2?.id}"]`).getByTestId('clear');
+    await clear.click();
+    await clear.click();
+    await page.locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=free]`).waitFor({ timeout: PUSH_BOUND });
 
     const messages = (await api().get(`/v1/venues/${venueId}/messages`).set(owner.auth).expect(200)).body as Array<{
       template: string;
