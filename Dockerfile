@@ -7,6 +7,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json nest-cli.json ./
 COPY apps ./apps
 COPY libs ./libs
+COPY web ./web
 RUN npm run build
 
 FROM node:20-bookworm-slim

@@ -12,6 +12,6 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],
   },
-  testTimeout: 60000,
+  testTimeout: 120000,
   maxWorkers: 2,
 };

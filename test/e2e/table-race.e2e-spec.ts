@@ -12,6 +12,9 @@ import { signIn, signUp, type Staff } from '../support/staff.js';
  * their own connection pools: one hold and one CONFLICT, every time; never two active reservations
  * on one table (the exclusion constraint is the last word).
  */
+/** Many rounds through HTTP: generous on a loaded shared machine (nothing here is timed). */
+const LONG_TEST_MS = 240_000;
+
 describeWithServer('two api instances racing for one table need a PostgreSQL server')('two hosts, one table', () => {
   let db: TestDatabase;
   let a: TestApp;
@@ -63,5 +66,5 @@ describeWithServer('two api instances racing for one table need a PostgreSQL ser
     );
     expect(doubles).toEqual([]);
     expect(await violations(ds)).toEqual([]);
-  });
+  }, LONG_TEST_MS);
 });

@@ -75,6 +75,32 @@ describe('Maple Room ledger (workshop preset, sandbox venue)', () => {
     expect(await violations(backend.dataSource)).toEqual([]);
   });
 
+  it('lets a manager change the policy before registration opens, and not after', async () => {
+    const client = await backend.client();
+    const venue = await client.must<{ id: string }>('POST', '/v1/venues', {
+      slug: 'policy-lock',
+      name: 'Lock',
+      timeZone: 'America/Chicago',
+      preset: 'workshop',
+      poolCapacity: 12,
+      sandbox: true,
+      clock: '2026-10-09T13:00:00Z',
+    });
+    const before = await client.call('PATCH', `/v1/venues/${venue.id}`, { policy: { holdSeconds: 900, order: 'strict' } });
+    expect(before.status).toBe(200);
+    await client.must('POST', `/v1/venues/${venue.id}/reservations`, { name: 'A', partySize: 4 });
+    const after = await client.call<{ error: { code: string; message: string } }>('PATCH', `/v1/venues/${venue.id}`, {
+      policy: { holdSeconds: 60 },
+    });
+    expect(after.status).toBe(422);
+    expect(after.body.error).toMatchObject({
+      code: 'RULE_VIOLATION',
+      message: 'The policy is fixed once registration has opened.',
+    });
+    const v = await client.must<{ policy: { holdSeconds: number } }>('GET', `/v1/venues/${venue.id}`);
+    expect(v.policy.holdSeconds).toBe(900);
+  });
+
   it('changes the outcome honestly when the hold is shorter', async () => {
     const sheet = maple();
     sheet.policy = { ...sheet.policy, holdSeconds: 600 };

@@ -14,6 +14,8 @@ type Op =
   | { kind: 'sweep' }
   | { kind: 'retry' };
 
+/** Many rounds through HTTP: generous on a loaded shared machine (the figure is not timed). */
+const LONG_TEST_MS = 240_000;
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('join' as const), size: fc.integer({ min: 0, max: 8 }) }),
   fc.record({ kind: fc.constant('register' as const), size: fc.integer({ min: 1, max: 4 }) }),
@@ -139,5 +141,5 @@ describe('pool engine under random operations (fast-check)', () => {
       }),
       { numRuns: 40, endOnFailure: true, verbose: 1 },
     );
-  });
+  }, LONG_TEST_MS);
 });

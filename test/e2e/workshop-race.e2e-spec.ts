@@ -9,6 +9,8 @@ import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { signIn, signUp } from '../support/staff.js';
 
+/** Many rounds through HTTP: generous on a loaded shared machine (nothing here is timed). */
+const LONG_TEST_MS = 240_000;
 const sheet = parseWorksheet(JSON.parse(readFileSync('examples/maple-room.worksheet.json', 'utf8')));
 
 /**
@@ -63,7 +65,7 @@ describeWithServer('two api processes racing for the last seat need a PostgreSQL
         expect(await s.waitingNames()).toEqual(['W-05']);
       }
       expect(await violations(a.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
-    });
+    }, LONG_TEST_MS);
 
     it('the database itself refuses a hold past capacity, whatever the code does', async () => {
       const s = await runUntil(clientA, sheet, 'race-constraint', 'T-10');

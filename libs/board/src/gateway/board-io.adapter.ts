@@ -29,7 +29,7 @@ export class BoardIoAdapter extends IoAdapter {
       maxHttpBufferSize: BOARD_MAX_MESSAGE_BYTES,
       allowRequest: (req: IncomingMessage, callback: (err: string | null | undefined, ok: boolean) => void) =>
         callback(null, originAllowed(req, this.options.allowedOrigins)),
-    } as ServerOptions) as Server;
+    } as ServerOptions);
     if (this.options.redisUrl) {
       const pub = new Redis(this.options.redisUrl);
       const sub = pub.duplicate();

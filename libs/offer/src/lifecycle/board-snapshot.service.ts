@@ -16,13 +16,18 @@ import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import type { QueueView } from './queue-read.service.js';
 import { headBlockedReason } from './promotion.service.js';
 
+/** How many queue entries the board carries (a tablet shows the head of the queue). */
+export const BOARD_QUEUE_LIMIT = 200;
+
 export interface BoardSnapshot extends Record<string, unknown> {
   version: number;
   now: string;
   venue: { id: string; name: string; seating: string; sandbox: boolean; timeZone: string };
   counts: PoolCounts | TableCounts;
   tables: FloorTable[];
-  queue: QueueView['entries'];
+  queue: Array<QueueView['entries'][number] & { quotedWaitMinutes: number | null }>;
+  /** Active entries in all; `queue` holds the first BOARD_QUEUE_LIMIT of them. */
+  queueTotal: number;
   head: QueueView['head'] | null;
   offers: OfferView[];
 }
@@ -50,7 +55,12 @@ export class BoardSnapshotService extends BoardSnapshotSource {
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
-      const [active, live] = await Promise.all([this.entries.active(manager, venueId), this.offers.live(manager, venueId)]);
+      // The head of the queue, not all of it: the board costs the same with 10 or 10,000 waiting.
+      const [active, live, queueTotal] = await Promise.all([
+        this.entries.activeHead(manager, venueId, BOARD_QUEUE_LIMIT),
+        this.offers.live(manager, venueId),
+        this.entries.countActive(manager, venueId),
+      ]);
       const byEntry = new Map(live.map((o) => [o.entryId, o]));
       const offerTables = await this.tableAllocator.tableIdsOf(
         manager,
@@ -72,9 +82,11 @@ export class BoardSnapshotService extends BoardSnapshotSource {
           return {
             ...toEntryView(e),
             position: i + 1,
+            quotedWaitMinutes: e.quotedWaitMinutes,
             ...(offer ? { offer: toOfferView(offer, offerTables.get(offer.reservationId)) } : {}),
           };
         }),
+        queueTotal,
         head: pool && head ? { entryId: head.id, fits: reason === null, reason } : null,
         offers: live.map((o) => toOfferView(o, offerTables.get(o.reservationId))),
       };

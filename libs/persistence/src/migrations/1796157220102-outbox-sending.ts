@@ -6,11 +6,15 @@ export class OutboxSending1796157220102 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "outbox_messages" DROP CONSTRAINT "outbox_messages_status_check"`);
-    await queryRunner.query(`ALTER TABLE "outbox_messages" ADD CONSTRAINT "outbox_messages_status_check" CHECK ("status" IN ('recorded', 'sending', 'sent', 'failed'))`);
+    await queryRunner.query(
+      `ALTER TABLE "outbox_messages" ADD CONSTRAINT "outbox_messages_status_check" CHECK ("status" IN ('recorded', 'sending', 'sent', 'failed'))`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "outbox_messages" DROP CONSTRAINT "outbox_messages_status_check"`);
-    await queryRunner.query(`ALTER TABLE "outbox_messages" ADD CONSTRAINT "outbox_messages_status_check" CHECK ("status" IN ('recorded', 'sent', 'failed'))`);
+    await queryRunner.query(
+      `ALTER TABLE "outbox_messages" ADD CONSTRAINT "outbox_messages_status_check" CHECK ("status" IN ('recorded', 'sent', 'failed'))`,
+    );
   }
 }

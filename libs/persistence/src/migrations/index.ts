@@ -6,4 +6,10 @@ import { TableReservations1796156249353 } from './1796156249353-table-reservatio
 import { OutboxSending1796157220102 } from './1796157220102-outbox-sending.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Initial1796153038184, QueueOffersReservations1796154221021, RestaurantQueue1796155347723, TableReservations1796156249353, OutboxSending1796157220102];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [
+  Initial1796153038184,
+  QueueOffersReservations1796154221021,
+  RestaurantQueue1796155347723,
+  TableReservations1796156249353,
+  OutboxSending1796157220102,
+];

@@ -23,6 +23,25 @@ export class QueueEntryRepository {
       .getMany();
   }
 
+  /**
+   * How many entries are active (optionally of one business date, optionally only parties of at
+   * most `maxSize`): a count over the active-order index, so a join costs the same with 10 or
+   * 10,000 people waiting.
+   */
+  async countActive(
+    tx: EntityManager,
+    venueId: string,
+    filter: { businessDate?: string; maxSize?: number | null } = {},
+  ): Promise<number> {
+    const q = tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where('e.venue_id = :venueId AND e.status IN (:...statuses)', { venueId, statuses: ACTIVE_STATUSES });
+    if (filter.businessDate !== undefined) q.andWhere('e.business_date = :businessDate', { businessDate: filter.businessDate });
+    if (filter.maxSize !== undefined && filter.maxSize !== null)
+      q.andWhere('e.party_size <= :maxSize', { maxSize: filter.maxSize });
+    return q.getCount();
+  }
+
   /** Active entries of one business date, in waiting order. */
   activeOfDay(tx: EntityManager, venueId: string, businessDate: string): Promise<QueueEntry[]> {
     return tx
@@ -77,6 +96,17 @@ export class QueueEntryRepository {
       .set({ ...changes, version: () => 'version + 1' })
       .where('id = :id', { id })
       .execute();
+  }
+
+  /** The first `limit` active entries in waiting order (the board shows the head of a long queue). */
+  activeHead(tx: EntityManager, venueId: string, limit: number): Promise<QueueEntry[]> {
+    return tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where('e.venue_id = :venueId AND e.status IN (:...statuses)', { venueId, statuses: ACTIVE_STATUSES })
+      .orderBy('e.received_at', 'ASC')
+      .addOrderBy('e.queue_sequence', 'ASC')
+      .limit(limit)
+      .getMany();
   }
 
   /** The oldest waiting entry, or the oldest whose party fits `maxSize` (first-fit policies). */

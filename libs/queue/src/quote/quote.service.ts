@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { TablesRepository, type Venue } from '@hostboard/venue';
 import { ACTIVE_STATUSES, type QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
-import { tableQuote } from './quote.js';
+import { tableKind, tableQuote } from './quote.js';
 
 export interface Standing {
   position: number;
@@ -33,17 +33,14 @@ export class QuoteService {
     turnMinutes: number | null,
   ): Promise<Standing> {
     if (venue.seating === 'pool') {
-      const position = (await this.entries.active(tx, venue.id)).length + 1;
+      const position = (await this.entries.countActive(tx, venue.id)) + 1;
       return { position, ahead: position - 1, waitMinutes: null };
     }
-    const earlier = await this.entries.activeOfDay(tx, venue.id, businessDate);
-    const q = tableQuote(
-      partySize,
-      earlier.map((e) => e.partySize),
-      await this.tables.seatingCapacities(tx, venue.id),
-      turnMinutes,
-    );
-    return { position: q.position, ahead: q.ahead, waitMinutes: q.waitMinutes };
+    // The same arithmetic as tableQuote, with the counting done by the database.
+    const kind = tableKind(partySize, await this.tables.seatingCapacities(tx, venue.id));
+    const ahead = await this.entries.countActive(tx, venue.id, { businessDate, maxSize: kind });
+    const position = ahead + 1;
+    return { position, ahead, waitMinutes: turnMinutes === null ? null : position * turnMinutes };
   }
 
   /** Where an entry stands now, by the same rule; null once it has left the active queue. */

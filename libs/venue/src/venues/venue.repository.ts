@@ -26,6 +26,15 @@ export class VenueRepository {
     venue.poolHeld = rows[0]?.pool_held ?? venue.poolHeld;
   }
 
+  /** Whether anyone has registered or joined the queue at this venue yet. */
+  async registrationOpened(tx: EntityManager, venueId: string): Promise<boolean> {
+    const rows: Array<{ opened: boolean }> = await tx.query(
+      `SELECT EXISTS (SELECT 1 FROM reservations WHERE venue_id = $1) OR EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1) AS opened`,
+      [venueId],
+    );
+    return rows[0]?.opened === true;
+  }
+
   findBySlug(tx: EntityManager, slug: string): Promise<Venue | null> {
     return tx.findOneBy(Venue, { slug });
   }

@@ -98,6 +98,11 @@ export class VenueService {
       if (p.poolCapacity !== undefined && venue.seating !== 'pool') {
         throw DomainException.validation('poolCapacity applies to pool venues only.');
       }
+      // A pool's policy is chosen and communicated before registration: once anyone has registered
+      // or joined, changing it would change the rules under people already counted.
+      if (venue.seating === 'pool' && Object.keys(p).length > 0 && (await this.venues.registrationOpened(manager, venueId))) {
+        throw new DomainException(ErrorCode.RULE_VIOLATION, 'The policy is fixed once registration has opened.');
+      }
       const changes: Partial<Venue> = {
         ...(input.name !== undefined && { name: input.name }),
         ...(input.published !== undefined && { published: input.published }),
