@@ -21,6 +21,8 @@ import { OfferModule } from '@hostboard/offer';
 import { OutboxModule } from '@hostboard/outbox';
 import { PartyModule } from '@hostboard/party';
 import { QueueModule } from '@hostboard/queue';
+import { DemoSeed } from './demo-seed.js';
+import { FirstStartDemo } from './first-start.demo.js';
 
 export interface ApiModuleOptions {
   config: AppConfig;
@@ -50,6 +52,8 @@ export class ApiModule {
       controllers: [HealthController],
       providers: [
         OwnerBootstrap,
+        DemoSeed,
+        FirstStartDemo,
         { provide: APP_FILTER, useClass: AppExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },

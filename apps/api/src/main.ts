@@ -9,8 +9,9 @@ async function main(): Promise<void> {
   const url = await app.getUrl();
   const where = config.embedded ? `embedded database in ${config.HOSTBOARD_DATA_DIR}` : 'PostgreSQL';
   const jobs = config.REDIS_URL ? 'BullMQ on Redis (run the worker too)' : 'in-process jobs';
+  const base = url.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
   process.stdout.write(
-    `hostboard is running at ${url.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost')} (${where}, ${jobs})\n`,
+    `hostboard is running at ${base} (${where}, ${jobs})\n  the floor board: ${base}/board\n  the API docs:    ${base}/docs\n`,
   );
 }
 

@@ -11,3 +11,4 @@ export * from './lifecycle/board-snapshot.service.js';
 export * from './jobs/offer-expiry.handlers.js';
 export * from './jobs/offer-expiry.scheduler.js';
 export * from './lifecycle/table-offer.service.js';
+export * from './lifecycle/sandbox-clock.service.js';

@@ -38,6 +38,7 @@ import { OfferExpiryScheduler } from './jobs/offer-expiry.scheduler.js';
     OfferExpiryHandlers,
   ],
   exports: [
+    SandboxClockService,
     OfferRepository,
     SweepService,
     PromotionService,

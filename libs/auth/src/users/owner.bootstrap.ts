@@ -25,13 +25,27 @@ export class OwnerBootstrap implements OnApplicationBootstrap {
       if (created) this.logger.log(`created the first owner ${email}`);
       return;
     }
-    if (!this.config.embedded || this.config.NODE_ENV === 'test') return;
-    if ((await this.accounts.countAccounts()) > 0) return;
-    const demoPassword = randomBytes(9).toString('base64url');
-    await this.accounts.ensureAccount({ email: DEMO_OWNER_EMAIL, password: demoPassword, name: 'Demo owner' }, 'owner-created');
-    // Printed once, to the terminal of the person who just ran `npm start`; it is never stored in clear.
+  }
+
+  /**
+   * On the embedded default with no accounts at all (and outside tests): a demo owner. Answers its
+   * id and password, or null when there is nothing to do. The app may seed demo venues for it.
+   */
+  async createDemoOwner(): Promise<{ userId: string; password: string } | null> {
+    if (!this.config.embedded || this.config.NODE_ENV === 'test' || this.config.BOOTSTRAP_OWNER_EMAIL) return null;
+    if ((await this.accounts.countAccounts()) > 0) return null;
+    const password = randomBytes(9).toString('base64url');
+    const { user, created } = await this.accounts.ensureAccount(
+      { email: DEMO_OWNER_EMAIL, password, name: 'Demo owner' },
+      'owner-created',
+    );
+    return created ? { userId: user.id, password } : null;
+  }
+
+  /** Printed once, to the terminal of the person who just ran `npm start`; it is never stored in clear. */
+  printDemoLogin(password: string): void {
     process.stdout.write(
-      `\n  Demo owner created. Sign in with\n    email:    ${DEMO_OWNER_EMAIL}\n    password: ${demoPassword}\n\n`,
+      `\n  Demo owner created. Sign in with\n    email:    ${DEMO_OWNER_EMAIL}\n    password: ${password}\n\n`,
     );
   }
 }
