@@ -56,11 +56,10 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
       // The head of the queue, not all of it: the board costs the same with 10 or 10,000 waiting.
-      const [active, live, queueTotal] = await Promise.all([
-        this.entries.activeHead(manager, venueId, BOARD_QUEUE_LIMIT),
-        this.offers.live(manager, venueId),
-        this.entries.countActive(manager, venueId),
-      ]);
+      // One connection per transaction: its queries run one after another.
+      const active = await this.entries.activeHead(manager, venueId, BOARD_QUEUE_LIMIT);
+      const live = await this.offers.live(manager, venueId);
+      const queueTotal = await this.entries.countActive(manager, venueId);
       const byEntry = new Map(live.map((o) => [o.entryId, o]));
       const offerTables = await this.tableAllocator.tableIdsOf(
         manager,
