@@ -34,7 +34,7 @@ export class MembershipService {
   ) {}
 
   roleOf(venueId: string, userId: string): Promise<Role | null> {
-    return this.tx.run(({ manager }) => this.memberships.roleOf(manager, venueId, userId));
+    return this.tx.read((manager) => this.memberships.roleOf(manager, venueId, userId));
   }
 
   /** Inside the venue-creating transaction: the creator becomes its owner. */

@@ -64,7 +64,7 @@ export class AuthService {
   /** The staff user behind a bearer token, or UNAUTHENTICATED (unknown, ended and expired alike). */
   async authenticate(token: string): Promise<StaffIdentity> {
     const digest = hashSecret(token);
-    const session = await this.tx.run(({ manager }) => this.sessions.findByTokenHash(manager, digest));
+    const session = await this.tx.read((manager) => this.sessions.findByTokenHash(manager, digest));
     const live =
       session !== null &&
       sameDigest(session.tokenHash, digest) &&

@@ -35,6 +35,14 @@ export class TransactionRunner {
     private readonly idempotency: IdempotencyStore,
   ) {}
 
+  /**
+   * A read outside any transaction (no BEGIN/COMMIT round trips): for single lookups on the hot
+   * path, such as the session and the role behind every request. Never for a decision.
+   */
+  async read<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return fn(this.dataSource.manager);
+  }
+
   /** A plain transaction: reads, or system work that guards itself (the sweep). */
   async run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const hooks: Array<() => void | Promise<void>> = [];
