@@ -1,0 +1,93 @@
+// Starts what a benchmark needs on loopback: a fresh PostgreSQL database on the machine's server,
+// two api processes in production mode and a BullMQ worker, all on that database and Redis.
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const PG_ADMIN = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const DB_NAME = 'hostboard_bench';
+export const DATABASE_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
+export const OWNER = { email: 'bench-owner@bench.local', password: 'bench-password-123' };
+
+export function psql(sql, url = PG_ADMIN) {
+  return execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' });
+}
+
+export function freshDatabase() {
+  psql(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+  psql(`CREATE DATABASE ${DB_NAME}`);
+}
+
+/** One started process, its output kept for the report on failure. */
+export class Proc {
+  constructor(name, script, env) {
+    this.name = name;
+    this.log = '';
+    this.child = spawn(process.execPath, [script], {
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout.on('data', (d) => (this.log += d));
+    this.child.stderr.on('data', (d) => (this.log += d));
+  }
+
+  get pid() {
+    return this.child.pid;
+  }
+
+  /** Peak resident memory (VmHWM) in MB, from /proc. */
+  peakRssMb() {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+      return m ? Math.round(Number(m[1]) / 1024) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async stop(signal = 'SIGTERM') {
+    if (this.child.exitCode !== null) return;
+    this.child.kill(signal);
+    for (let i = 0; i < 50 && this.child.exitCode === null; i++) await sleep(100);
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+export async function waitReady(port, proc) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/ready`);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited: ${proc.log}`);
+    await sleep(100);
+  }
+  throw new Error(`${proc.name} not ready: ${proc.log}`);
+}
+
+export async function startStack({ apis = 2, worker = true, prefix = 'bench' } = {}) {
+  const env = {
+    DATABASE_URL,
+    REDIS_URL,
+    JOBS_PREFIX: prefix,
+    BOOTSTRAP_OWNER_EMAIL: OWNER.email,
+    BOOTSTRAP_OWNER_PASSWORD: OWNER.password,
+    AUTH_RATE_LIMIT: '100000',
+  };
+  const procs = [];
+  const ports = [];
+  for (let i = 0; i < apis; i++) {
+    const port = 3301 + i;
+    const p = new Proc(`api-${i + 1}`, 'dist/apps/api/src/main.js', { ...env, PORT: String(port), HOST: '127.0.0.1' });
+    procs.push(p);
+    ports.push(port);
+    // The first api applies the migrations; the others wait on its advisory lock.
+    await waitReady(port, p);
+  }
+  if (worker) procs.push(new Proc('worker', 'dist/apps/worker/src/main.js', env));
+  await sleep(500);
+  return { procs, urls: ports.map((p) => `http://127.0.0.1:${p}`) };
+}
