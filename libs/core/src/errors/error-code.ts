@@ -16,6 +16,8 @@ export enum ErrorCode {
   IDEMPOTENCY_KEY_REUSED = 'IDEMPOTENCY_KEY_REUSED',
   IDEMPOTENCY_IN_PROGRESS = 'IDEMPOTENCY_IN_PROGRESS',
   RATE_LIMITED = 'RATE_LIMITED',
+  /** The database cannot be reached right now; nothing was half-written (the transaction did not commit). */
+  UNAVAILABLE = 'UNAVAILABLE',
   /** Not a refusal: an unexpected fault, answered with a correlation id only. */
   INTERNAL = 'INTERNAL',
 }
@@ -46,6 +48,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 422;
     case ErrorCode.RATE_LIMITED:
       return 429;
+    case ErrorCode.UNAVAILABLE:
+      return 503;
     case ErrorCode.INTERNAL:
       return 500;
     default: {

@@ -4,6 +4,7 @@ import { requestContext } from '../request-context/request-context.js';
 import { IdempotentReplay } from '../transaction/idempotent-replay.js';
 import { DomainException } from './domain.exception.js';
 import { ErrorCode, httpStatusOf } from './error-code.js';
+import { databaseUnreachable } from './database-error.js';
 
 /**
  * The one place errors become HTTP. Domain refusals keep their code; Nest's own HTTP errors (unknown
@@ -28,6 +29,19 @@ export class AppExceptionFilter implements ExceptionFilter {
     }
     const correlationId = requestContext.current()?.correlationId ?? 'unknown';
     const err = exception as Error;
+    if (databaseUnreachable(exception)) {
+      this.logger.warn(`database unreachable ${correlationId}: ${err?.message}`);
+      res
+        .status(503)
+        .json({
+          error: {
+            code: ErrorCode.UNAVAILABLE,
+            message: 'The service is briefly unavailable; retry shortly.',
+            details: { correlationId },
+          },
+        });
+      return;
+    }
     this.logger.error(`unexpected fault ${correlationId}: ${err?.message}`, err?.stack);
     res.status(HttpStatus.INTERNAL_SERVER_ERROR).json({
       error: { code: ErrorCode.INTERNAL, message: 'Something went wrong on our side.', details: { correlationId } },

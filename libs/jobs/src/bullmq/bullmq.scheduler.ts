@@ -30,6 +30,7 @@ export class BullmqScheduler extends JobScheduler {
   private readonly connection: ConnectionOptions;
   private readonly queue: Queue;
   private worker?: Worker;
+  private readonly localTimers: NodeJS.Timeout[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -74,9 +75,21 @@ export class BullmqScheduler extends JobScheduler {
       { connection: this.connection, prefix: this.options.prefix, concurrency: 8 },
     );
     this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
+    // The job schedulers live in Redis, which here keeps nothing on disk: after a Redis restart they
+    // are gone with every delayed job. So each consuming process also runs the repeating jobs on its
+    // own timer; they are idempotent sweeps, and running them from several workers is harmless.
+    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
+      const timer = setInterval(() => {
+        const handler = this.handlers.get(name);
+        handler?.({}).catch((err: Error) => this.logger.warn(`local ${name} failed: ${err.message}`));
+      }, everyMs);
+      timer.unref();
+      this.localTimers.push(timer);
+    }
   }
 
   async stop(): Promise<void> {
+    for (const t of this.localTimers.splice(0)) clearInterval(t);
     await this.worker?.close();
     await this.queue.close();
   }
