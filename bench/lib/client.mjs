@@ -10,11 +10,15 @@ export async function login(baseUrl, email, password) {
 export function api(baseUrl, token) {
   return async function call(method, path, body) {
     const t0 = performance.now();
-    const r = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // A kept-alive socket the server closed at the same moment fails the request before it is sent
+    // (undici's "fetch failed"); that is the client's race, so send it once more on a fresh socket.
+    const r = await send().catch((err) => (err?.cause?.code === 'UND_ERR_SOCKET' || err?.cause?.code === 'ECONNRESET' ? send() : Promise.reject(err)));
     const text = await r.text();
     return { status: r.status, body: text ? JSON.parse(text) : null, ms: performance.now() - t0 };
   };

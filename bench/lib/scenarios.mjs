@@ -63,23 +63,37 @@ COMMIT;
   return { perSecond: Math.round(tps), latencyAvgMs: latency };
 }
 
-/** Promote → accept cycles on pool venues, each step timed (table offers are measured once they exist). */
-export async function offerAccept(calls, call, clients, seconds) {
-  const venueIds = await createVenues(call, clients, { poolCapacity: 100000 });
-  const promote = [];
+/**
+ * Offer → accept cycles on table venues (a window running all day, many tables so that each cycle
+ * has a free one), each step timed: join, offer one table, accept on the party's behalf.
+ */
+export async function offerAccept(calls, call, clients, seconds, tablesPerVenue = 120) {
+  const venues = [];
+  for (let i = 0; i < clients; i++) {
+    const r = await call('POST', '/v1/venues', { slug: slug('tables'), name: `Tables ${i}`, timeZone: 'America/Chicago', preset: 'restaurant' });
+    const id = r.body.id;
+    await call('POST', `/v1/venues/${id}/service-windows`, { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 });
+    await call('PATCH', `/v1/venues/${id}`, { queuePartyCap: 8 });
+    const tables = [];
+    for (let t = 0; t < tablesPerVenue; t++) tables.push((await call('POST', `/v1/venues/${id}/tables`, { label: `T${t}`, capacity: 4 })).body.id);
+    venues.push({ id, tables, next: 0 });
+  }
+  const offer = [];
   const accept = [];
   const cycle = await closedLoop(clients, seconds, async (i) => {
     const c = calls[i % calls.length];
-    const v = venueIds[i % clients];
-    if ((await c('POST', `/v1/venues/${v}/queue`, { name: `C${i}`, partySize: 1 })).status !== 201) return false;
-    const p = await c('POST', `/v1/venues/${v}/promotions`, {});
-    if (p.status !== 201) return false;
-    promote.push(p.ms);
-    const a = await c('POST', `/v1/venues/${v}/offers/${p.body.offer.id}/accept`, {});
+    const v = venues[i % clients];
+    const table = v.tables[v.next++ % v.tables.length];
+    const j = await c('POST', `/v1/venues/${v.id}/queue`, { name: `C${i}`, partySize: 2, email: `c${i}-${process.pid}@bench.local` });
+    if (j.status !== 201) return false;
+    const o = await c('POST', `/v1/venues/${v.id}/offers`, { entryId: j.body.entry.id, entryVersion: j.body.entry.version, tableIds: [table] });
+    if (o.status !== 201) return false;
+    offer.push(o.ms);
+    const a = await c('POST', `/v1/venues/${v.id}/offers/${o.body.offer.id}/accept`, {});
     accept.push(a.ms);
     return a.status === 200;
   });
-  return { clients, cyclesPerSecond: cycle.perSecond, errors: cycle.errors, promoteMs: stats(promote), acceptMs: stats(accept) };
+  return { clients, cyclesPerSecond: cycle.perSecond, errors: cycle.errors, offerMs: stats(offer), acceptMs: stats(accept) };
 }
 
 /** 200 concurrent promotions for one seat, spread over the api processes: exactly one hold. */
