@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { METHOD_METADATA, MODULE_PATH, PATH_METADATA } from '@nestjs/common/constants.js';
-import { RequestMethod } from '@nestjs/common';
-import { ApplicationConfig, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ACCESS_RULE, roleRank, type AccessRule, type Role } from '@hostboard/core';
+import { ACCESS_RULE, roleRank, type Role } from '@hostboard/core';
+import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
+import { ModulesContainer } from '@nestjs/core';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 
@@ -18,74 +17,10 @@ interface Route {
   path: string;
 }
 
-interface DeclaredRoute extends Route {
-  handler: string;
-  rule: AccessRule | undefined;
-}
-
 const key = (r: Route): string => `${r.method} ${r.path}`;
 
 /** Routes SwaggerModule puts straight on express (not Nest controllers, so no access rule): /docs*. */
 const isSwaggerRoute = (path: string): boolean => /^\/docs(?:$|[/-])/.test(path);
-
-function joinPath(...parts: Array<string | undefined>): string {
-  const segments = parts.map((p) => (p ?? '').replace(/^\/+|\/+$/g, '')).filter((p) => p !== '');
-  return `/${segments.join('/')}`;
-}
-
-/** A path metadata value (a string, or a list of them; absent for the bare `@Controller()`). */
-function asList(v: unknown): string[] {
-  if (v === undefined) return [''];
-  const list: unknown[] = Array.isArray(v) ? v : [v];
-  return list.map((p) => {
-    if (typeof p !== 'string') throw new Error(`unexpected path metadata ${JSON.stringify(p)}`);
-    return p;
-  });
-}
-
-/**
- * The routes Nest maps, from its own module container: controller path x handler path (plus a
- * RouterModule module path and the global prefix, should the app ever use them), with the access
- * rule the guard will read (handler first, then class, as Reflector.getAllAndOverride does).
- */
-function declaredRoutes(app: NestExpressApplication): DeclaredRoute[] {
-  const modules = app.get(ModulesContainer);
-  const scanner = new MetadataScanner();
-  const config = (app as unknown as { config?: ApplicationConfig }).config;
-  if (!(config instanceof ApplicationConfig)) throw new Error('cannot read the application config (global prefix, versioning)');
-  if (config.getVersioning()) throw new Error('the app uses versioning: teach declaredRoutes() about version paths');
-  const prefix = config.getGlobalPrefix();
-  const routes: DeclaredRoute[] = [];
-  for (const module of modules.values()) {
-    const modulePath: unknown =
-      Reflect.getMetadata(MODULE_PATH + modules.applicationId, module.metatype) ??
-      Reflect.getMetadata(MODULE_PATH, module.metatype);
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
-      if (!controller) continue;
-      const proto = controller.prototype as Record<string, unknown>;
-      for (const name of scanner.getAllMethodNames(proto)) {
-        const fn = proto[name] as object;
-        const methodPath: unknown = Reflect.getMetadata(PATH_METADATA, fn);
-        if (methodPath === undefined) continue;
-        const requestMethod = Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod;
-        const rule = (Reflect.getMetadata(ACCESS_RULE, fn) ?? Reflect.getMetadata(ACCESS_RULE, controller)) as
-          AccessRule | undefined;
-        for (const ctrlPath of asList(Reflect.getMetadata(PATH_METADATA, controller))) {
-          for (const mPath of asList(methodPath)) {
-            routes.push({
-              method: RequestMethod[requestMethod],
-              path: joinPath(prefix, typeof modulePath === 'string' ? modulePath : undefined, ctrlPath, mPath),
-              handler: `${controller.name}.${name}`,
-              rule,
-            });
-          }
-        }
-      }
-    }
-  }
-  return routes;
-}
 
 interface ExpressLayer {
   route?: { path: string | string[]; methods: Record<string, boolean> };

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
-import { RequestMethod } from '@nestjs/common';
-import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
-import { ApplicationConfig, MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { ACCESS_RULE, type AccessRule } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { createVenue, signUp, type Staff } from '../support/staff.js';
 import { EVERY_DAY, freshAddress, joined, party, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { violations } from '../support/invariants.js';
+import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
 
 /**
  * Body and path fuzz of every POST/PATCH route the running app serves (read from its router, as the
@@ -24,87 +20,121 @@ import { violations } from '../support/invariants.js';
 const LONG_TEST_MS = 240_000;
 const SEED = process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : Date.now() % 2 ** 31;
 
-interface Route {
-  method: 'POST' | 'PATCH';
-  path: string;
-  handler: string;
-  rule: AccessRule | undefined;
-  /** Whether the handler takes a @Body() (the global validation pipe sees it). */
-  takesBody: boolean;
-}
+type Route = DeclaredRoute & { method: 'POST' | 'PATCH' };
 
-function joinPath(...parts: Array<string | undefined>): string {
-  const segments = parts.map((p) => (p ?? '').replace(/^\/+|\/+$/g, '')).filter((p) => p !== '');
-  return `/${segments.join('/')}`;
-}
-
-function asList(v: unknown): string[] {
-  if (v === undefined) return [''];
-  const list: unknown[] = Array.isArray(v) ? v : [v];
-  return list.map((p) => {
-    if (typeof p !== 'string') throw new Error(`unexpected path metadata ${JSON.stringify(p)}`);
-    return p;
-  });
-}
-
-/** The POST and PATCH routes Nest maps, from its module container (same walk as the access matrix). */
+/** The POST and PATCH routes Nest maps (the same walk as the access matrix). */
 function writeRoutes(app: NestExpressApplication): Route[] {
-  const modules = app.get(ModulesContainer);
-  const scanner = new MetadataScanner();
-  const config = (app as unknown as { config?: ApplicationConfig }).config;
-  if (!(config instanceof ApplicationConfig)) throw new Error('cannot read the application config');
-  if (config.getVersioning()) throw new Error('the app uses versioning: teach writeRoutes() about version paths');
-  const prefix = config.getGlobalPrefix();
-  const routes: Route[] = [];
-  for (const module of modules.values()) {
-    for (const wrapper of module.controllers.values()) {
-      const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
-      if (!controller) continue;
-      const proto = controller.prototype as Record<string, unknown>;
-      for (const name of scanner.getAllMethodNames(proto)) {
-        const fn = proto[name] as object;
-        const methodPath: unknown = Reflect.getMetadata(PATH_METADATA, fn);
-        if (methodPath === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, fn) as RequestMethod];
-        if (method !== 'POST' && method !== 'PATCH') continue;
-        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, unknown>;
-        const takesBody = Object.keys(args).some((k) => k.split(':')[0] === String(RouteParamtypes.BODY));
-        const rule = (Reflect.getMetadata(ACCESS_RULE, fn) ?? Reflect.getMetadata(ACCESS_RULE, controller)) as
-          AccessRule | undefined;
-        for (const ctrlPath of asList(Reflect.getMetadata(PATH_METADATA, controller))) {
-          for (const mPath of asList(methodPath)) {
-            routes.push({ method, path: joinPath(prefix, ctrlPath, mPath), handler: `${controller.name}.${name}`, rule, takesBody });
-          }
-        }
-      }
-    }
-  }
-  return routes;
+  return declaredRoutes(app).filter((r): r is Route => r.method === 'POST' || r.method === 'PATCH');
 }
-
 
 // ---- arbitraries -------------------------------------------------------------------------------
 
 const FIELD_NAMES = [
-  'name', 'partySize', 'email', 'phone', 'slug', 'timeZone', 'preset', 'sandbox', 'clock', 'poolCapacity',
-  'days', 'start', 'end', 'turnMinutes', 'depositRequired', 'label', 'capacity', 'tableIds', 'role', 'password',
-  'token', 'now', 'published', 'policy', 'holdSeconds', 'version', 'reason', 'entryId', 'reservationId', 'tableId',
-  'notes', 'status', 'startsAt', 'at', '__proto__', 'constructor', 'toString', '',
+  'name',
+  'partySize',
+  'email',
+  'phone',
+  'slug',
+  'timeZone',
+  'preset',
+  'sandbox',
+  'clock',
+  'poolCapacity',
+  'days',
+  'start',
+  'end',
+  'turnMinutes',
+  'depositRequired',
+  'label',
+  'capacity',
+  'tableIds',
+  'role',
+  'password',
+  'token',
+  'now',
+  'published',
+  'policy',
+  'holdSeconds',
+  'version',
+  'reason',
+  'entryId',
+  'reservationId',
+  'tableId',
+  'notes',
+  'status',
+  'startsAt',
+  'at',
+  '__proto__',
+  'constructor',
+  'toString',
+  '',
 ];
 
 const hugeOrOdd = fc.constantFrom(
-  0, -0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER * 1000, 1e308, -1e308, 5e-324, 0.5, 3.14159, -7.25,
+  0,
+  -0,
+  -1,
+  1,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  2 ** 53 + 1,
+  Number.MAX_SAFE_INTEGER * 1000,
+  1e308,
+  -1e308,
+  5e-324,
+  0.5,
+  3.14159,
+  -7.25,
 );
 const nanLike = fc.constantFrom(
-  'NaN', 'Infinity', '-Infinity', '1e999', '-1', '0x10', '3', '3.0', '', ' ', 'null', 'undefined', 'true', '{}', '[]',
-  '2026-13-45T25:61:00Z', '00:00', '24:00', '99:99', 'America/Nowhere', "'; DROP TABLE venues; --", '../../etc/passwd',
-  '%00', '${7*7}', '<script>alert(1)</script>',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e999',
+  '-1',
+  '0x10',
+  '3',
+  '3.0',
+  '',
+  ' ',
+  'null',
+  'undefined',
+  'true',
+  '{}',
+  '[]',
+  '2026-13-45T25:61:00Z',
+  '00:00',
+  '24:00',
+  '99:99',
+  'America/Nowhere',
+  "'; DROP TABLE venues; --",
+  '../../etc/passwd',
+  '%00',
+  '${7*7}',
+  '<script>alert(1)</script>',
 );
 const nastyChars = fc.constantFrom(
-  '\u0000', '\u202E', '\u200F', '\u200B', '\uFEFF', '\uD83D', '\uDC00', '😀', '👨‍👩‍👧‍👦', 'שלום', 'مرحبا', 'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
-  '\n', '\t', '\\', '"', '\u0085',
+  '\u0000',
+  '\u202E',
+  '\u200F',
+  '\u200B',
+  '\uFEFF',
+  '\uD83D',
+  '\uDC00',
+  '😀',
+  '👨‍👩‍👧‍👦',
+  'שלום',
+  'مرحبا',
+  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
+  '\n',
+  '\t',
+  '\\',
+  '"',
+  '\u0085',
 );
-const unicodeText = fc.array(fc.oneof(nastyChars, fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 20 }).map((a) => a.join(''));
+const unicodeText = fc
+  .array(fc.oneof(nastyChars, fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 20 })
+  .map((a) => a.join(''));
 const longText = fc
   .tuple(fc.integer({ min: 1_000, max: 60_000 }), fc.constantFrom('x', 'é', '😀', '\u0000', 'ab '))
   .map(([n, c]) => c.repeat(Math.max(1, Math.floor(n / c.length / (c === '😀' || c === '\u0000' ? 6 : 1)))));
@@ -143,14 +173,27 @@ const objectBody: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
 const rawBody: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: objectBody.map((b) => JSON.stringify(b)), weight: 6 },
   { arbitrary: value.map((v) => JSON.stringify(v) ?? 'null'), weight: 2 },
-  { arbitrary: fc.constantFrom('{', '{"a":', '[1,', 'nul', '{"a":1}}', '\u0000', '"unterminated', '{"__proto__":{"x":1}}', 'NaN'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom('{', '{"a":', '[1,', 'nul', '{"a":1}}', '\u0000', '"unterminated', '{"__proto__":{"x":1}}', 'NaN'),
+    weight: 1,
+  },
 );
 
 /** A path segment for a non-venue parameter: ids of every shape, well formed or not. */
 const pathId: fc.Arbitrary<string> = fc.oneof(
   fc.uuid(),
   fc.constant(randomUUID()),
-  fc.constantFrom('0', '-1', '1e9', 'null', 'undefined', '00000000-0000-0000-0000-000000000000', 'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ', '..', '%'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '1e9',
+    'null',
+    'undefined',
+    '00000000-0000-0000-0000-000000000000',
+    'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ',
+    '..',
+    '%',
+  ),
   fc.string({ minLength: 1, maxLength: 300 }),
   unicodeText.filter((s) => s.length > 0),
 );
@@ -196,7 +239,13 @@ const segment = (s: string): string =>
 
 const short = (s: string): string => (s.length > 300 ? `${s.slice(0, 300)}... (${s.length} chars)` : s);
 
-async function send(t: TestApp, method: 'POST' | 'PATCH', path: string, raw: string, headers: Record<string, string>): Promise<Answer> {
+async function send(
+  t: TestApp,
+  method: 'POST' | 'PATCH',
+  path: string,
+  raw: string,
+  headers: Record<string, string>,
+): Promise<Answer> {
   const agent = request(t.baseUrl);
   const req = method === 'POST' ? agent.post(path) : agent.patch(path);
   const res = await req.set(headers).set('Content-Type', 'application/json').send(raw);
@@ -267,13 +316,21 @@ describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
       const record = (who: string, method: string, path: string, raw: string, a: Answer, extra?: string): void => {
         sent++;
         const p = extra ?? envelopeProblem(a);
-        if (p) problems.push(`${who} ${method} ${short(path)} body=${short(raw)} -> ${a.status} ${JSON.stringify(a.body)?.slice(0, 300)}: ${p}`);
+        if (p)
+          problems.push(
+            `${who} ${method} ${short(path)} body=${short(raw)} -> ${a.status} ${JSON.stringify(a.body)?.slice(0, 300)}: ${p}`,
+          );
       };
       const venueRoutes = routes.filter((r) => r.rule?.kind === 'venue-role');
       const otherRoutes = routes.filter((r) => r.rule?.kind !== 'venue-role');
       expect(venueRoutes.length).toBeGreaterThan(10);
       expect(otherRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(
-        expect.arrayContaining(['POST /v1/public/venues/:slug/queue', 'POST /v1/queue-sessions', 'POST /v1/booking-sessions', 'POST /v1/auth/sessions']),
+        expect.arrayContaining([
+          'POST /v1/public/venues/:slug/queue',
+          'POST /v1/queue-sessions',
+          'POST /v1/booking-sessions',
+          'POST /v1/auth/sessions',
+        ]),
       );
       const fill = (path: string, venueId: string, ids: string[], slug?: string): string => {
         let i = 0;
@@ -293,7 +350,10 @@ describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
             const path = fill(route.path, v.id, pathIds);
             const a = await send(t, route.method, path, raw, outsider.auth);
             // Only a body the parser refuses (not JSON, or over the 64 KB limit) is refused before the guard.
-            const ok = (a.status === 404 && codeOf(a) === 'NOT_FOUND') || ((!parses(raw) || Buffer.byteLength(raw) > 64 * 1024) && a.status === 400) || a.status === 413;
+            const ok =
+              (a.status === 404 && codeOf(a) === 'NOT_FOUND') ||
+              ((!parses(raw) || Buffer.byteLength(raw) > 64 * 1024) && a.status === 400) ||
+              a.status === 413;
             record('outsider', route.method, path, raw, a, envelopeProblem(a) ?? (ok ? undefined : 'expected 404 NOT_FOUND'));
           }),
           { numRuns: 10, seed: SEED + 1 * 1000 + routes.indexOf(route), endOnFailure: true },
@@ -319,7 +379,14 @@ describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
           fc.asyncProperty(pathId, rawBody, ids, async (venueId, raw, pathIds) => {
             const path = fill(route.path, segment(venueId), pathIds);
             const a = await send(t, route.method, path, raw, owner.auth);
-            record('owner (random venue)', route.method, path, raw, a, envelopeProblem(a) ?? (a.status >= 400 ? undefined : 'expected a refusal'));
+            record(
+              'owner (random venue)',
+              route.method,
+              path,
+              raw,
+              a,
+              envelopeProblem(a) ?? (a.status >= 400 ? undefined : 'expected a refusal'),
+            );
           }),
           { numRuns: 2, seed: SEED + 3 * 1000 + routes.indexOf(route), endOnFailure: true },
         );
@@ -341,7 +408,14 @@ describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
               const text = mustBeInvalid ? JSON.stringify({ ...body, __fuzz: true }) : raw;
               const headers = { 'X-Forwarded-For': freshAddress(), ...(signedIn ? outsider.auth : {}) };
               const a = await send(t, route.method, path, text, headers);
-              record(signedIn ? 'outsider' : 'anonymous', route.method, path, text, a, envelopeProblem(a) ?? (a.status >= 400 ? undefined : 'expected a refusal'));
+              record(
+                signedIn ? 'outsider' : 'anonymous',
+                route.method,
+                path,
+                text,
+                a,
+                envelopeProblem(a) ?? (a.status >= 400 ? undefined : 'expected a refusal'),
+              );
             },
           ),
           { numRuns: 15, seed: SEED + 4 * 1000 + routes.indexOf(route), endOnFailure: true },
