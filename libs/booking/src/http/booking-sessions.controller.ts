@@ -3,7 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { PartySession, Public } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
 import { BookingSessionGuard, type BookingSessionRequest } from '../sessions/booking-session.guard.js';
-import { BookingSessionService, bookingTokenInvalid } from '../sessions/booking-session.service.js';
+import { tokenInvalid } from '@hostboard/queue';
+import { BookingSessionService } from '../sessions/booking-session.service.js';
 import { ExchangeBookingLinkDto } from './exchange-booking-link.dto.js';
 
 @ApiTags('booking session')
@@ -22,7 +23,7 @@ export class BookingSessionsController {
   @UseGuards(BookingSessionGuard)
   @Get('booking-session')
   mine(@Req() req: BookingSessionRequest): Promise<ReservationView> {
-    if (!req.bookingSession) throw bookingTokenInvalid();
+    if (!req.bookingSession) throw tokenInvalid();
     return this.sessions.view(req.bookingSession);
   }
 }

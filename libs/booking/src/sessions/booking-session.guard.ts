@@ -2,7 +2,8 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ACCESS_RULE, DomainException, requestContext, type AccessRule } from '@hostboard/core';
-import { BookingSessionService, bookingTokenInvalid, type BookingSessionIdentity } from './booking-session.service.js';
+import { tokenInvalid } from '@hostboard/queue';
+import { BookingSessionService, type BookingSessionIdentity } from './booking-session.service.js';
 
 export interface BookingSessionRequest extends Request {
   bookingSession?: BookingSessionIdentity;
@@ -26,7 +27,7 @@ export class BookingSessionGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<BookingSessionRequest>();
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^BookingSession (\S+)$/.exec(header) : null;
-    if (!match?.[1]) throw bookingTokenInvalid();
+    if (!match?.[1]) throw tokenInvalid();
     const identity = await this.sessions.authenticate(match[1]);
     req.bookingSession = identity;
     const ctx = requestContext.current();

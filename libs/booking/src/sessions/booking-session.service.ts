@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
-import { AttemptLimiter, hashSecret, newSecretToken } from '@hostboard/auth';
+import { requestContext, TransactionRunner } from '@hostboard/core';
+import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { Reservation, TableAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
-import { TOKEN_INVALID_MESSAGE } from '@hostboard/queue';
+// The same generic TOKEN_INVALID as a bad queue token: nothing tells which credential space was tried.
+import { tokenInvalid } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { BookingSession } from './booking-session.entity.js';
 
 export const BOOKING_SESSION_MINUTES = 60;
-const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-/** The same generic answer as a bad queue token, for a wrong, used, expired or replaced secret: nothing says which. */
-export const bookingTokenInvalid = (): DomainException => new DomainException(ErrorCode.TOKEN_INVALID, TOKEN_INVALID_MESSAGE);
 
 export interface BookingSessionIdentity {
   sessionId: string;
@@ -36,10 +33,10 @@ export class BookingSessionService {
   async exchange(link: string): Promise<{ sessionToken: string; reservationId: string; expiresAt: string }> {
     const addressKey = `booking-link:ip:${requestContext.current()?.ip ?? 'unknown'}`;
     await this.limiter.attempt([addressKey]);
-    const found = SECRET_SHAPE.test(link)
+    const found = SECRET_TOKEN_SHAPE.test(link)
       ? await this.tx.run(({ manager }) => manager.findOneBy(Reservation, { bookingLinkHash: hashSecret(link) }))
       : null;
-    if (!found) throw bookingTokenInvalid();
+    if (!found) throw tokenInvalid();
     const secret = newSecretToken();
     const opened = await this.tx.command<{ sessionToken: string; reservationId: string; expiresAt: string }>(
       { storedAs: (r) => ({ ...r, sessionToken: null }) },
@@ -53,7 +50,7 @@ export class BookingSessionService {
           .set({ bookingLinkUsedAt: now })
           .where('id = :id AND booking_link_used_at IS NULL', { id: found.id })
           .execute();
-        if ((used.affected ?? 0) === 0) throw bookingTokenInvalid();
+        if ((used.affected ?? 0) === 0) throw tokenInvalid();
         const expiresAt = new Date(now.getTime() + BOOKING_SESSION_MINUTES * 60_000);
         await manager.insert(BookingSession, {
           id: randomUUID(),
@@ -70,13 +67,13 @@ export class BookingSessionService {
   }
 
   async authenticate(secret: string): Promise<BookingSessionIdentity> {
-    if (!SECRET_SHAPE.test(secret)) throw bookingTokenInvalid();
+    if (!SECRET_TOKEN_SHAPE.test(secret)) throw tokenInvalid();
     return this.tx.run(async ({ manager }) => {
       const session = await manager.findOneBy(BookingSession, { tokenHash: hashSecret(secret) });
       const reservation = session ? await manager.findOneBy(Reservation, { id: session.reservationId }) : null;
       const venue = reservation ? await this.venues.findById(manager, reservation.venueId) : null;
       if (!session || !reservation || !venue || !(this.clock.now(venue).getTime() < session.expiresAt.getTime()))
-        throw bookingTokenInvalid();
+        throw tokenInvalid();
       return { sessionId: session.id, reservationId: reservation.id, venueId: venue.id };
     });
   }
@@ -85,7 +82,7 @@ export class BookingSessionService {
   async view(identity: BookingSessionIdentity): Promise<ReservationView> {
     return this.tx.run(async ({ manager }) => {
       const r = await manager.findOneBy(Reservation, { id: identity.reservationId });
-      if (!r) throw bookingTokenInvalid();
+      if (!r) throw tokenInvalid();
       return toReservationView(r, (await this.tables.tableIdsOf(manager, [r.id])).get(r.id) ?? []);
     });
   }

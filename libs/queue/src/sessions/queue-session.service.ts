@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
-import { AttemptLimiter, hashSecret, newSecretToken } from '@hostboard/auth';
+import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
 import { QueueSessionRepository } from './queue-session.repository.js';
@@ -10,7 +10,6 @@ import { QueueSessionRepository } from './queue-session.repository.js';
 export const TOKEN_INVALID_MESSAGE = 'This token is not valid. Ask the venue for a fresh one.';
 export const QUEUE_SESSION_MINUTES = 60;
 /** Queue tokens and session secrets are 32 random bytes, base64url: 43 characters. */
-const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export interface OpenedSession {
   /** Shown once; a replay of the exchange answers null. */
@@ -49,7 +48,7 @@ export class QueueSessionService {
   async exchange(token: string): Promise<OpenedSession> {
     const addressKey = `queue-token:ip:${requestContext.current()?.ip ?? 'unknown'}`;
     await this.limiter.attempt([addressKey]);
-    const found = SECRET_SHAPE.test(token)
+    const found = SECRET_TOKEN_SHAPE.test(token)
       ? await this.tx.run(({ manager }) => this.tokens.findByHash(manager, hashSecret(token)))
       : null;
     if (!found) throw tokenInvalid();
@@ -80,7 +79,7 @@ export class QueueSessionService {
 
   /** The session behind a secret, live at the venue's now (strictly before its expiry), or TOKEN_INVALID. */
   async authenticate(secret: string): Promise<QueueSessionIdentity> {
-    if (!SECRET_SHAPE.test(secret)) throw tokenInvalid();
+    if (!SECRET_TOKEN_SHAPE.test(secret)) throw tokenInvalid();
     return this.tx.run(async ({ manager }) => {
       const session = await this.sessions.findByHash(manager, hashSecret(secret));
       if (!session || session.endedAt !== null) throw tokenInvalid();
