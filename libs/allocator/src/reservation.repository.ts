@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { insertEntities, returningRows, selectEntities } from '@hostboard/core';
 import { Reservation, type ReservationState } from './reservation.entity.js';
 
 @Injectable()
 export class ReservationRepository {
   async insert(tx: EntityManager, r: Reservation): Promise<void> {
-    await tx.insert(Reservation, r);
+    await insertEntities(tx, Reservation, [r]);
   }
 
-  find(tx: EntityManager, venueId: string, id: string): Promise<Reservation | null> {
-    return tx.findOneBy(Reservation, { venueId, id });
+  async find(tx: EntityManager, venueId: string, id: string): Promise<Reservation | null> {
+    return (await selectEntities(tx, Reservation, 'venue_id = $1 AND id = $2', [venueId, id]))[0] ?? null;
   }
 
   list(tx: EntityManager, venueId: string): Promise<Reservation[]> {
@@ -28,12 +29,12 @@ export class ReservationRepository {
     at: Date,
     reason: string | null = null,
   ): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(Reservation)
-      .set({ state: to, updatedAt: at, stateReason: reason })
-      .where('id = :id AND state IN (:...from)', { id, from })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const rows = returningRows<{ id: string }>(
+      await tx.query(
+        'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = $1 AND state = ANY($5::text[]) RETURNING id',
+        [id, to, at, reason, from],
+      ),
+    );
+    return rows.length > 0;
   }
 }

@@ -12,11 +12,18 @@ export class BoardEventWriter {
   constructor(private readonly publisher: BoardPublisher) {}
 
   async append(tx: Tx, venueId: string, type: string, data: object, at: Date): Promise<number> {
+    // One statement for the version bump and the event row: every command pays for this.
     const rows = returningRows<{ version: string }>(
-      await tx.manager.query('UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING version', [venueId]),
+      await tx.manager.query(
+        `WITH bumped AS (UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING id, version)
+         INSERT INTO board_events (venue_id, version, type, data, created_at)
+         SELECT id, version, $2, $3::jsonb, $4 FROM bumped
+         RETURNING version`,
+        [venueId, type, JSON.stringify(data), at],
+      ),
     );
+    if (rows.length === 0) throw new Error(`board event for unknown venue ${venueId}`);
     const version = Number(rows[0]?.version);
-    await tx.manager.insert(BoardEvent, { venueId, version: String(version), type, data, createdAt: at });
     const message: BoardEventMessage = { venueId, version, type, data };
     tx.afterCommit(() => this.publisher.publish([message]));
     return version;

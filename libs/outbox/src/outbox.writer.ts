@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { insertEntities } from '@hostboard/core';
 import { OutboxMessage } from './outbox-message.entity.js';
 
 export interface NewMessage {
@@ -30,19 +31,21 @@ export interface MessageView {
 @Injectable()
 export class OutboxWriter {
   async record(tx: EntityManager, m: NewMessage): Promise<void> {
-    await tx.insert(OutboxMessage, {
-      id: randomUUID(),
-      venueId: m.venueId,
-      to: m.to,
-      template: m.template,
-      subject: m.subject,
-      body: m.body,
-      status: 'recorded',
-      entryId: m.entryId ?? null,
-      reservationId: m.reservationId ?? null,
-      createdAt: m.at,
-      sentAt: null,
-    });
+    await insertEntities(tx, OutboxMessage, [
+      {
+        id: randomUUID(),
+        venueId: m.venueId,
+        to: m.to,
+        template: m.template,
+        subject: m.subject,
+        body: m.body,
+        status: 'recorded',
+        entryId: m.entryId ?? null,
+        reservationId: m.reservationId ?? null,
+        createdAt: m.at,
+        sentAt: null,
+      },
+    ]);
   }
 
   async list(tx: EntityManager, venueId: string): Promise<MessageView[]> {

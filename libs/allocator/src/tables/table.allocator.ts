@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException, ErrorCode, sqlState, SQLSTATE, violatedConstraint } from '@hostboard/core';
+import { DomainException, ErrorCode, insertEntities, sqlState, SQLSTATE, violatedConstraint } from '@hostboard/core';
 import { TablesRepository, type Venue } from '@hostboard/venue';
 import { Reservation } from '../reservation.entity.js';
 import { ReservationRepository } from '../reservation.repository.js';
@@ -137,7 +137,8 @@ export class TableAllocator {
     tableIds: string[],
     slot: { start: Date; end: Date },
   ): Promise<void> {
-    await tx.insert(
+    await insertEntities(
+      tx,
       ReservationTable,
       tableIds.map((tableId) => ({ reservationId, tableId, venueId, slot: slotLiteral(slot.start, slot.end), active: true })),
     );

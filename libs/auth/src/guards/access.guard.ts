@@ -3,7 +3,6 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { ACCESS_RULE, DomainException, requestContext, roleRank, type AccessRule, type Role } from '@hostboard/core';
 import { AuthService, type StaffIdentity } from '../sessions/auth.service.js';
-import { MembershipService } from '../memberships/membership.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -23,7 +22,6 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
-    private readonly memberships: MembershipService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -47,10 +45,15 @@ export class AccessGuard implements CanActivate {
         req.staff = await this.identify(req);
         return true;
       case 'venue-role': {
-        const staff = await this.identify(req);
+        const token = bearerToken(req);
         const venueId = req.params['venueId'];
-        if (typeof venueId !== 'string' || !UUID.test(venueId)) throw DomainException.notFound('The venue was not found.');
-        const role = await this.memberships.roleOf(venueId, staff.userId);
+        // A bad venue id is still a 404 only for a signed-in caller: the token is checked first.
+        if (typeof venueId !== 'string' || !UUID.test(venueId)) {
+          await this.identify(req);
+          throw DomainException.notFound('The venue was not found.');
+        }
+        const { identity: staff, role } = await this.auth.authenticateAt(token, venueId);
+        this.notePrincipal(staff);
         if (!role) throw DomainException.notFound('The venue was not found.');
         if (roleRank(role) < roleRank(rule.role)) {
           throw DomainException.forbidden(`This needs the ${rule.role} role at this venue.`);
@@ -62,12 +65,20 @@ export class AccessGuard implements CanActivate {
   }
 
   private async identify(req: Request): Promise<StaffIdentity> {
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(header) : null;
-    if (!match?.[1]) throw DomainException.unauthenticated();
-    const identity = await this.auth.authenticate(match[1]);
-    const ctx = requestContext.current();
-    if (ctx) ctx.principal = { kind: 'staff', userId: identity.userId, sessionId: identity.sessionId };
+    const identity = await this.auth.authenticate(bearerToken(req));
+    this.notePrincipal(identity);
     return identity;
   }
+
+  private notePrincipal(identity: StaffIdentity): void {
+    const ctx = requestContext.current();
+    if (ctx) ctx.principal = { kind: 'staff', userId: identity.userId, sessionId: identity.sessionId };
+  }
+}
+
+function bearerToken(req: Request): string {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(header) : null;
+  if (!match?.[1]) throw DomainException.unauthenticated();
+  return match[1];
 }

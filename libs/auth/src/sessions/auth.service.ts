@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
+import { AppConfig, Clock, DomainException, ErrorCode, requestContext, TransactionRunner, type Role } from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
 import { AttemptLimiter } from '../rate-limit/attempt.limiter.js';
 import { normaliseEmail } from '../users/normalise-email.js';
 import { PasswordHasher } from '../users/password.hasher.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
 import { hashSecret, newSecretToken, sameDigest } from './secret-token.js';
+import type { StaffSession } from './staff-session.entity.js';
 import { StaffSessionRepository } from './staff-session.repository.js';
 
 export interface SessionView {
@@ -65,6 +66,20 @@ export class AuthService {
   async authenticate(token: string): Promise<StaffIdentity> {
     const digest = hashSecret(token);
     const session = await this.tx.read((manager) => this.sessions.findByTokenHash(manager, digest));
+    return this.identityOf(session, digest);
+  }
+
+  /** As `authenticate`, with the user's role at `venueId` (null: not a member) from the same read. */
+  async authenticateAt(token: string, venueId: string): Promise<{ identity: StaffIdentity; role: Role | null }> {
+    const digest = hashSecret(token);
+    const row = await this.tx.read((manager) => this.sessions.findWithRole(manager, digest, venueId));
+    return { identity: this.identityOf(row, digest), role: row?.role ?? null };
+  }
+
+  private identityOf(
+    session: Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'expiresAt' | 'endedAt'> | null,
+    digest: string,
+  ): StaffIdentity {
     const live =
       session !== null &&
       sameDigest(session.tokenHash, digest) &&

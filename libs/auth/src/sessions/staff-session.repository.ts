@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Role } from '@hostboard/core';
 import { StaffSession } from './staff-session.entity.js';
+
+/** A session row with the user's role at one venue (null: not a member), read in one round trip. */
+export type SessionWithRole = Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'expiresAt' | 'endedAt'> & { role: Role | null };
 
 @Injectable()
 export class StaffSessionRepository {
@@ -10,6 +14,30 @@ export class StaffSessionRepository {
 
   findByTokenHash(tx: EntityManager, tokenHash: string): Promise<StaffSession | null> {
     return tx.findOneBy(StaffSession, { tokenHash });
+  }
+
+  /**
+   * The session and the role behind a venue route, in one statement: every staff request pays for
+   * this, so it is one round trip rather than two.
+   */
+  async findWithRole(tx: EntityManager, tokenHash: string, venueId: string): Promise<SessionWithRole | null> {
+    const rows: Array<{
+      id: string;
+      user_id: string;
+      token_hash: string;
+      expires_at: Date;
+      ended_at: Date | null;
+      role: Role | null;
+    }> = await tx.query(
+      `SELECT s.id, s.user_id, s.token_hash, s.expires_at, s.ended_at, m.role
+           FROM staff_sessions s
+           LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $2
+          WHERE s.token_hash = $1`,
+      [tokenHash, venueId],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return { id: r.id, userId: r.user_id, tokenHash: r.token_hash, expiresAt: r.expires_at, endedAt: r.ended_at, role: r.role };
   }
 
   /** Ends a session once; a second logout changes nothing. */

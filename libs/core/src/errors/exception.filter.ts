@@ -31,15 +31,13 @@ export class AppExceptionFilter implements ExceptionFilter {
     const err = exception as Error;
     if (databaseUnreachable(exception)) {
       this.logger.warn(`database unreachable ${correlationId}: ${err?.message}`);
-      res
-        .status(503)
-        .json({
-          error: {
-            code: ErrorCode.UNAVAILABLE,
-            message: 'The service is briefly unavailable; retry shortly.',
-            details: { correlationId },
-          },
-        });
+      res.status(503).json({
+        error: {
+          code: ErrorCode.UNAVAILABLE,
+          message: 'The service is briefly unavailable; retry shortly.',
+          details: { correlationId },
+        },
+      });
       return;
     }
     this.logger.error(`unexpected fault ${correlationId}: ${err?.message}`, err?.stack);

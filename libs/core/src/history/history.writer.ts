@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { requestContext } from '../request-context/request-context.js';
+import { insertEntities } from '../transaction/entity-rows.js';
 import { HistoryRow } from './history.entity.js';
 
 export interface HistoryChange {
@@ -32,9 +33,10 @@ export interface HistoryView {
 export class HistoryWriter {
   async append(tx: EntityManager, ...changes: HistoryChange[]): Promise<void> {
     if (changes.length === 0) return;
-    await tx.insert(
+    await insertEntities(
+      tx,
       HistoryRow,
-      changes.map((c) => ({
+      changes.map((c): Omit<HistoryRow, 'id'> => ({
         venueId: c.venueId,
         subjectType: c.subjectType,
         subjectId: c.subjectId,

@@ -72,7 +72,9 @@ export class BullmqScheduler extends JobScheduler {
         if (!handler) return 'skipped';
         return handler(job.data as never);
       },
-      { connection: this.connection, prefix: this.options.prefix, concurrency: 8 },
+      // Jobs mostly wait: on the database, or on a venue's coalesced sweep (offer expiry). A slot
+      // waiting for venue A must not hold back venue B, so the slots outnumber the database pool.
+      { connection: this.connection, prefix: this.options.prefix, concurrency: 32 },
     );
     this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
     // The job schedulers live in Redis, which here keeps nothing on disk: after a Redis restart they

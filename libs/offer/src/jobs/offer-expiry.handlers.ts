@@ -11,6 +11,8 @@ import { SweepService } from '../lifecycle/sweep.service.js';
 @Injectable()
 export class OfferExpiryHandlers implements OnModuleInit {
   private readonly logger = new Logger(OfferExpiryHandlers.name);
+  /** Per venue: the sweep running now, and the one queued behind it that later jobs share. */
+  private readonly sweeps = new Map<string, { running: Promise<string[]>; next?: Promise<string[]> }>();
 
   constructor(
     private readonly scheduler: JobScheduler,
@@ -21,7 +23,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
 
   onModuleInit(): void {
     this.scheduler.handle('offer-expiry', async ({ venueId, offerId }) => {
-      const expired = await this.sweep.sweepFirst(venueId);
+      const expired = await this.sweepSoon(venueId);
       if (expired.includes(offerId)) return 'done';
       // Fired before its deadline by this process's clock (clock skew between machines): try once more.
       const rows: Array<{ expires_at: Date }> = await this.tx.run((t) =>
@@ -45,5 +47,37 @@ export class OfferExpiryHandlers implements OnModuleInit {
       if (venues.length > 0) this.logger.log(`safety sweep resolved due offers at ${venues.length} venue(s)`);
       return venues.length > 0 ? 'done' : 'skipped';
     });
+  }
+
+  /**
+   * Coalesces the expiry jobs of one venue: offers promoted in a burst fall due in a burst, and each
+   * sweep takes the venue lock and expires everything due. A job that arrives while a sweep runs
+   * shares the next one, which starts after that sweep ends (so after the job arrived, and it sees
+   * the job's offer as due); at most one runs and one waits per venue.
+   */
+  private sweepSoon(venueId: string): Promise<string[]> {
+    const current = this.sweeps.get(venueId);
+    if (current?.next) return current.next;
+    const start = (): Promise<string[]> => {
+      const running = this.sweep.sweepFirst(venueId).finally(() => {
+        const slot = this.sweeps.get(venueId);
+        if (slot?.running === running && !slot.next) this.sweeps.delete(venueId);
+      });
+      return running;
+    };
+    if (!current) {
+      const running = start();
+      this.sweeps.set(venueId, { running });
+      return running;
+    }
+    const next = current.running
+      .catch(() => [])
+      .then(() => {
+        const running = start();
+        this.sweeps.set(venueId, { running });
+        return running;
+      });
+    current.next = next;
+    return next;
   }
 }

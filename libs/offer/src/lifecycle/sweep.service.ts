@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner, type Tx } from '@hostboard/core';
+import { Clock, TransactionRunner, type Tx } from '@hostboard/core';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
@@ -19,6 +19,7 @@ export class SweepService {
     private readonly clock: VenueClock,
     private readonly offers: OfferRepository,
     private readonly lifecycle: OfferLifecycle,
+    private readonly wallClock: Clock,
   ) {}
 
   /** Inside a transaction that holds the venue lock: expires every live offer due at `now`. */
@@ -30,8 +31,13 @@ export class SweepService {
     return expired;
   }
 
-  /** The sweep before a decision: its own transaction, committed before the decision starts. */
+  /**
+   * The sweep before a decision: its own transaction, committed before the decision starts. Most
+   * decisions find nothing due, so a lock-free read asks first; what it misses by a hair is what a
+   * sweep committed a moment earlier would have missed too, and the decision checks its own deadline.
+   */
   async sweepFirst(venueId: string): Promise<string[]> {
+    if (!(await this.tx.read((m) => this.offers.anyDue(m, venueId, this.wallClock.now())))) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       return this.sweepLocked(tx, venue, this.clock.now(venue));

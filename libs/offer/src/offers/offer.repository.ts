@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { insertEntities, returningRows, selectEntities } from '@hostboard/core';
 import { Offer, type OfferState } from './offer.entity.js';
 
 @Injectable()
 export class OfferRepository {
   async insert(tx: EntityManager, offer: Offer): Promise<void> {
-    await tx.insert(Offer, offer);
+    await insertEntities(tx, Offer, [offer]);
   }
 
-  find(tx: EntityManager, venueId: string, id: string): Promise<Offer | null> {
-    return tx.findOneBy(Offer, { venueId, id });
+  async find(tx: EntityManager, venueId: string, id: string): Promise<Offer | null> {
+    return (await selectEntities(tx, Offer, 'venue_id = $1 AND id = $2', [venueId, id]))[0] ?? null;
   }
 
   liveForEntry(tx: EntityManager, entryId: string): Promise<Offer | null> {
@@ -20,24 +21,39 @@ export class OfferRepository {
     return tx.find(Offer, { where: { venueId, state: 'live' }, order: { expiresAt: 'ASC' } });
   }
 
+  /**
+   * Whether any live offer of the venue is due, by the venue's own clock (the simulated one of a
+   * sandbox, else `wallNow`): one indexed read, so a decision with nothing to sweep pays one round trip.
+   */
+  async anyDue(tx: EntityManager, venueId: string, wallNow: Date): Promise<boolean> {
+    const rows: Array<{ due: boolean }> = await tx.query(
+      `SELECT EXISTS (
+         SELECT 1 FROM offers o JOIN venues v ON v.id = o.venue_id
+          WHERE o.venue_id = $1 AND o.state = 'live'
+            AND o.expires_at <= CASE WHEN v.sandbox THEN v.clock_now ELSE $2::timestamptz END
+       ) AS due`,
+      [venueId, wallNow],
+    );
+    return rows[0]?.due === true;
+  }
+
   /** Live offers whose deadline has come: `expires_at <= now` (acceptance is valid strictly before it). */
   due(tx: EntityManager, venueId: string, now: Date): Promise<Offer[]> {
-    return tx
-      .createQueryBuilder(Offer, 'o')
-      .where("o.venue_id = :venueId AND o.state = 'live' AND o.expires_at <= :now", { venueId, now })
-      .orderBy('o.expires_at', 'ASC')
-      .addOrderBy('o.id', 'ASC')
-      .getMany();
+    return selectEntities(tx, Offer, "venue_id = $1 AND state = 'live' AND expires_at <= $2 ORDER BY expires_at, id", [
+      venueId,
+      now,
+    ]);
   }
 
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(Offer)
-      .set({ state: to, resolvedAt: at })
-      .where("id = :id AND state = 'live'", { id })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const rows = returningRows<{ id: string }>(
+      await tx.query("UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id", [
+        id,
+        to,
+        at,
+      ]),
+    );
+    return rows.length > 0;
   }
 }

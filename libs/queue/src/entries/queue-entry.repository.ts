@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { returningRows } from '@hostboard/core';
+import { insertEntities, returningRows, selectEntities } from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
 @Injectable()
 export class QueueEntryRepository {
   async insert(tx: EntityManager, entry: QueueEntry): Promise<void> {
-    await tx.insert(QueueEntry, entry);
+    await insertEntities(tx, QueueEntry, [entry]);
   }
 
-  find(tx: EntityManager, venueId: string, id: string): Promise<QueueEntry | null> {
-    return tx.findOneBy(QueueEntry, { venueId, id });
+  async find(tx: EntityManager, venueId: string, id: string): Promise<QueueEntry | null> {
+    return (await selectEntities(tx, QueueEntry, 'venue_id = $1 AND id = $2', [venueId, id]))[0] ?? null;
   }
 
   /** Active entries (waiting or holding an offer) in waiting order: (received time, sequence). */
@@ -33,13 +33,12 @@ export class QueueEntryRepository {
     venueId: string,
     filter: { businessDate?: string; maxSize?: number | null } = {},
   ): Promise<number> {
-    const q = tx
-      .createQueryBuilder(QueueEntry, 'e')
-      .where('e.venue_id = :venueId AND e.status IN (:...statuses)', { venueId, statuses: ACTIVE_STATUSES });
-    if (filter.businessDate !== undefined) q.andWhere('e.business_date = :businessDate', { businessDate: filter.businessDate });
-    if (filter.maxSize !== undefined && filter.maxSize !== null)
-      q.andWhere('e.party_size <= :maxSize', { maxSize: filter.maxSize });
-    return q.getCount();
+    const params: unknown[] = [venueId, ACTIVE_STATUSES];
+    let sql = 'SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1 AND status = ANY($2::text[])';
+    if (filter.businessDate !== undefined) sql += ` AND business_date = $${params.push(filter.businessDate)}`;
+    if (filter.maxSize !== undefined && filter.maxSize !== null) sql += ` AND party_size <= $${params.push(filter.maxSize)}`;
+    const rows: Array<{ n: number }> = await tx.query(sql, params);
+    return rows[0]?.n ?? 0;
   }
 
   /** Active entries of one business date, in waiting order. */
@@ -137,12 +136,12 @@ export class QueueEntryRepository {
    * answers false (and changes nothing) when the entry is no longer in `from`.
    */
   async transition(tx: EntityManager, id: string, from: EntryStatus[], to: EntryStatus): Promise<boolean> {
-    const result = await tx
-      .createQueryBuilder()
-      .update(QueueEntry)
-      .set({ status: to, version: () => 'version + 1' })
-      .where('id = :id AND status IN (:...from)', { id, from })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    const rows = returningRows<{ id: string }>(
+      await tx.query(
+        'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
+        [id, to, from],
+      ),
+    );
+    return rows.length > 0;
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { returningRows } from '@hostboard/core';
+import { insertEntities, returningRows } from '@hostboard/core';
 import { QueueToken } from './queue-token.entity.js';
 
 @Injectable()
 export class QueueTokenRepository {
   async insert(tx: EntityManager, token: QueueToken): Promise<void> {
-    await tx.insert(QueueToken, token);
+    await insertEntities(tx, QueueToken, [token]);
   }
 
   findByHash(tx: EntityManager, tokenHash: string): Promise<QueueToken | null> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { selectEntities } from '@hostboard/core';
 import { ServiceWindow } from './service-window.entity.js';
 
 @Injectable()
@@ -9,6 +10,6 @@ export class ServiceWindowRepository {
   }
 
   list(tx: EntityManager, venueId: string): Promise<ServiceWindow[]> {
-    return tx.find(ServiceWindow, { where: { venueId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return selectEntities(tx, ServiceWindow, 'venue_id = $1 ORDER BY created_at, id', [venueId]);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import { selectEntities } from '@hostboard/core';
 import { TableCombinationTable } from './table-combination-table.entity.js';
 import { TableCombination } from './table-combination.entity.js';
 import { VenueTable } from './venue-table.entity.js';
@@ -20,7 +21,7 @@ export class TablesRepository {
 
   /** The venue's tables among `ids` (ids of other venues are simply not found). */
   findTables(tx: EntityManager, venueId: string, ids: string[]): Promise<VenueTable[]> {
-    return tx.find(VenueTable, { where: { venueId, id: In(ids) } });
+    return selectEntities(tx, VenueTable, 'venue_id = $1 AND id = ANY($2::uuid[])', [venueId, ids]);
   }
 
   async insertCombination(tx: EntityManager, combination: TableCombination, tableIds: string[]): Promise<void> {

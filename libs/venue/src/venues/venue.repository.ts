@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException } from '@hostboard/core';
+import { DomainException, selectEntities } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
 export class VenueRepository {
-  findById(tx: EntityManager, id: string): Promise<Venue | null> {
-    return tx.findOneBy(Venue, { id });
+  async findById(tx: EntityManager, id: string): Promise<Venue | null> {
+    return (await selectEntities(tx, Venue, 'id = $1', [id]))[0] ?? null;
   }
 
   /** The venue row lock: the first statement of every command of this venue. */
   async lock(tx: EntityManager, id: string): Promise<Venue> {
-    const venue = await tx.createQueryBuilder(Venue, 'v').setLock('pessimistic_write').where('v.id = :id', { id }).getOne();
+    const [venue] = await selectEntities(tx, Venue, 'id = $1 FOR UPDATE', [id]);
     if (!venue) throw DomainException.notFound('The venue was not found.');
     return venue;
   }
@@ -35,8 +35,8 @@ export class VenueRepository {
     return rows[0]?.opened === true;
   }
 
-  findBySlug(tx: EntityManager, slug: string): Promise<Venue | null> {
-    return tx.findOneBy(Venue, { slug });
+  async findBySlug(tx: EntityManager, slug: string): Promise<Venue | null> {
+    return (await selectEntities(tx, Venue, 'slug = $1', [slug]))[0] ?? null;
   }
 
   async insert(tx: EntityManager, venue: Venue): Promise<void> {
