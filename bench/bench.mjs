@@ -13,7 +13,7 @@ const quick = process.argv.includes('--quick');
 
 async function main() {
   freshDatabase();
-  const { procs, urls } = await startStack({ apis: 2, worker: true, prefix: `bench${process.pid}` });
+  const { procs, urls, stopRedis } = await startStack({ apis: 2, worker: true, prefix: `bench${process.pid}` });
   const results = { startedAt: new Date().toISOString(), machine: machine(), seconds: SECONDS };
   try {
     const token = await login(urls[0], OWNER.email, OWNER.password);
@@ -24,7 +24,10 @@ async function main() {
     for (const clients of quick ? [8] : [8, 32]) results.join.push(await joins(calls, venueIds, clients, SECONDS));
     results.offerAccept = await offerAccept(calls, call, 8, SECONDS);
     results.lastSeatStorm = await lastSeatStorm(calls, call, quick ? 1 : 3);
-    results.expiry = await expiryPunctuality(call, token, urls[1], quick ? 100 : 500);
+    // The target's figure: every offer made before the first falls due (hold 12 s); then the same
+    // with the expiries landing in the middle of the promotion burst (hold 3 s).
+    results.expiry = await expiryPunctuality(call, token, urls[1], quick ? 100 : 500, 25, 12);
+    results.expiryUnderLoad = await expiryPunctuality(call, token, urls[1], quick ? 100 : 500, 25, 3);
     results.boardFanout = await boardFanout(calls, token, urls, call, quick ? 50 : 200, quick ? 10 : 30);
     results.scale = await scaleWithSize(call, quick ? [10, 1000] : [10, 1000, 10000]);
     results.peakRssMb = Object.fromEntries(procs.map((p) => [p.name, p.peakRssMb()]));
@@ -33,6 +36,7 @@ async function main() {
     throw err;
   } finally {
     for (const p of procs) await p.stop();
+    await stopRedis();
   }
   results.targets = targets(results);
   mkdirSync('bench/results', { recursive: true });
@@ -61,7 +65,11 @@ function targets(r) {
     'offer p99 < 25 ms (8 clients)': { value: r.offerAccept?.offerMs.p99, status: ok((r.offerAccept?.offerMs.p99 ?? 1e9) < 25) },
     'accept p99 < 25 ms (8 clients)': { value: r.offerAccept?.acceptMs.p99, status: ok((r.offerAccept?.acceptMs.p99 ?? 1e9) < 25) },
     'last seat: exactly one hold per storm': { value: r.lastSeatStorm?.rounds.map((x) => x.holds).join('/'), status: ok(r.lastSeatStorm?.rounds.every((x) => x.holds === 1 && x.other === 0)) },
-    'expiry p99 < 500 ms, never early': { value: r.expiry?.delayMs.p99, status: ok((r.expiry?.delayMs.p99 ?? 1e9) < 500 && r.expiry?.early === 0) },
+    'expiry p99 < 500 ms, never early': {
+      value: r.expiry?.delayMs.p99,
+      status: ok((r.expiry?.delayMs.p99 ?? 1e9) < 500 && r.expiry?.early === 0 && (r.expiryUnderLoad?.early ?? 0) === 0),
+    },
+    'expiry p99 < 500 ms during the promotion burst': { value: r.expiryUnderLoad?.delayMs.p99, status: ok((r.expiryUnderLoad?.delayMs.p99 ?? 1e9) < 500) },
     'board delivery p99 < 100 ms': { value: r.boardFanout?.delayMs.p99, status: ok((r.boardFanout?.delayMs.p99 ?? 1e9) < 100) },
     'api RSS < 300 MB': { value: rss.map(([n, v]) => `${n} ${v}`).join(', '), status: ok(rss.every(([, v]) => (v ?? 1e9) < 300)) },
   };
@@ -78,8 +86,15 @@ function markdown(r) {
   for (const [i, s] of (r.lastSeatStorm?.rounds ?? []).entries()) {
     lines.push(`| last-seat storm ${i + 1}: 200 promotions, 2 api processes | ${s.holds} hold, ${s.cleanRefusals} clean refusals, ${s.other} other; p99 ${s.latencyMs.p99} ms | exactly 1 hold | |`);
   }
-  const e = r.expiry;
-  if (e) lines.push(`| expiry: expiresAt → board event (${e.offers} offers, BullMQ worker) | p50 ${e.delayMs.p50} / p99 ${e.delayMs.p99} / max ${e.delayMs.max} ms; ${e.early} early; ${e.expiredSeen} seen | < 500 ms p99 | |`);
+  for (const [e, how] of [
+    [r.expiry, 'all offers made before the first falls due'],
+    [r.expiryUnderLoad, 'falling due during the 20-venue promotion burst'],
+  ]) {
+    if (e)
+      lines.push(
+        `| expiry: expiresAt → board event (${e.offers} offers due over ${(e.spanMs / 1000).toFixed(1)} s, ${how}; BullMQ worker) | p50 ${e.delayMs.p50} / p99 ${e.delayMs.p99} / max ${e.delayMs.max} ms; ${e.early} early; ${e.expiredSeen} seen | < 500 ms p99 | |`,
+      );
+  }
   const f = r.boardFanout;
   if (f) lines.push(`| board fan-out: ${f.boards} boards on 2 api processes | p50 ${f.delayMs.p50} / p99 ${f.delayMs.p99} ms (${f.deliveries} deliveries) | < 100 ms p99 | |`);
   for (const s of r.scale ?? []) {
