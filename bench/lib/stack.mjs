@@ -72,15 +72,14 @@ export async function waitReady(port, proc) {
   throw new Error(`${proc.name} not ready: ${proc.log}`);
 }
 
-/** The bench's own Redis (nothing on disk), unless BENCH_REDIS_URL names one; answers a stop function. */
-export async function startRedis() {
-  if (process.env.BENCH_REDIS_URL) return async () => {};
-  const child = spawn('redis-server', ['--port', String(BENCH_REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--hz', '100'], {
+/** A redis-server of our own on loopback (nothing on disk), answering once it pings; answers a stop function. */
+export async function redisServer(port, extraArgs = []) {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], {
     stdio: 'ignore',
   });
   for (let i = 0; i < 50; i++) {
     try {
-      if (execFileSync('redis-cli', ['-p', String(BENCH_REDIS_PORT), 'ping'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'PONG') break;
+      if (execFileSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'PONG') break;
     } catch {
       // not up yet
     }
@@ -90,6 +89,12 @@ export async function startRedis() {
     child.kill('SIGKILL');
     await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
   };
+}
+
+/** The bench's own Redis, unless BENCH_REDIS_URL names one. */
+export async function startRedis() {
+  if (process.env.BENCH_REDIS_URL) return async () => {};
+  return redisServer(BENCH_REDIS_PORT, ['--hz', '100']);
 }
 
 export async function startStack({ apis = 2, worker = true, prefix = 'bench' } = {}) {

@@ -1,14 +1,14 @@
 // Fault drills, each against its own PostgreSQL (initdb into a temporary folder, port 5544) and its
 // own redis-server (port 6391), never the machine's shared services. Loopback only; bounded in time.
 //   node test/faults/drills.mjs      (after `npm run build`)
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { io } from 'socket.io-client';
-import { Proc, waitReady } from '../../bench/lib/stack.mjs';
+import { Proc, redisServer, waitReady } from '../../bench/lib/stack.mjs';
 import { api, login } from '../../bench/lib/client.mjs';
 
 const PG_BIN = `/usr/lib/postgresql/${execFileSync('ls', ['/usr/lib/postgresql'], { encoding: 'utf8' }).trim().split('\n')[0]}/bin`;
@@ -22,7 +22,7 @@ const asPostgres = (cmd, args) => execFileSync('runuser', ['-u', 'postgres', '--
 const dir = mkdtempSync(join(tmpdir(), 'hb-drill-'));
 chmodSync(dir, 0o777);
 const pgData = join(dir, 'pg');
-let redis;
+let stopRedisServer = async () => {};
 const results = [];
 
 function startPostgres() {
@@ -31,12 +31,11 @@ function startPostgres() {
 function stopPostgres() {
   asPostgres(`${PG_BIN}/pg_ctl`, ['-D', pgData, '-m', 'fast', '-w', 'stop']);
 }
-function startRedis() {
-  redis = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+async function startRedis() {
+  stopRedisServer = await redisServer(REDIS_PORT);
 }
 async function stopRedis() {
-  redis.kill('SIGKILL');
-  await new Promise((r) => redis.once('exit', r));
+  await stopRedisServer();
 }
 
 const env = { DATABASE_URL, REDIS_URL, JOBS_PREFIX: 'drill', BOOTSTRAP_OWNER_EMAIL: OWNER.email, BOOTSTRAP_OWNER_PASSWORD: OWNER.password, AUTH_RATE_LIMIT: '100000' };
@@ -105,7 +104,7 @@ async function drill(name, fn) {
 async function main() {
   asPostgres(`${PG_BIN}/initdb`, ['-D', pgData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   startPostgres();
-  startRedis();
+  await startRedis();
   await sleep(300);
   const a1 = apiProc(1, 3411);
   await waitReady(3411, a1);
@@ -131,7 +130,7 @@ async function main() {
     await drill('restart Redis mid-run (it keeps nothing: every delayed job is lost)', async () => {
       const { offerIds } = await liveOffers(call, 20, 4);
       await stopRedis();
-      startRedis();
+      await startRedis();
       const restartAt = Date.now();
       const all = await waitAllExpired(offerIds, 25_000);
       return { ok: all && (await expiredOnce(offerIds)), text: `all 20 offers expired ${all ? `${Math.round((Date.now() - restartAt) / 100) / 10} s after the Redis restart (safety-net sweep)` : 'NOT within 25 s'}, each exactly once` };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntities } from '@hostboard/core';
+import { insertEntities, returningRows, selectEntity } from '@hostboard/core';
 import { Reservation, type ReservationState } from './reservation.entity.js';
 
 @Injectable()
@@ -10,7 +10,7 @@ export class ReservationRepository {
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<Reservation | null> {
-    return (await selectEntities(tx, Reservation, 'venue_id = $1 AND id = $2', [venueId, id]))[0] ?? null;
+    return selectEntity(tx, Reservation, 'venue_id = $1 AND id = $2', [venueId, id]);
   }
 
   list(tx: EntityManager, venueId: string): Promise<Reservation[]> {

@@ -45,14 +45,13 @@ export class AccessGuard implements CanActivate {
         req.staff = await this.identify(req);
         return true;
       case 'venue-role': {
-        const token = bearerToken(req);
         const venueId = req.params['venueId'];
         // A bad venue id is still a 404 only for a signed-in caller: the token is checked first.
         if (typeof venueId !== 'string' || !UUID.test(venueId)) {
           await this.identify(req);
           throw DomainException.notFound('The venue was not found.');
         }
-        const { identity: staff, role } = await this.auth.authenticateAt(token, venueId);
+        const { identity: staff, role } = await this.auth.authenticateAt(bearerToken(req), venueId);
         this.notePrincipal(staff);
         if (!role) throw DomainException.notFound('The venue was not found.');
         if (roleRank(role) < roleRank(rule.role)) {

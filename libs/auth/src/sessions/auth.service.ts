@@ -6,8 +6,7 @@ import { normaliseEmail } from '../users/normalise-email.js';
 import { PasswordHasher } from '../users/password.hasher.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
 import { hashSecret, newSecretToken, sameDigest } from './secret-token.js';
-import type { StaffSession } from './staff-session.entity.js';
-import { StaffSessionRepository } from './staff-session.repository.js';
+import { StaffSessionRepository, type SessionRow } from './staff-session.repository.js';
 
 export interface SessionView {
   token: string;
@@ -76,10 +75,7 @@ export class AuthService {
     return { identity: this.identityOf(row, digest), role: row?.role ?? null };
   }
 
-  private identityOf(
-    session: Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'expiresAt' | 'endedAt'> | null,
-    digest: string,
-  ): StaffIdentity {
+  private identityOf(session: SessionRow | null, digest: string): StaffIdentity {
     const live =
       session !== null &&
       sameDigest(session.tokenHash, digest) &&

@@ -3,8 +3,11 @@ import type { EntityManager } from 'typeorm';
 import type { Role } from '@hostboard/core';
 import { StaffSession } from './staff-session.entity.js';
 
+/** What deciding whether a session is live needs. */
+export type SessionRow = Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'expiresAt' | 'endedAt'>;
+
 /** A session row with the user's role at one venue (null: not a member), read in one round trip. */
-export type SessionWithRole = Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'expiresAt' | 'endedAt'> & { role: Role | null };
+export type SessionWithRole = SessionRow & { role: Role | null };
 
 @Injectable()
 export class StaffSessionRepository {

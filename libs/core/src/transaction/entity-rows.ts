@@ -30,14 +30,8 @@ function shapeOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>): S
   return shape;
 }
 
-/** The entity's columns for a SELECT list, optionally qualified by a table alias. */
-export function entityColumns(manager: EntityManager, target: EntityTarget<ObjectLiteral>, alias?: string): string {
-  const shape = shapeOf(manager, target);
-  return alias ? shape.columns.map((c) => `${alias}."${c.databaseName}"`).join(', ') : shape.list;
-}
-
 /** Raw rows (database column names) into entities, converted as TypeORM would. */
-export function hydrateRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rows: unknown): T[] {
+function hydrateRows<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rows: unknown): T[] {
   const { columns } = shapeOf(manager, target);
   const driver = manager.connection.driver;
   return (rows as Array<Record<string, unknown>>).map((row) => {
@@ -56,6 +50,16 @@ export async function selectEntities<T extends ObjectLiteral>(
 ): Promise<T[]> {
   const shape = shapeOf(manager, target);
   return hydrateRows(manager, target, await manager.query(`SELECT ${shape.list} FROM ${shape.table} WHERE ${where}`, params));
+}
+
+/** The first row `selectEntities` finds, or null: for lookups by key. */
+export async function selectEntity<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  where: string,
+  params: unknown[],
+): Promise<T | null> {
+  return (await selectEntities(manager, target, where, params))[0] ?? null;
 }
 
 /** One INSERT of all rows; a property left undefined takes the column's DEFAULT. */

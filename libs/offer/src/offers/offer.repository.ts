@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntities } from '@hostboard/core';
+import { insertEntities, returningRows, selectEntities, selectEntity } from '@hostboard/core';
 import { Offer, type OfferState } from './offer.entity.js';
 
 @Injectable()
@@ -10,7 +10,7 @@ export class OfferRepository {
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<Offer | null> {
-    return (await selectEntities(tx, Offer, 'venue_id = $1 AND id = $2', [venueId, id]))[0] ?? null;
+    return selectEntity(tx, Offer, 'venue_id = $1 AND id = $2', [venueId, id]);
   }
 
   liveForEntry(tx: EntityManager, entryId: string): Promise<Offer | null> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntities } from '@hostboard/core';
+import { insertEntities, returningRows, selectEntity } from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
 @Injectable()
@@ -10,7 +10,7 @@ export class QueueEntryRepository {
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<QueueEntry | null> {
-    return (await selectEntities(tx, QueueEntry, 'venue_id = $1 AND id = $2', [venueId, id]))[0] ?? null;
+    return selectEntity(tx, QueueEntry, 'venue_id = $1 AND id = $2', [venueId, id]);
   }
 
   /** Active entries (waiting or holding an offer) in waiting order: (received time, sequence). */

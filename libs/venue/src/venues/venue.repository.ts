@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException, selectEntities } from '@hostboard/core';
+import { DomainException, selectEntity } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
 export class VenueRepository {
   async findById(tx: EntityManager, id: string): Promise<Venue | null> {
-    return (await selectEntities(tx, Venue, 'id = $1', [id]))[0] ?? null;
+    return selectEntity(tx, Venue, 'id = $1', [id]);
   }
 
   /** The venue row lock: the first statement of every command of this venue. */
   async lock(tx: EntityManager, id: string): Promise<Venue> {
-    const [venue] = await selectEntities(tx, Venue, 'id = $1 FOR UPDATE', [id]);
+    const venue = await selectEntity(tx, Venue, 'id = $1 FOR UPDATE', [id]);
     if (!venue) throw DomainException.notFound('The venue was not found.');
     return venue;
   }
@@ -36,7 +36,7 @@ export class VenueRepository {
   }
 
   async findBySlug(tx: EntityManager, slug: string): Promise<Venue | null> {
-    return (await selectEntities(tx, Venue, 'slug = $1', [slug]))[0] ?? null;
+    return selectEntity(tx, Venue, 'slug = $1', [slug]);
   }
 
   async insert(tx: EntityManager, venue: Venue): Promise<void> {
