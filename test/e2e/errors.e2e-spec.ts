@@ -44,6 +44,22 @@ describe('error envelope', () => {
     expectEnvelope(again.body, 'VALIDATION');
   });
 
+  it('refuses text that is not well-formed Unicode with VALIDATION, not a 500 from a validator', async () => {
+    // A lone surrogate, written as JSON's escape so it reaches the server as such. validator's
+    // isEmail calls encodeURI, which throws on it; the fuzz found this as a 500.
+    const raw = '{"name":"Ana","partySize":2,"email":"a\\ud800@example.com"}';
+    const res = await request(t.baseUrl)
+      .post('/v1/public/venues/any-venue/queue')
+      .set('content-type', 'application/json')
+      .send(raw)
+      .expect(400);
+    expectEnvelope(res.body, 'VALIDATION');
+    expect((res.body as { error: { message: string; details: { field: string } } }).error).toMatchObject({
+      message: 'Text must be valid Unicode.',
+      details: { field: 'email' },
+    });
+  });
+
   it('refuses an oversized body with VALIDATION', async () => {
     const res = await request(t.baseUrl)
       .post('/v1/venues')

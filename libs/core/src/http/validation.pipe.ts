@@ -1,11 +1,39 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainException } from '../errors/domain.exception.js';
+
+/** A UTF-16 surrogate not paired with its other half: JSON's "\ud800" can carry one. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Refuses text that is not well-formed Unicode before any validator sees it: validator's isEmail
+ * calls encodeURI, which throws on a lone surrogate (the fuzz found it as a 500).
+ */
+class WellFormedValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const field = illFormedField(value, '');
+    if (field !== null) throw DomainException.validation('Text must be valid Unicode.', { field: field || metadata.type });
+    return super.transform(value, metadata);
+  }
+}
+
+/** The path of the first string (key or value) holding a lone surrogate, or null. */
+function illFormedField(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (LONE_SURROGATE.test(key)) return at;
+    const found = illFormedField(child, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
 
 /**
  * The global pipe: unknown fields and wrong types are refused, never coerced ("3" is not 3).
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new WellFormedValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
