@@ -10,7 +10,10 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
  */
 class WellFormedValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const field = illFormedField(value, '');
+    // Only what arrived as text (JSON bodies, queries, path params): a socket or a request object
+    // passed to a custom parameter is not data, and is cyclic.
+    const fromText = metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param';
+    const field = fromText ? illFormedField(value, '') : null;
     if (field !== null) throw DomainException.validation('Text must be valid Unicode.', { field: field || metadata.type });
     return super.transform(value, metadata);
   }
