@@ -8,10 +8,15 @@ export default {
     '^@hostboard/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
     '^@hostboard/([a-z-]+)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // libphonenumber-js's ES build imports its metadata JSON without an import attribute, which Jest
+    // warns about on every import (144 lines a run); its CommonJS build reads the same JSON with require.
+    '^libphonenumber-js$': '<rootDir>/node_modules/libphonenumber-js/index.cjs',
+    '^libphonenumber-js/(max|min|mobile|core)$': '<rootDir>/node_modules/libphonenumber-js/$1/index.cjs',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],
   },
   testTimeout: 120000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/reporters/skip-reasons.mjs'],
 };
