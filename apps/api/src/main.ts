@@ -1,18 +1,24 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '@hostboard/core';
+import cluster from 'node:cluster';
 import { createApiApp } from './api.factory.js';
+import { apiProcessCount, reportListening, runPrimary } from './cluster.launcher.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const processes = apiProcessCount(config, process.argv);
+  if (processes > 1 && cluster.isPrimary) {
+    runPrimary(processes, (line) => process.stdout.write(line));
+    return;
+  }
   const app = await createApiApp(config);
   await app.listen(config.PORT, config.HOST);
   const url = await app.getUrl();
   const where = config.embedded ? `embedded database in ${config.HOSTBOARD_DATA_DIR}` : 'PostgreSQL';
   const jobs = config.REDIS_URL ? 'BullMQ on Redis (run the worker too)' : 'in-process jobs';
   const base = url.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
-  process.stdout.write(
-    `hostboard is running at ${base} (${where}, ${jobs})\n  the floor board: ${base}/board\n  the API docs:    ${base}/docs\n`,
-  );
+  const banner = `hostboard is running at ${base} (${where}, ${jobs})\n  the floor board: ${base}/board\n  the API docs:    ${base}/docs\n`;
+  if (!reportListening(banner)) process.stdout.write(banner);
 }
 
 main().catch((err: unknown) => {

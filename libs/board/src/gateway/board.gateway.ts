@@ -36,7 +36,9 @@ type SubscribeAck =
  * The live floor board (`/board`): a staff session token in the handshake, subscriptions only to
  * the user's own venues, missed events replayed from the board_events rows, then pushes in order.
  */
-@WebSocketGateway({ namespace: '/board' })
+// WebSocket only: with several api processes on one port (node:cluster) or behind a balancer without
+// sticky sessions, a long-polling client's requests would land on processes that never saw its handshake.
+@WebSocketGateway({ namespace: '/board', transports: ['websocket'] })
 export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
   private readonly logger = new Logger(BoardGateway.name);
   private heartbeat?: NodeJS.Timeout;

@@ -103,6 +103,17 @@ export class AppConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV = 'development';
 
+  /**
+   * How many api processes `npm start` runs on one port (node:cluster). Absent: one per core when both
+   * DATABASE_URL and REDIS_URL are set (the Redis adapter carries board events between them), else one.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  API_PROCESSES?: number;
+
   get embedded(): boolean {
     return this.DATABASE_URL === undefined;
   }
@@ -129,6 +140,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if ((config.BOOTSTRAP_OWNER_EMAIL === undefined) !== (config.BOOTSTRAP_OWNER_PASSWORD === undefined)) {
     throw new ConfigError('Configuration error: set both BOOTSTRAP_OWNER_EMAIL and BOOTSTRAP_OWNER_PASSWORD, or neither');
+  }
+  if (config.embedded && (config.API_PROCESSES ?? 1) > 1) {
+    throw new ConfigError(
+      'Configuration error: API_PROCESSES above 1 needs DATABASE_URL and REDIS_URL (the embedded database belongs to one process)',
+    );
+  }
+  if (!config.REDIS_URL && (config.API_PROCESSES ?? 1) > 1) {
+    throw new ConfigError(
+      'Configuration error: API_PROCESSES above 1 needs REDIS_URL (board events travel between processes through Redis)',
+    );
   }
   return config;
 }

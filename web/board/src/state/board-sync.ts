@@ -39,6 +39,8 @@ export class BoardSync {
   ) {
     this.socket = io('/board', {
       auth: { token },
+      // The server accepts WebSocket only (several api processes share one port; see the gateway).
+      transports: ['websocket'],
       // Back within about two seconds of the api returning, not socket.io's default five.
       reconnectionDelay: 300,
       reconnectionDelayMax: 2000,

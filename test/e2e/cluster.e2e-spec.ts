@@ -1,0 +1,128 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import request from 'supertest';
+import { BoardClient } from '../support/board-client.js';
+import { describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * `npm start --cores`: several api processes on one port (node:cluster). Each board socket lives on
+ * the process that accepted it; board events reach every socket whichever process made the change,
+ * and a process that dies is replaced while the others keep serving.
+ */
+describeWithServerAndRedis('several api processes sharing one port need PostgreSQL and Redis')(
+  'api on every core (node:cluster)',
+  () => {
+    let db: TestDatabase;
+    let primary: ChildProcess;
+    let output = '';
+    let baseUrl = '';
+    const email = `owner-${randomBytes(4).toString('hex')}@example.test`;
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+
+    const waitFor = async (what: () => boolean, ms: number, label: string): Promise<void> => {
+      const until = performance.now() + ms;
+      while (!what()) {
+        if (performance.now() > until) throw new Error(`timed out waiting for ${label}; output:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
+    beforeAll(async () => {
+      db = await freshDatabase();
+      const port = await freePort();
+      baseUrl = `http://127.0.0.1:${port}`;
+      primary = spawn(process.execPath, ['dist/apps/api/src/main.js', '--cores'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          PORT: String(port),
+          API_PROCESSES: '2',
+          JOBS_PREFIX: `cluster-${randomBytes(3).toString('hex')}`,
+          BOOTSTRAP_OWNER_EMAIL: email,
+          BOOTSTRAP_OWNER_PASSWORD: password,
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      primary.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+      primary.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+      await waitFor(() => output.includes('api processes:   2'), 60_000, 'the banner');
+    });
+    afterAll(async () => {
+      if (primary.exitCode === null) {
+        const exited = new Promise((r) => primary.once('exit', r));
+        primary.kill('SIGTERM');
+        await exited;
+      }
+      await db.drop();
+    });
+
+    /** The api processes: the primary's children. */
+    const workerPids = (): number[] => {
+      try {
+        return execFileSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+      } catch {
+        return [];
+      }
+    };
+
+    it('delivers every board event to sockets on both processes, and replaces a process that dies', async () => {
+      const login = await request(baseUrl).post('/v1/auth/sessions').send({ email, password }).expect(201);
+      const token = (login.body as { token: string }).token;
+      const auth = { Authorization: `Bearer ${token}` };
+      const venue = await request(baseUrl)
+        .post('/v1/venues')
+        .set(auth)
+        .send({
+          slug: `cl-${randomBytes(3).toString('hex')}`,
+          name: 'Cluster',
+          timeZone: 'Europe/Paris',
+          preset: 'workshop',
+          poolCapacity: 10,
+        })
+        .expect(201);
+      const venueId = (venue.body as { id: string }).id;
+
+      const pids = workerPids();
+      expect(pids).toHaveLength(2);
+      // node:cluster hands connections out in turn (round robin), so eight sockets land on both processes.
+      const boards = Array.from({ length: 8 }, () => new BoardClient(baseUrl, token));
+      await Promise.all(boards.map((b) => b.connected()));
+      await Promise.all(boards.map((b) => b.subscribe(venueId)));
+      for (let i = 0; i < 6; i++) {
+        await request(baseUrl)
+          .post(`/v1/venues/${venueId}/queue`)
+          .set(auth)
+          .send({ name: `P${i}`, partySize: 1, email: `p${i}-${randomBytes(2).toString('hex')}@example.test` })
+          .expect(201);
+      }
+      await waitFor(() => boards.every((b) => b.events.length >= 6), 5_000, 'the events on every socket');
+      for (const b of boards) expect(b.events.map((e) => e.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      for (const b of boards) b.close();
+
+      const [victim, survivor] = pids as [number, number];
+      process.kill(victim, 'SIGKILL');
+      await waitFor(() => output.includes(`api process ${victim} ended`), 5_000, 'the primary to notice');
+      // The survivor keeps answering while the replacement starts.
+      for (let i = 0; i < 5; i++) await request(baseUrl).get('/health').expect(200);
+      await waitFor(() => workerPids().length === 2, 30_000, 'a replacement process');
+      const now = workerPids();
+      expect(now).toContain(survivor);
+      expect(now).not.toContain(victim);
+    });
+  },
+);
