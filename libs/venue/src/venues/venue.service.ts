@@ -62,6 +62,7 @@ export class VenueService {
       poolHeld: 0,
       queueSequenceLast: '0',
       createdAt: now,
+      decisions: input.decisions ? { ...input.decisions } : null,
     };
     return this.tx.command({ translate: slugTaken }, async ({ manager }) => {
       await this.venues.insert(manager, venue);
@@ -115,6 +116,7 @@ export class VenueService {
         ...(p.oneEntryPerContact !== undefined && { oneEntryPerContact: p.oneEntryPerContact }),
         ...(p.order !== undefined && { queueOrder: p.order }),
         ...(p.poolCapacity !== undefined && { poolCapacity: p.poolCapacity }),
+        ...(input.decisions !== undefined && { decisions: { ...venue.decisions, ...input.decisions } }),
       };
       await this.venues.update(manager, venueId, changes);
       return toVenueView({ ...venue, ...changes });
