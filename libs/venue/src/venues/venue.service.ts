@@ -130,7 +130,7 @@ export class VenueService {
 
 /** The keys a request gave (a DTO instance carries the others as undefined, which must not erase stored text). */
 function givenOnly(d: VenueDecisions): VenueDecisions {
-  return Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined)) as VenueDecisions;
+  return Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined));
 }
 
 function slugTaken(err: unknown): DomainException | undefined {
