@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { boundaryCaseNames, runBoundary } from '../../apps/ledger/src/boundaries.js';
-import { parseWorksheet } from '../../apps/ledger/src/worksheet.js';
+import { boundaryCaseNames, runBoundaries, runBoundary } from '../../apps/ledger/src/boundaries.js';
+import { runLedger } from '../../apps/ledger/src/ledger.runner.js';
+import type { Worksheet } from '../../apps/ledger/src/worksheet.js';
 import { violations } from '../support/invariants.js';
 import { TestLedgerBackend } from '../support/ledger-backend.js';
+import { readWorksheet, storyWorksheet } from '../support/worksheets.js';
 
-const sheet = parseWorksheet(JSON.parse(readFileSync('examples/maple-room.worksheet.json', 'utf8')));
+const LONG_MS = 600_000;
+const maple = readWorksheet('examples/maple-room.worksheet.json');
 
 /** Worksheet section 5: each boundary test on its own, from its own starting point, over HTTP. */
 describe('Maple Room boundary tests (worksheet section 5)', () => {
@@ -18,11 +20,79 @@ describe('Maple Room boundary tests (worksheet section 5)', () => {
   });
 
   it.each(boundaryCaseNames())('%s', async (name) => {
-    const result = await runBoundary(backend, sheet, name);
+    const result = await runBoundary(backend, maple, name);
     expect({ test: name, outcome: result.outcome, evidence: result.evidence }).toEqual({
       test: name,
       outcome: 'passed',
       evidence: result.evidence,
     });
   });
+});
+
+/**
+ * The same thirteen cases built from other worksheets: their capacity, first review, first
+ * cancellation, first hold to expire and its exact expiry, last-seat moment and full state.
+ */
+describe('boundary tests for worksheets with other capacities, holds and time zones', () => {
+  const backend = new TestLedgerBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  afterEach(async () => expect(await violations(backend.dataSource)).toEqual([]));
+
+  const all = async (sheet: Worksheet): Promise<void> => {
+    const { rows } = await runLedger(await backend.client(), sheet, `rows-${sheet.capacity}-${sheet.policy.holdSeconds}`);
+    expect(rows.filter((r) => !r.passed).map((r) => [r.op, ...r.worksheetIssues, ...r.appIssues])).toEqual([]);
+    const results = await runBoundaries(backend, sheet);
+    expect(results.map((r) => r.test)).toEqual(boundaryCaseNames());
+    expect(results.filter((r) => r.outcome !== 'passed').map((r) => `${r.test}: ${r.outcome}: ${r.evidence}`)).toEqual([]);
+    const text = (name: string): string => {
+      const r = results.find((x) => x.test === name);
+      return `${r?.start} → ${r?.expected}`;
+    };
+    // The texts carry this worksheet's own figures, never the sample's.
+    expect(text('Empty')).toContain(`0 confirmed, 0 held, ${sheet.capacity} available`);
+    expect(text('Whole capacity')).toContain(`request ${sheet.capacity} seats`);
+    expect(text('Invalid size')).toContain(`request ${sheet.capacity + 1}, 0, −1 or 1.5`);
+    if (sheet.capacity !== 12) expect(results.map((r) => r.expected).join(' ')).not.toMatch(/\b12 available\b|\b10\/0\/2\b/);
+  };
+
+  it(
+    'Harbor Loft: 20 seats, 20-minute holds, Europe/Berlin, parties of 2 to 6',
+    async () => {
+      const harbor = readWorksheet('examples/harbor-loft.worksheet.json');
+      await all(harbor);
+      const plan = await runBoundary(backend, harbor, 'Acceptance boundary');
+      expect(plan.start).toBe("Q-01's 14:30 hold expiry, separate runs at 14:29:59 / 14:30:00 / 14:30:01");
+      const stamp = await runBoundary(backend, harbor, 'Full timestamp');
+      expect(`${stamp.start} → ${stamp.expected}`).toBe(
+        'Reset after H-01 (14:10); promote Q-01 at 14:10:30 → Expiry is 14:30:30; acceptance at 14:30:29 succeeds, at 14:30:30 fails in a separate run',
+      );
+    },
+    LONG_MS,
+  );
+
+  it(
+    '14 seats with 20-minute holds (the copy that used to fail 9 of 13)',
+    async () => {
+      const sheet = storyWorksheet(14, 20);
+      await all(sheet);
+      const oldest = await runBoundary(backend, sheet, 'Oldest cannot fit');
+      expect(oldest.expected).toBe('No promotion; 2 available');
+      const lastSeat = await runBoundary(backend, sheet, 'Last-seat conflict');
+      expect(lastSeat.expected).toBe('Exactly one W-04 hold; W-05 waits; 13 confirmed, 1 held, 0 available');
+    },
+    LONG_MS,
+  );
+
+  it(
+    '30 seats with 44-minute holds in Asia/Tokyo',
+    async () => {
+      const sheet = storyWorksheet(30, 44, 'Asia/Tokyo');
+      await all(sheet);
+      const full = await runBoundary(backend, sheet, 'Acceptance boundary');
+      // The 09:05 holds lapse 44 minutes later.
+      expect(full.start).toBe("W-02's 09:49 hold expiry, separate runs at 09:48:59 / 09:49:00 / 09:49:01");
+    },
+    LONG_MS,
+  );
 });

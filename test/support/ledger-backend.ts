@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { LedgerBackend } from '../../apps/ledger/src/boundaries.js';
+import type { LedgerBackend, SecondApi } from '../../apps/ledger/src/boundaries.js';
 import { LedgerClient } from '../../apps/ledger/src/ledger.client.js';
 import { startApp, type TestApp } from './test-app.js';
 import { freshDatabase, type TestDatabase } from './test-database.js';
@@ -40,6 +40,18 @@ export class TestLedgerBackend implements LedgerBackend {
 
   async stranger(): Promise<LedgerClient> {
     return new LedgerClient(this.app.baseUrl, (await signUp(this.app, 'stranger')).token);
+  }
+
+  /** With DATABASE_URL, a second api instance (its own connection pool) on this file's database. */
+  async secondApi(): Promise<SecondApi | null> {
+    if (!this.db.url) return null;
+    const other = await startApp({ db: this.db, env: { HOSTBOARD_DATA_DIR: this.dataDir } });
+    const s = await signIn(other, this.owner.email, this.owner.password);
+    return {
+      client: new LedgerClient(other.baseUrl, s.token),
+      label: 'a second api instance with its own connection pool',
+      close: () => other.app.close(),
+    };
   }
 
   async restart(): Promise<void> {

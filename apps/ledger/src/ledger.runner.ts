@@ -1,14 +1,30 @@
+import type { RowExpectation } from '@hostboard/allocator';
 import { LedgerClient, localInstant, type ApiAnswer, type Counts } from './ledger.client.js';
+import { differences, paperProblems, type Figures } from './row-check.js';
+import { modelLedger } from './worksheet-model.js';
 import type { Step, Transaction, Worksheet } from './worksheet.js';
 
+/** One row checked three ways: the worksheet's own figures, the policy model's, and the app's. */
 export interface RowResult {
   op: string;
   time: string;
   action: string;
   passed: boolean;
   expected: Transaction['expect'];
-  observed: { confirmed: number; held: number; available: number; queue: string[] };
+  /** What the policy gives (absent when a row runs without the model, e.g. a boundary's setup). */
+  model?: Figures;
+  observed: Figures;
+  /** Where the organizer's paper arithmetic disagrees with the policy, naming the row and both figures. */
+  worksheetIssues: string[];
+  /** Where the app disagrees with the policy. */
+  appIssues: string[];
   notes: string[];
+}
+
+interface StepRun {
+  ok: boolean;
+  /** For promotions: whom the app held seats for (null: nobody). */
+  held?: string | null;
 }
 
 interface QueueAnswer {
@@ -24,6 +40,8 @@ export class LedgerSession {
   readonly entries = new Map<string, string>();
   readonly reservations = new Map<string, string>();
   readonly offers = new Map<string, string>();
+  /** The reservation a promotion created for a waiting group, by its reference. */
+  readonly holds = new Map<string, string>();
   private readonly stepsByOp = new Map<string, Step[]>();
   venueId = '';
 
@@ -47,6 +65,7 @@ export class LedgerSession {
       poolCapacity: s.capacity,
       sandbox: true,
       clock: this.at(s.start),
+      ...(s.decisions && { decisions: s.decisions }),
     });
     this.venueId = venue.id;
     await this.client.must('PATCH', `/v1/venues/${venue.id}`, { policy: s.policy });
@@ -103,19 +122,15 @@ export class LedgerSession {
     return (await this.queue()).entries.filter((e) => e.status === 'waiting').map((e) => e.name);
   }
 
-  async promote(
-    key?: string,
-  ): Promise<ApiAnswer<{ offer: { id: string; entryId: string; expiresAt: string } | null; reason?: string }>> {
-    const a = await this.client.call<{ offer: { id: string; entryId: string; expiresAt: string } | null; reason?: string }>(
-      'POST',
-      this.path('/promotions'),
-      {},
-      key,
-    );
+  async promote(key?: string): Promise<ApiAnswer<PromotionAnswer>> {
+    const a = await this.client.call<PromotionAnswer>('POST', this.path('/promotions'), {}, key);
     const offer = a.body?.offer;
     if (offer) {
       const ref = [...this.entries].find(([, id]) => id === offer.entryId)?.[0];
-      if (ref) this.offers.set(ref, offer.id);
+      if (ref) {
+        this.offers.set(ref, offer.id);
+        if (a.body.reservation) this.holds.set(ref, a.body.reservation.id);
+      }
     }
     return a;
   }
@@ -128,10 +143,19 @@ export class LedgerSession {
     return this.client.call('POST', this.path(`/offers/${offerId}/accept`), {}, key);
   }
 
-  /** Cancels a registration (A, B, C) or a queue entry (W-01) by its worksheet name. */
+  /**
+   * Cancels a registration (A, B, C) or a queue entry (W-01) by its worksheet name. A group that
+   * accepted its hold is a confirmed reservation by then: its reservation is what releases the seats.
+   */
   async cancel(ref: string, key?: string): Promise<ApiAnswer> {
     const reservationId = this.reservations.get(ref);
     if (reservationId) return this.client.call('POST', this.path(`/reservations/${reservationId}/cancel`), {}, key);
+    const holdId = this.holds.get(ref);
+    if (holdId) {
+      const all = await this.client.must<Array<{ id: string; state: string }>>('GET', this.path('/reservations'));
+      if (all.find((r) => r.id === holdId)?.state === 'CONFIRMED')
+        return this.client.call('POST', this.path(`/reservations/${holdId}/cancel`), {}, key);
+    }
     const entryId = this.entries.get(ref);
     if (entryId) return this.client.call('POST', this.path(`/queue/${entryId}/cancel`), {}, key);
     throw new Error(`unknown reference ${ref}`);
@@ -148,28 +172,53 @@ export class LedgerSession {
     return entryId ? rows.at(-1)?.to : undefined;
   }
 
-  /** Runs one worksheet row: clock to its time, its steps, then what the venue reports. */
-  async runRow(t: Transaction): Promise<RowResult> {
+  /**
+   * Runs one worksheet row: clock to its time, its steps, then what the venue reports. With the
+   * model's expectation for the row, the row is checked three ways.
+   */
+  async runRow(t: Transaction, model?: RowExpectation): Promise<RowResult> {
     const notes: string[] = [];
     this.stepsByOp.set(t.op, t.steps);
     const expired = await this.moveClock(t.time);
     if (expired.length > 0) notes.push(`clock to ${t.time} expired ${expired.length} hold(s)`);
-    let stepsOk = true;
-    for (const step of t.steps) stepsOk = (await this.runStep(t.op, step, notes)) && stepsOk;
+    const appIssues: string[] = [];
+    for (const [i, step] of t.steps.entries()) {
+      const run = await this.runStep(t.op, step, notes);
+      const m = model?.outcomes[i];
+      if (!m) {
+        if (!run.ok) appIssues.push(`${t.op}: step ${i + 1} (${step.type}) did not do what the row says`);
+        continue;
+      }
+      if (run.held !== undefined && m.held && run.held !== m.held.ref)
+        appIssues.push(`${t.op}: the app held seats for ${run.held ?? 'nobody'}, the policy for ${m.held.ref ?? 'nobody'}`);
+      else if (run.held === undefined && run.ok !== m.ok)
+        appIssues.push(
+          `${t.op}: step ${i + 1} (${step.type}) ${run.ok ? 'succeeded' : 'failed'} in the app; under the policy it ${m.ok ? 'succeeds' : 'fails'}`,
+        );
+    }
     const c = await this.counts();
     const queue = await this.waitingNames();
     const observed = { confirmed: c.confirmed, held: c.held, available: c.available, queue };
-    const e = t.expect;
     const sums = c.confirmed + c.held + c.available === c.capacity && c.confirmed >= 0 && c.held >= 0 && c.available >= 0;
-    if (!sums) notes.push('confirmed + held + available is not the capacity');
-    const passed =
-      stepsOk &&
-      sums &&
-      e.confirmed === c.confirmed &&
-      e.held === c.held &&
-      e.available === c.available &&
-      sameList(e.queue, queue);
-    return { op: t.op, time: t.time, action: t.action, passed, expected: e, observed, notes };
+    if (!sums) appIssues.push(`${t.op}: the app's confirmed + held + available is not the capacity ${c.capacity}`);
+    const figures = model ? { ...model.counts, queue: model.queue } : undefined;
+    appIssues.push(
+      ...differences(t.op, figures ?? t.expect, figures ? 'the policy gives' : 'the worksheet says', observed, 'the app shows'),
+    );
+    const worksheetIssues = model ? paperProblems(t, model, this.sheet.capacity) : [];
+    const passed = appIssues.length === 0 && worksheetIssues.length === 0;
+    return {
+      op: t.op,
+      time: t.time,
+      action: t.action,
+      passed,
+      expected: t.expect,
+      model: figures,
+      observed,
+      worksheetIssues,
+      appIssues,
+      notes,
+    };
   }
 
   /** The operation's Idempotency-Key: stable for the row (so a retry is recognised), unique to this venue. */
@@ -177,50 +226,49 @@ export class LedgerSession {
     return `${this.venueId}-${op}`.replace(/[^\x21-\x7e]/g, '_').slice(0, 255);
   }
 
-  private async runStep(op: string, step: Step, notes: string[], key = this.keyOf(op)): Promise<boolean> {
+  private async runStep(op: string, step: Step, notes: string[], key = this.keyOf(op)): Promise<StepRun> {
     switch (step.type) {
       case 'review': {
         // A review is a promotion attempt: under strict order it must hold nothing.
         const a = await this.promote(`${key}-review`);
-        if (a.body.offer) notes.push(`review promoted ${this.refOfEntry(a.body.offer.entryId)}`);
-        else notes.push(`no promotion: ${a.body.reason}`);
-        return true;
+        const got = a.body.offer ? this.refOfEntry(a.body.offer.entryId) : null;
+        notes.push(got ? `review promoted ${got}` : `no promotion: ${a.body.reason}`);
+        return { ok: true, held: got };
       }
       case 'promote': {
         const a = await this.promote(key);
         const got = a.body.offer ? this.refOfEntry(a.body.offer.entryId) : null;
         notes.push(got ? `held for ${got}, expires ${a.body.offer?.expiresAt}` : `no promotion: ${a.body.reason}`);
-        if (got !== step.expect) notes.push(`expected the hold for ${step.expect ?? 'nobody'}`);
-        return got === step.expect;
+        return { ok: got === step.expect, held: got };
       }
       case 'accept': {
         const a = await this.accept(step.ref, key);
         notes.push(
           `${step.ref} accept: ${a.status}${a.status >= 300 ? ` ${(a.body as { error?: { code: string } }).error?.code}` : ''}`,
         );
-        return a.status === 200;
+        return { ok: a.status === 200 };
       }
       case 'cancel': {
         const a = await this.cancel(step.ref, key);
         notes.push(`cancel ${step.ref}: ${a.status}${a.replayed ? ' (replayed)' : ''}`);
-        return a.status === 200;
+        return { ok: a.status === 200 };
       }
       case 'expire': {
         const state = await this.offerState(step.ref);
         notes.push(`${step.ref}'s offer is ${state ?? 'unknown'}`);
-        return state === 'expired';
+        return { ok: state === 'expired' };
       }
       case 'join': {
         const a = await this.join(step.ref, step.partySize, step.sequence);
-        return a.status === 201;
+        return { ok: a.status === 201 };
       }
       case 'retry': {
         const steps = this.stepsByOp.get(step.op);
         if (!steps) throw new Error(`retry of ${step.op}, which has not run`);
         let ok = true;
         // The same operation again, with the same Idempotency-Key: it must be recognised.
-        for (const s of steps) ok = (await this.runStep(op, s, notes, this.keyOf(step.op))) && ok;
-        return ok;
+        for (const s of steps) ok = (await this.runStep(op, s, notes, this.keyOf(step.op))).ok && ok;
+        return { ok };
       }
     }
   }
@@ -230,8 +278,10 @@ export class LedgerSession {
   }
 }
 
-function sameList(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+interface PromotionAnswer {
+  offer: { id: string; entryId: string; expiresAt: string } | null;
+  reservation?: { id: string };
+  reason?: string;
 }
 
 /** Replays the whole worksheet in a fresh sandbox venue. */
@@ -242,19 +292,26 @@ export async function runLedger(
 ): Promise<{ session: LedgerSession; rows: RowResult[] }> {
   const session = new LedgerSession(client, sheet);
   await session.setUp(slug);
+  const { expectations } = modelLedger(sheet);
   const rows: RowResult[] = [];
-  for (const t of sheet.transactions) rows.push(await session.runRow(t));
+  for (const [i, t] of sheet.transactions.entries()) rows.push(await session.runRow(t, expectations[i]));
   return { session, rows };
 }
 
-/** Replays the worksheet up to and including row `op` (a boundary test's starting point). */
-export async function runUntil(client: LedgerClient, sheet: Worksheet, slug: string, op: string | null): Promise<LedgerSession> {
+/**
+ * Replays the worksheet up to and including row `upTo` (an index or an operation name; -1 or null:
+ * only the starting position), a boundary test's starting point.
+ */
+export async function runUntil(
+  client: LedgerClient,
+  sheet: Worksheet,
+  slug: string,
+  upTo: number | string | null,
+): Promise<LedgerSession> {
+  const last = typeof upTo === 'string' ? sheet.transactions.findIndex((t) => t.op === upTo) : (upTo ?? -1);
+  if (typeof upTo === 'string' && last < 0) throw new Error(`no row ${upTo} in the worksheet`);
   const session = new LedgerSession(client, sheet);
   await session.setUp(slug);
-  if (op === null) return session;
-  for (const t of sheet.transactions) {
-    await session.runRow(t);
-    if (t.op === op) return session;
-  }
-  throw new Error(`no row ${op} in the worksheet`);
+  for (const t of sheet.transactions.slice(0, last + 1)) await session.runRow(t);
+  return session;
 }

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runBoundaries, formatBoundaries } from './boundaries.js';
+import { runBoundaries, formatBoundaries, type BoundaryResult } from './boundaries.js';
+import { formatClosing, openChecks } from './ledger.closing.js';
 import { LedgerHost } from './ledger.host.js';
 import { formatRows } from './ledger.report.js';
 import { runLedger } from './ledger.runner.js';
-import { parseWorksheet } from './worksheet.js';
+import { parseWorksheet, type WorksheetDecisions } from './worksheet.js';
 
 const USAGE = 'usage: npm run ledger -- <worksheet.json> [--boundaries]\n';
 
@@ -25,16 +26,22 @@ async function main(): Promise<number> {
   try {
     const client = await host.client();
     process.stdout.write(
-      `${sheet.name}: ledger replay in a fresh sandbox venue (${sheet.date}, ${sheet.timeZone}; sample data, no message sent)\n`,
+      `${sheet.name}: ledger replay in a fresh sandbox venue (${sheet.date}, ${sheet.timeZone}; ${host.where}; sample data, no message sent)\n` +
+        'Each row: worksheet / policy / app as confirmed/held/available [active waiting queue]\n',
     );
-    const { rows } = await runLedger(client, sheet, 'ledger-main');
+    const { rows, session } = await runLedger(client, sheet, 'ledger-main');
+    const observedAt = host.now();
     process.stdout.write(`${formatRows(rows)}\n`);
+    // The decisions as the venue stored them, not as the file says: the report shows what was recorded.
+    const venue = await client.must<{ decisions?: WorksheetDecisions | null }>('GET', session.path(''));
     let failed = rows.some((r) => !r.passed);
+    let results: BoundaryResult[] = [];
     if (values.boundaries) {
-      const results = await runBoundaries(host, sheet);
+      results = await runBoundaries(host, sheet);
       process.stdout.write(`\n${formatBoundaries(results)}\n`);
       failed = failed || results.some((r) => r.outcome === 'failed');
     }
+    process.stdout.write(`\n${formatClosing(sheet, venue.decisions ?? undefined, observedAt, openChecks(rows, results))}\n`);
     return failed ? 1 : 0;
   } finally {
     await host.dispose();

@@ -8,10 +8,24 @@ export interface Worksheet {
   start: string;
   capacity: number;
   policy: { order: 'strict' | 'host-pick'; holdSeconds: number; onOfferExpired: 'keep-place' | 'leave-queue' };
+  /** Worksheet section 1's decisions that are not seat arithmetic: recorded with the venue, printed in the report. */
+  decisions?: WorksheetDecisions;
   reservations: Array<{ ref: string; partySize: number }>;
   waiting: Array<{ ref: string; partySize: number; received: string; sequence: number }>;
   transactions: Transaction[];
 }
+
+/** Free text, all optional (the venue API's `decisions` field takes the same keys). */
+export interface WorksheetDecisions {
+  whoMayCancel?: string;
+  retries?: string;
+  discrepancyOwner?: string;
+  ruleChanges?: string;
+  reviewer?: string;
+  reviewDate?: string;
+}
+
+export const DECISION_KEYS = ['whoMayCancel', 'retries', 'discrepancyOwner', 'ruleChanges', 'reviewer', 'reviewDate'] as const;
 
 export type Step =
   | { type: 'review' }
@@ -43,6 +57,14 @@ export function parseWorksheet(json: unknown): Worksheet {
   if (typeof w.policy !== 'object') fail('"policy" is missing');
   if (!Array.isArray(w.reservations) || !Array.isArray(w.waiting) || !Array.isArray(w.transactions))
     fail('"reservations", "waiting" and "transactions" must be lists');
+  if (w.decisions !== undefined) {
+    if (typeof w.decisions !== 'object' || w.decisions === null || Array.isArray(w.decisions))
+      fail('"decisions" must be an object');
+    for (const [k, v] of Object.entries(w.decisions)) {
+      if (!(DECISION_KEYS as readonly string[]).includes(k)) fail(`"decisions" takes ${DECISION_KEYS.join(', ')}; not "${k}"`);
+      if (typeof v !== 'string') fail(`"decisions.${k}" must be text`);
+    }
+  }
   for (const t of w.transactions) {
     if (typeof t.op !== 'string' || typeof t.time !== 'string' || !Array.isArray(t.steps) || typeof t.expect !== 'object')
       fail(`transaction ${JSON.stringify(t).slice(0, 60)} is incomplete`);

@@ -9,3 +9,4 @@ export * from './tables/table-placement.js';
 export * from './tables/table.allocator.js';
 export * from './tables/visit.entity.js';
 export * from './tables/table-floor.reader.js';
+export * from './policy-model/index.js';

@@ -1,3 +1,4 @@
+import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -10,7 +11,9 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateNested,
 } from 'class-validator';
+import { VenueDecisionsDto } from './venue-decisions.dto.js';
 import { IsTimeZone } from './is-time-zone.validator.js';
 import type { Preset } from '../venues/venue.entity.js';
 
@@ -44,4 +47,10 @@ export class CreateVenueDto {
   @IsOptional()
   @IsISO8601({ strict: true })
   clock?: string;
+
+  /** The worksheet's decisions (who may cancel, retries, discrepancy owner, rule changes, reviewer, date). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VenueDecisionsDto)
+  decisions?: VenueDecisionsDto;
 }

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import type { OnOfferExpired, QueueOrder } from '../venues/venue.entity.js';
+import { VenueDecisionsDto } from './venue-decisions.dto.js';
 
 export class PolicyPatchDto {
   @IsOptional()
@@ -63,4 +64,10 @@ export class UpdateVenueDto {
   @ValidateNested()
   @Type(() => PolicyPatchDto)
   policy?: PolicyPatchDto;
+
+  /** Merged into the recorded decisions; allowed after registration opens (a review comes later). */
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => VenueDecisionsDto)
+  decisions?: VenueDecisionsDto;
 }

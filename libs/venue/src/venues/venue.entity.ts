@@ -5,6 +5,16 @@ export type Seating = 'tables' | 'pool';
 export type OnOfferExpired = 'keep-place' | 'leave-queue';
 export type QueueOrder = 'host-pick' | 'strict';
 
+/** Worksheet section 1's decisions that are not seat arithmetic; free text, recorded with the venue. */
+export interface VenueDecisions {
+  whoMayCancel?: string;
+  retries?: string;
+  discrepancyOwner?: string;
+  ruleChanges?: string;
+  reviewer?: string;
+  reviewDate?: string;
+}
+
 /**
  * A venue and its policy. Its row is the lock every command of the venue takes first
  * (`SELECT … FOR UPDATE`), which serialises the venue's allocation decisions.
@@ -102,4 +112,8 @@ export class Venue {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** Who may cancel, how retries are recognised, who owns discrepancies, rule changes, reviewer and date. */
+  @Column({ type: 'jsonb', nullable: true })
+  decisions: VenueDecisions | null;
 }

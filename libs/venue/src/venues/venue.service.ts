@@ -14,7 +14,7 @@ import { MembershipService } from '@hostboard/auth';
 import type { CreateVenueDto } from '../http/create-venue.dto.js';
 import type { UpdateVenueDto } from '../http/update-venue.dto.js';
 import { presetPolicy } from './venue-presets.js';
-import type { Venue } from './venue.entity.js';
+import type { Venue, VenueDecisions } from './venue.entity.js';
 import { VenueRepository } from './venue.repository.js';
 import { toVenueView, type VenueView } from './venue.view.js';
 
@@ -62,6 +62,7 @@ export class VenueService {
       poolHeld: 0,
       queueSequenceLast: '0',
       createdAt: now,
+      decisions: input.decisions ? givenOnly(input.decisions) : null,
     };
     return this.tx.command({ translate: slugTaken }, async ({ manager }) => {
       await this.venues.insert(manager, venue);
@@ -115,6 +116,7 @@ export class VenueService {
         ...(p.oneEntryPerContact !== undefined && { oneEntryPerContact: p.oneEntryPerContact }),
         ...(p.order !== undefined && { queueOrder: p.order }),
         ...(p.poolCapacity !== undefined && { poolCapacity: p.poolCapacity }),
+        ...(input.decisions !== undefined && { decisions: { ...venue.decisions, ...givenOnly(input.decisions) } }),
       };
       await this.venues.update(manager, venueId, changes);
       return toVenueView({ ...venue, ...changes });
@@ -124,6 +126,11 @@ export class VenueService {
   async listHistory(venueId: string, subjectId?: string): Promise<HistoryView[]> {
     return this.tx.run(({ manager }) => this.history.list(manager, venueId, subjectId));
   }
+}
+
+/** The keys a request gave (a DTO instance carries the others as undefined, which must not erase stored text). */
+function givenOnly(d: VenueDecisions): VenueDecisions {
+  return Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined));
 }
 
 function slugTaken(err: unknown): DomainException | undefined {

@@ -1,5 +1,5 @@
 import type { VenuePolicy } from './venue-presets.js';
-import type { Preset, Venue } from './venue.entity.js';
+import type { Preset, Venue, VenueDecisions } from './venue.entity.js';
 
 export interface VenueView {
   id: string;
@@ -17,6 +17,8 @@ export interface VenueView {
   policy: VenuePolicy;
   version: number;
   createdAt: string;
+  /** The worksheet's recorded decisions (free text; empty when none were given). */
+  decisions: VenueDecisions;
 }
 
 export function toVenueView(v: Venue): VenueView {
@@ -43,5 +45,6 @@ export function toVenueView(v: Venue): VenueView {
     },
     version: Number(v.version),
     createdAt: v.createdAt.toISOString(),
+    decisions: v.decisions ?? {},
   };
 }

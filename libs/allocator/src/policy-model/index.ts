@@ -1,0 +1,1 @@
+export * from './seat-policy.model.js';
