@@ -12,6 +12,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { IsTimeZone } from './is-time-zone.validator.js';
+import { IsCountryCode } from '../venues/venue-country.js';
 import type { Preset } from '../venues/venue.entity.js';
 
 export class CreateVenueDto {
@@ -26,6 +27,11 @@ export class CreateVenueDto {
 
   @IsTimeZone()
   timeZone: string;
+
+  /** ISO 3166-1 alpha-2; absent: the one country the time zone names, if it names one. */
+  @IsOptional()
+  @IsCountryCode()
+  country?: string;
 
   @IsIn(['restaurant', 'workshop'])
   preset: Preset;
