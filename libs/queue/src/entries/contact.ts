@@ -27,7 +27,7 @@ export function normaliseContact(email: string | undefined, phone: string | unde
     if (!parsed?.isValid()) {
       throw DomainException.validation(
         country
-          ? `phone must be a valid phone number for ${country} or in international form, such as +13125550123.`
+          ? `phone must be a valid ${country} phone number, or in international (E.164) form such as +13125550123.`
           : 'phone must be in international form (E.164), such as +13125550123: this venue has no country for national numbers.',
         { field: 'phone' },
       );
