@@ -223,6 +223,7 @@ describe('access matrix: every route against its declared rule', () => {
         'POST /v1/auth/sessions',
         'DELETE /v1/auth/sessions/current',
         'POST /v1/venues/:venueId/members',
+        'GET /v1/venues/:venueId/queue/:entryId',
         'GET /health',
       ]),
     );

@@ -3,7 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { EVERY_DAY, joined, moveClock, party, sandboxVenue, type JoinBody } from '../support/restaurant.js';
+import { deskJoin, errorOf, EVERY_DAY, joined, moveClock, party, sandboxVenue, type JoinBody } from '../support/restaurant.js';
 
 /**
  * The position quote, number by number. Tables of 2, 2, 4 and 6 seats and an approved combination
@@ -74,9 +74,10 @@ describe('restaurant queue: the position quote', () => {
     // F, 8 people: kind 10. Earlier: A, B, C, D, E all fit 10. Position 6, 120 min.
     const f = await joined(t, owner, venueId, party(8, 'F'));
     expect(quoteOf(f)).toEqual(expected(6, 120));
-    // G, 12 people: no table or combination seats 12, so every earlier active party counts. Position 7, 140 min.
-    const g = await joined(t, owner, venueId, party(12, 'G'));
-    expect(quoteOf(g)).toEqual(expected(7, 140));
+    // G, 12 people: no table or combination seats 12, so the join is refused by its size (issue 14, item 9)
+    // rather than quoted a wait no offer could end.
+    const g = await deskJoin(t, owner, venueId, party(12, 'G')).expect(400);
+    expect(errorOf(g).message).toBe('No table or approved combination here seats a party of 12; the largest seats 10.');
 
     // A leaves: only active parties count. H, a couple: earlier C (2) fits. Position 2, 40 min.
     await request(t.baseUrl).post(`/v1/venues/${venueId}/queue/${a.entry.id}/cancel`).set(owner.auth).expect(200);
@@ -99,12 +100,11 @@ describe('restaurant queue: the position quote', () => {
       [3, 60],
       [4, 80],
       [6, 120],
-      [7, 140],
       [2, 40],
       [3, 60],
     ]);
     expect(rows.every((r) => new Date(r.quoted_at).toISOString() === FRIDAY_7PM)).toBe(true);
-    expect([b, c, d, e, f, g, h, i].every((r) => r.entry.status === 'waiting')).toBe(true);
+    expect([b, c, d, e, f, h, i].every((r) => r.entry.status === 'waiting')).toBe(true);
   });
 
   it("the next day's service counts only that day's parties", async () => {

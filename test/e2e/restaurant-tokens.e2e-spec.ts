@@ -275,10 +275,12 @@ describe('restaurant queue: tokens and sessions', () => {
         clock: '2026-06-12T23:00:00.000Z',
         windows: [{ days: EVERY_DAY, start: '17:00', end: '23:00', turnMinutes: 20 }],
       });
-      await joined(t, owner, v.id, party(2));
+      const first = await joined(t, owner, v.id, party(2));
       const me = await joined(t, owner, v.id, party(2));
       const s = (await exchange(t, me.queueToken as string).expect(201)).body as Opened;
       const auth = queueSession(s.sessionToken);
+      // The first party's session, opened at the same instant, shows the 60-minute lifetime at the end.
+      const other = queueSession(((await exchange(t, first.queueToken as string).expect(201)).body as Opened).sessionToken);
       const view = await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
       expect(view.body).toEqual({ entry: me.entry, position: 2, ahead: 1, offer: null });
 
@@ -288,22 +290,20 @@ describe('restaurant queue: tokens and sessions', () => {
       const left = await request(t.baseUrl).post('/v1/queue-session/leave').set(auth).send({}).expect(200);
       const entry = (left.body as { entry: EntryBody }).entry;
       expect(entry).toMatchObject({ id: me.entry.id, status: 'cancelled' });
-      // Leaving twice changes nothing; the session still shows the entry, with no position.
-      const again = await request(t.baseUrl).post('/v1/queue-session/leave').set(auth).send({}).expect(200);
+      // Leaving ends the session with the entry (issue 14, item 7): it opens nothing afterwards, and
+      // the host's repeat of the cancellation changes nothing.
+      expect(await request(t.baseUrl).get('/v1/queue-session').set(auth)).toMatchObject({ status: 401, body: INVALID });
+      expect((await request(t.baseUrl).post('/v1/queue-session/leave').set(auth).send({})).body).toEqual(INVALID);
+      const again = await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${me.entry.id}/cancel`).set(owner.auth).expect(200);
       expect(again.body).toEqual(left.body);
-      expect((await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200)).body).toEqual({
-        entry,
-        position: null,
-        ahead: null,
-        offer: null,
-      });
       const history = (
         await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${me.entry.id}`).set(owner.auth).expect(200)
       ).body as Array<{ to: string; actor: string }>;
       expect(history.at(-1)).toMatchObject({ to: 'cancelled', actor: `party:${me.entry.id}` });
 
+      await request(t.baseUrl).get('/v1/queue-session').set(other).expect(200);
       await moveClock(t, owner, v.id, s.expiresAt);
-      expect((await request(t.baseUrl).get('/v1/queue-session').set(auth)).body).toEqual(INVALID);
+      expect((await request(t.baseUrl).get('/v1/queue-session').set(other)).body).toEqual(INVALID);
     });
 
     it('a session opens only its own entry: another entry or offer is not found, staff routes stay closed', async () => {

@@ -141,7 +141,7 @@ describe('table offers (restaurant preset)', () => {
     ]);
     const ready = sent.find((m) => m.template === 'table-ready');
     expect(ready?.subject).toBe('Your table is ready — The Test Kitchen');
-    expect(ready?.body).toContain('Please confirm within 5 minutes — the offer expires at 6:05 PM.');
+    expect(ready?.body).toContain('Please confirm within 5 minutes — the offer expires at 6:05 PM CDT.');
     expect(ready?.body).toContain('Confirm through your queue link so we can seat you.');
   });
 
@@ -212,7 +212,7 @@ describe('table offers (restaurant preset)', () => {
     });
     const p = await joined(t, owner, paid.id, party(2));
     expect(refusal(await offer(paid, p.entry, ['T1']))).toEqual({ status: 422, code: 'PAID_BOOKING_UNAVAILABLE' });
-    await moveClock(t, owner, v.id, '2026-10-10T05:30:00.000Z'); // 12:30 AM: service over
+    await moveClock(t, owner, v.id, '2026-10-10T04:30:00.000Z'); // 11:30 PM: service over (the day not yet)
     expect(refusal(await offer(v, b.entry, ['T2']))).toEqual({ status: 422, code: 'RULE_VIOLATION' });
   });
 

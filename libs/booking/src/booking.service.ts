@@ -33,12 +33,13 @@ export class BookingService {
   ) {}
 
   async create(venueId: string, input: CreateReservationDto): Promise<CreatedBooking> {
-    const contact = normaliseContact(input.email, input.phone);
     const link = newSecretToken();
     return this.tx.command<CreatedBooking>(
       { storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken },
       async (tx) => {
         const venue = await this.venues.lock(tx.manager, venueId);
+        // A national phone number is read with the venue's country.
+        const contact = normaliseContact(input.email, input.phone, venue.country);
         if (venue.seating === 'tables') return this.createOnTables(tx, venue, input, contact, link);
         if (input.start !== undefined || input.tableIds !== undefined) {
           throw DomainException.validation('start and tableIds apply to table venues only.');

@@ -1,11 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { selectEntity } from '@hostboard/core';
 import { Offer } from '@hostboard/offer';
 
 @Injectable()
 export class PartyOfferRepository {
-  /** The entry's newest offer in any state: what "accept my offer" refers to, even once it has lapsed. */
-  latestForEntry(tx: EntityManager, venueId: string, entryId: string): Promise<Offer | null> {
-    return tx.findOne(Offer, { where: { venueId, entryId }, order: { createdAt: 'DESC', id: 'DESC' } });
+  /**
+   * The offer "accept my offer" means: the entry's live offer (at most one, by invariant 3), else the
+   * one resolved last, so a lapsed offer answers WAITLIST_OFFER_EXPIRED rather than "nothing to
+   * accept". Never decided by creation time alone: a withdrawal and a re-offer can share an instant
+   * (a sandbox clock, or one millisecond live), and then only the random id would tell them apart.
+   */
+  forAccept(tx: EntityManager, venueId: string, entryId: string): Promise<Offer | null> {
+    return selectEntity(
+      tx,
+      Offer,
+      `venue_id = $1 AND entry_id = $2
+       ORDER BY (state = 'live') DESC, resolved_at DESC NULLS LAST, created_at DESC, id DESC LIMIT 1`,
+      [venueId, entryId],
+    );
   }
 }

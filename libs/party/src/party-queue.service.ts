@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
-import { AcceptanceService, CancellationService, OfferRepository, toOfferView, type OfferView } from '@hostboard/offer';
+import {
+  AcceptanceService,
+  CancellationService,
+  type CancelledEntry,
+  OfferRepository,
+  toOfferView,
+  type OfferView,
+} from '@hostboard/offer';
 import { QueueEntryRepository, QuoteService, toEntryView, type EntryView, type QueueSessionIdentity } from '@hostboard/queue';
 import { VenueRepository } from '@hostboard/venue';
 import { PartyOfferRepository } from './party-offer.repository.js';
@@ -49,19 +56,23 @@ export class PartyQueueService {
     });
   }
 
-  /** Leaves the queue (releasing a live offer's hold); another entry's id is simply not found. */
-  leave(session: QueueSessionIdentity, entryId = session.entryId): Promise<{ entry: EntryView }> {
+  /**
+   * Leaves the queue (releasing a live offer's hold). After accepting, leaving cancels the booking
+   * (tables released once, history kept) and the answer names it in `cancelledBooking`; a seated
+   * party is refused. Either way the session ends with the entry: the token and session stop working.
+   */
+  leave(session: QueueSessionIdentity, entryId = session.entryId): Promise<CancelledEntry> {
     return this.cancellations.cancelEntry(session.venueId, entryId, session.entryId);
   }
 
   /**
-   * Accepts the entry's offer: the one named (another entry's offer is not found), else its newest
-   * one, so a lapsed offer answers WAITLIST_OFFER_EXPIRED rather than "nothing to accept".
+   * Accepts the entry's offer: the one named (another entry's offer is not found), else its live one,
+   * else the one resolved last, so a lapsed offer answers WAITLIST_OFFER_EXPIRED rather than
+   * "nothing to accept".
    */
   async accept(session: QueueSessionIdentity, offerId?: string): Promise<{ offer: OfferView; reservation: ReservationView }> {
     const id =
-      offerId ??
-      (await this.tx.run(({ manager }) => this.partyOffers.latestForEntry(manager, session.venueId, session.entryId)))?.id;
+      offerId ?? (await this.tx.run(({ manager }) => this.partyOffers.forAccept(manager, session.venueId, session.entryId)))?.id;
     if (!id) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, NO_OFFER);
     return this.acceptance.accept(session.venueId, id, session.entryId);
   }

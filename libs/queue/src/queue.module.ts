@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '@hostboard/auth';
 import { OutboxModule } from '@hostboard/outbox';
 import { VenueModule } from '@hostboard/venue';
+import { BusinessDayCloser } from './day-close/business-day.closer.js';
+import { EntryReadService } from './entries/entry-read.service.js';
+import { EntryCredentials } from './sessions/entry-credentials.js';
 import { EntryCorrectionService } from './correction/entry-correction.service.js';
 import { QueueEntryRepository } from './entries/queue-entry.repository.js';
 import { PublicQueueController } from './http/public-queue.controller.js';
@@ -31,7 +34,18 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     QueueSessionRepository,
     QueueSessionService,
     QueueSessionGuard,
+    BusinessDayCloser,
+    EntryReadService,
+    EntryCredentials,
   ],
-  exports: [QueueEntryRepository, JoinService, QuoteService, QueueSessionService, QueueSessionGuard],
+  exports: [
+    QueueEntryRepository,
+    JoinService,
+    QuoteService,
+    QueueSessionService,
+    QueueSessionGuard,
+    BusinessDayCloser,
+    EntryCredentials,
+  ],
 })
 export class QueueModule {}

@@ -1,5 +1,6 @@
 export * from './venue.module.js';
 export * from './venues/venue-presets.js';
+export * from './venues/venue-country.js';
 export * from './venues/venue.entity.js';
 export * from './venues/venue.repository.js';
 export * from './venues/venue.service.js';

@@ -3,9 +3,8 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { VenueRole } from '@hostboard/core';
 import type { PoolCounts, ReservationView, TableCounts } from '@hostboard/allocator';
-import type { EntryView } from '@hostboard/queue';
 import { AcceptanceService } from '../lifecycle/acceptance.service.js';
-import { CancellationService } from '../lifecycle/cancellation.service.js';
+import { CancellationService, type CancelledEntry } from '../lifecycle/cancellation.service.js';
 import { PromotionService, type PromotionResult } from '../lifecycle/promotion.service.js';
 import { QueueReadService, type QueueView } from '../lifecycle/queue-read.service.js';
 import { SandboxClockService } from '../lifecycle/sandbox-clock.service.js';
@@ -88,7 +87,7 @@ export class FloorController {
   cancelEntry(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('entryId', ParseUUIDPipe) entryId: string,
-  ): Promise<{ entry: EntryView }> {
+  ): Promise<CancelledEntry> {
     return this.cancellations.cancelEntry(venueId, entryId);
   }
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DateTime } from 'luxon';
 import { Clock, TransactionRunner } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
 import { SweepService } from '../lifecycle/sweep.service.js';
@@ -36,16 +37,31 @@ export class OfferExpiryHandlers implements OnModuleInit {
       return 'skipped';
     });
     this.scheduler.handle('safety-sweep', async () => {
-      const venues: Array<{ venue_id: string }> = await this.tx.run((t) =>
+      const now = this.clock.now();
+      const due: Array<{ venue_id: string }> = await this.tx.run((t) =>
         t.manager.query(
           `SELECT DISTINCT o.venue_id FROM offers o JOIN venues v ON v.id = o.venue_id
             WHERE o.state = 'live' AND o.expires_at <= $1 AND NOT v.sandbox`,
-          [this.clock.now()],
+          [now],
         ),
       );
-      for (const v of venues) await this.sweep.sweepFirst(v.venue_id);
-      if (venues.length > 0) this.logger.log(`safety sweep resolved due offers at ${venues.length} venue(s)`);
-      return venues.length > 0 ? 'done' : 'skipped';
+      // Also the table venues whose oldest waiting party is from before their local today: a business
+      // day may have ended there, and nobody may come to the board to trigger the close.
+      const waiting: Array<{ venue_id: string; time_zone: string; oldest: string }> = await this.tx.run((t) =>
+        t.manager.query(
+          `SELECT e.venue_id, v.time_zone, min(e.business_date)::text AS oldest
+             FROM queue_entries e JOIN venues v ON v.id = e.venue_id
+            WHERE e.status = 'waiting' AND v.seating = 'tables' AND NOT v.sandbox
+            GROUP BY e.venue_id, v.time_zone`,
+        ),
+      );
+      const venues = new Set(due.map((v) => v.venue_id));
+      for (const w of waiting) {
+        if (w.oldest < (DateTime.fromJSDate(now, { zone: w.time_zone }).toISODate() ?? '')) venues.add(w.venue_id);
+      }
+      for (const venueId of venues) await this.sweep.sweepFirst(venueId);
+      if (venues.size > 0) this.logger.log(`safety sweep visited ${venues.size} venue(s) with due offers or ended days`);
+      return venues.size > 0 ? 'done' : 'skipped';
     });
   }
 

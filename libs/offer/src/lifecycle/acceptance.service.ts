@@ -90,14 +90,24 @@ export class AcceptanceService {
     });
   }
 
-  /** A host withdraws a live offer: the hold is released and the entry goes where the policy says. */
+  /**
+   * A host withdraws a live offer: the hold is released and the entry goes where the policy says.
+   * Lapsed holds are swept first, so an offer that ran out is recorded as expired, not withdrawn.
+   */
   async withdraw(venueId: string, offerId: string): Promise<{ offer: OfferView }> {
+    await this.sweep.sweepFirst(venueId);
     return this.tx.command({}, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const offer = await this.offers.find(tx.manager, venueId, offerId);
       if (!offer) throw DomainException.notFound('The offer was not found.');
-      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+      if (offer.state === 'expired') throw new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
       const now = this.clock.now(venue);
+      // A hold due at this instant (the sweep's read raced it) has lapsed too: expire it, not withdraw it.
+      if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
+        await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
+        throw new CommitThenRefuse(new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED));
+      }
+      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
       await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
       return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }) };
     });

@@ -9,12 +9,13 @@ import {
   type TableCounts,
 } from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
-import { QueueEntryRepository, toEntryView } from '@hostboard/queue';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
+import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import type { QueueView } from './queue-read.service.js';
 import { headBlockedReason } from './promotion.service.js';
+import { SweepService } from './sweep.service.js';
 
 /** How many queue entries the board carries (a tablet shows the head of the queue). */
 export const BOARD_QUEUE_LIMIT = 200;
@@ -47,11 +48,15 @@ export class BoardSnapshotService extends BoardSnapshotSource {
     private readonly pool: PoolAllocator,
     private readonly floor: TableFloorReader,
     private readonly tableAllocator: TableAllocator,
+    private readonly sweep: SweepService,
+    private readonly seating: TablesRepository,
   ) {
     super();
   }
 
   async snapshot(venueId: string): Promise<BoardSnapshot> {
+    // As the queue read: sweep first, so an ended business day's parties are not on the board.
+    await this.sweep.sweepFirst(venueId);
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
@@ -69,6 +74,10 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       const tables = venue.seating === 'tables' ? await this.floor.floor(manager, venueId, now) : [];
       const pool = venue.seating === 'pool' ? this.pool.counts(venue) : null;
       const head = active.find((e) => e.status === 'waiting') ?? null;
+      const kinds = kindPositions(
+        active,
+        venue.seating === 'tables' ? await this.seating.seatingCapacities(manager, venueId) : null,
+      );
       const reason = pool && head ? headBlockedReason(head, pool.available) : null;
       return {
         version: Number(venue.version),
@@ -81,6 +90,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
           return {
             ...toEntryView(e),
             position: i + 1,
+            kindPosition: kinds.get(e.id) ?? i + 1,
             quotedWaitMinutes: e.quotedWaitMinutes,
             ...(offer ? { offer: toOfferView(offer, offerTables.get(offer.reservationId)) } : {}),
           };

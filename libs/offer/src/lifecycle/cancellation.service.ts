@@ -1,16 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
+import { EntryCredentials, QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
+import { SweepService } from './sweep.service.js';
+
+export const ALREADY_SEATED = 'The party is already seated; there is no queue place or booking to leave.';
+
+export interface CancelledEntry {
+  entry: EntryView;
+  /**
+   * Present when this call also cancelled the party's confirmed booking (an entry that had accepted
+   * its offer): the booking, now CANCELLED, whose tables were released.
+   */
+  cancelledBooking?: ReservationView;
+}
 
 /**
  * Cancellations. A waiting entry leaves the queue and releases nothing; a held or confirmed
  * reservation releases its seats once. A repeat, with the same or a new Idempotency-Key, finds the
- * state already changed and returns it as it is (the guards make it change nothing).
+ * state already changed and returns it as it is (the guards make it change nothing). A cancelled
+ * entry's queue token and sessions stop working in the same transaction. Lapsed holds are swept
+ * first, so an offer that ran out before the cancellation is recorded as expired, not cancelled.
  */
 @Injectable()
 export class CancellationService {
@@ -24,9 +38,18 @@ export class CancellationService {
     private readonly lifecycle: OfferLifecycle,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
+    private readonly sweep: SweepService,
+    private readonly credentials: EntryCredentials,
   ) {}
 
-  async cancelEntry(venueId: string, entryId: string, onlyEntryId?: string): Promise<{ entry: EntryView }> {
+  /**
+   * An entry leaves the queue. Waiting: it is cancelled. Holding a live offer: the hold is released.
+   * Confirmed (it accepted its offer): its booking is cancelled too, tables released once, and the
+   * answer says so (`cancelledBooking`). Seated: the party asking is refused (there is nothing to
+   * leave); staff get the entry unchanged.
+   */
+  async cancelEntry(venueId: string, entryId: string, onlyEntryId?: string): Promise<CancelledEntry> {
+    await this.sweep.sweepFirst(venueId);
     return this.tx.command({}, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const entry = await this.entries.find(tx.manager, venueId, entryId);
@@ -34,7 +57,17 @@ export class CancellationService {
         throw DomainException.notFound('The queue entry was not found.');
       const now = this.clock.now(venue);
       const operationId = `cancel-entry-${entry.id}`;
-      if (entry.status === 'offered') {
+      let cancelledBooking: ReservationView | undefined;
+      if (entry.status === 'seated' && onlyEntryId !== undefined) {
+        throw new DomainException(ErrorCode.RULE_VIOLATION, ALREADY_SEATED);
+      }
+      if (entry.status === 'confirmed') {
+        const accepted = await this.offers.acceptedForEntry(tx.manager, entry.id);
+        if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId))) {
+          const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
+          if (booking) cancelledBooking = toReservationView(booking);
+        }
+      } else if (entry.status === 'offered') {
         const offer = await this.offers.liveForEntry(tx.manager, entry.id);
         if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId);
       } else if (entry.status === 'waiting') {
@@ -52,11 +85,14 @@ export class CancellationService {
         }
       }
       const current = await this.entries.find(tx.manager, venueId, entry.id);
-      return { entry: toEntryView(current ?? entry) };
+      if (current?.status === 'cancelled' && entry.status !== 'cancelled')
+        await this.credentials.revoke(tx.manager, entry.id, now);
+      return { entry: toEntryView(current ?? entry), ...(cancelledBooking ? { cancelledBooking } : {}) };
     });
   }
 
   async cancelReservation(venueId: string, reservationId: string): Promise<{ reservation: ReservationView }> {
+    await this.sweep.sweepFirst(venueId);
     return this.tx.command({}, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const reservation = await this.reservations.find(tx.manager, venueId, reservationId);
@@ -68,18 +104,26 @@ export class CancellationService {
     });
   }
 
-  private async release(tx: Tx, venue: Venue, reservationId: string, state: string, now: Date): Promise<void> {
-    const operationId = `cancel-reservation-${reservationId}`;
+  /** Releases a held or confirmed reservation once; answers whether this call released it. */
+  private async release(
+    tx: Tx,
+    venue: Venue,
+    reservationId: string,
+    state: string,
+    now: Date,
+    operationId = `cancel-reservation-${reservationId}`,
+  ): Promise<boolean> {
     if (state === 'HELD') {
       const offer = (await this.offers.live(tx.manager, venue.id)).find((o) => o.reservationId === reservationId);
       if (offer) {
-        await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId);
-        return;
+        const ended = await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId);
+        if (ended) await this.credentials.revoke(tx.manager, offer.entryId, now);
+        return ended;
       }
     }
-    if (state !== 'HELD' && state !== 'CONFIRMED') return;
+    if (state !== 'HELD' && state !== 'CONFIRMED') return false;
     if (!(await this.reservations.transition(tx.manager, reservationId, ['HELD', 'CONFIRMED'], 'CANCELLED', now, 'cancelled')))
-      return;
+      return false;
     await this.history.append(tx.manager, {
       venueId: venue.id,
       subjectType: 'reservation',
@@ -100,8 +144,10 @@ export class CancellationService {
         at: now,
         operationId,
       });
+      await this.credentials.revoke(tx.manager, entryId, now);
     }
     await this.venues.refreshPoolCounts(tx.manager, venue);
     await this.board.append(tx, venue.id, 'reservation.cancelled', { reservationId, entryId: entryId ?? null }, now);
+    return true;
   }
 }

@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, TransactionRunner } from '@hostboard/core';
 import { PoolAllocator, TableFloorReader, type PoolCounts, type TableCounts } from '@hostboard/allocator';
-import { QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { kindPositions, QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
+import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { headBlockedReason } from './promotion.service.js';
+import { SweepService } from './sweep.service.js';
 
 export interface QueueView {
   version: number;
-  entries: Array<EntryView & { position: number; offer?: OfferView }>;
+  /**
+   * `position` is the place in the whole list; `kindPosition` is the position the party was told,
+   * counted as its quote counts (the same day's parties that fit its kind of table), so the host can
+   * say the same number the party heard.
+   */
+  entries: Array<EntryView & { position: number; kindPosition: number; offer?: OfferView }>;
   head?: { entryId: string; fits: boolean; reason: string | null };
 }
 
@@ -24,19 +30,31 @@ export class QueueReadService {
     private readonly pool: PoolAllocator,
     private readonly floor: TableFloorReader,
     private readonly clock: VenueClock,
+    private readonly sweep: SweepService,
+    private readonly tables: TablesRepository,
   ) {}
 
   async queue(venueId: string): Promise<QueueView> {
+    // Reading sweeps first (a cheap check when nothing is due), so lapsed holds and the parties of
+    // an ended business day never show as still in the queue.
+    await this.sweep.sweepFirst(venueId);
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
       const active = await this.entries.active(manager, venueId);
       const live = new Map((await this.offers.live(manager, venueId)).map((o) => [o.entryId, o]));
+      const capacities = venue.seating === 'tables' ? await this.tables.seatingCapacities(manager, venueId) : null;
+      const kinds = kindPositions(active, capacities);
       const view: QueueView = {
         version: Number(venue.version),
         entries: active.map((e, i) => {
           const offer = live.get(e.id);
-          return { ...toEntryView(e), position: i + 1, ...(offer ? { offer: toOfferView(offer) } : {}) };
+          return {
+            ...toEntryView(e),
+            position: i + 1,
+            kindPosition: kinds.get(e.id) ?? i + 1,
+            ...(offer ? { offer: toOfferView(offer) } : {}),
+          };
         }),
       };
       if (venue.seating === 'pool') {

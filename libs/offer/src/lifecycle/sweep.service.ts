@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, TransactionRunner, type Tx } from '@hostboard/core';
+import { BusinessDayCloser } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
@@ -8,7 +9,7 @@ import { OfferLifecycle } from './offer-lifecycle.js';
 export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
 
 /**
- * Resolves lapsed holds. It runs before every offer, promotion and acceptance in its own committed
+ * Resolves lapsed holds and ended business days. It runs before every offer, promotion and acceptance in its own committed
  * transaction, so no decision sees a stale hold; jobs only make expiry visible on time.
  */
 @Injectable()
@@ -20,14 +21,20 @@ export class SweepService {
     private readonly offers: OfferRepository,
     private readonly lifecycle: OfferLifecycle,
     private readonly wallClock: Clock,
+    private readonly dayClose: BusinessDayCloser,
   ) {}
 
-  /** Inside a transaction that holds the venue lock: expires every live offer due at `now`. */
+  /**
+   * Inside a transaction that holds the venue lock: expires every live offer due at `now`, then
+   * closes the waiting entries of ended business days (after the expiry, so an offer of that day
+   * that lapsed and returned its party to waiting is closed in the same sweep).
+   */
   async sweepLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
     const expired: string[] = [];
     for (const offer of await this.offers.due(tx.manager, venue.id, now)) {
       if (await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id))) expired.push(offer.id);
     }
+    await this.dayClose.closeLocked(tx, venue, now);
     return expired;
   }
 
@@ -37,7 +44,10 @@ export class SweepService {
    * sweep committed a moment earlier would have missed too, and the decision checks its own deadline.
    */
   async sweepFirst(venueId: string): Promise<string[]> {
-    if (!(await this.tx.read((m) => this.offers.anyDue(m, venueId, this.wallClock.now())))) return [];
+    const due = await this.tx.read(
+      async (m) => (await this.offers.anyDue(m, venueId, this.wallClock.now())) || (await this.dayClose.anyToClose(m, venueId)),
+    );
+    if (!due) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       return this.sweepLocked(tx, venue, this.clock.now(venue));

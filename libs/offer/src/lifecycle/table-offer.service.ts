@@ -14,6 +14,8 @@ import { OFFER_NOT_OPEN } from './acceptance.service.js';
 import { SweepService } from './sweep.service.js';
 import { TABLE_READY_TEMPLATE, tableReadyEmail } from './table-ready.email.js';
 
+export const SKIPS_HEAD = 'This queue is in strict order: offer a table to the oldest waiting party first (details.headEntryId).';
+
 export interface TableOfferInput {
   entryId: string;
   entryVersion: number;
@@ -64,6 +66,14 @@ export class TableOfferService {
       if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window is running now.');
       if (window.businessDate !== entry.businessDate)
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'This entry is not in today’s queue.');
+      // Strict order on tables: only the head of the day's queue (its oldest waiting party) may be
+      // offered; a party holding a live offer is not waiting, so the next one is the head.
+      if (venue.queueOrder === 'strict') {
+        const head = await this.entries.oldestWaitingOfDay(m, venueId, entry.businessDate);
+        if (head && head.id !== entry.id) {
+          throw new DomainException(ErrorCode.RULE_VIOLATION, SKIPS_HEAD, { headEntryId: head.id });
+        }
+      }
       if (window.window.depositRequired) {
         throw new DomainException(
           ErrorCode.PAID_BOOKING_UNAVAILABLE,
@@ -101,7 +111,8 @@ export class TableOfferService {
         const email = tableReadyEmail({
           venueName: venue.name,
           partyName: entry.name,
-          expiresAtLocal: this.clock.localTime(venue, expiresAt),
+          holdSeconds: venue.holdSeconds,
+          expiresAtLocal: this.clock.localStamp(venue, expiresAt),
         });
         await this.outbox.record(m, {
           venueId,

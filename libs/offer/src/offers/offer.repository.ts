@@ -17,6 +17,11 @@ export class OfferRepository {
     return tx.findOneBy(Offer, { entryId, state: 'live' });
   }
 
+  /** The offer an entry accepted, if it did (an entry is confirmed once, so there is at most one). */
+  acceptedForEntry(tx: EntityManager, entryId: string): Promise<Offer | null> {
+    return tx.findOneBy(Offer, { entryId, state: 'accepted' });
+  }
+
   live(tx: EntityManager, venueId: string): Promise<Offer[]> {
     return tx.find(Offer, { where: { venueId, state: 'live' }, order: { expiresAt: 'ASC' } });
   }

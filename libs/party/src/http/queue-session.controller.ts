@@ -2,8 +2,8 @@ import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common
 import { ApiTags } from '@nestjs/swagger';
 import { PartySession } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
-import type { OfferView } from '@hostboard/offer';
-import { CurrentQueueSession, QueueSessionGuard, type EntryView, type QueueSessionIdentity } from '@hostboard/queue';
+import type { CancelledEntry, OfferView } from '@hostboard/offer';
+import { CurrentQueueSession, QueueSessionGuard, type QueueSessionIdentity } from '@hostboard/queue';
 import { PartyQueueService, type PartyQueueView } from '../party-queue.service.js';
 import { AcceptOfferDto, LeaveQueueDto } from './party-acts.dto.js';
 
@@ -22,7 +22,7 @@ export class QueueSessionController {
 
   @Post('leave')
   @HttpCode(200)
-  leave(@CurrentQueueSession() session: QueueSessionIdentity, @Body() body: LeaveQueueDto): Promise<{ entry: EntryView }> {
+  leave(@CurrentQueueSession() session: QueueSessionIdentity, @Body() body: LeaveQueueDto): Promise<CancelledEntry> {
     return this.party.leave(session, body.entryId);
   }
 

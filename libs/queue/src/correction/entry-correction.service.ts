@@ -57,6 +57,7 @@ export class EntryCorrectionService {
       const contact = normaliseContact(
         (input.email === undefined ? entry.email : input.email) ?? undefined,
         (input.phone === undefined ? entry.phone : input.phone) ?? undefined,
+        venue.country,
       );
       const next = {
         name: input.name ?? entry.name,

@@ -120,6 +120,46 @@ export class QueueEntryRepository {
     return q.getOne();
   }
 
+  /** Whether any entry still waits from a business date before `date` (a day that may have ended). */
+  async anyWaitingBefore(tx: EntityManager, venueId: string, date: string): Promise<boolean> {
+    const rows: Array<{ any: boolean }> = await tx.query(
+      "SELECT EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2) AS any",
+      [venueId, date],
+    );
+    return rows[0]?.any === true;
+  }
+
+  /**
+   * Ends the waiting entries of business dates before `date` (their day is over): status `expired`,
+   * version bumped. Guarded by the status, so a repeat closes nothing. Answers what it closed.
+   */
+  async closeWaitingBefore(
+    tx: EntityManager,
+    venueId: string,
+    date: string,
+  ): Promise<Array<{ id: string; businessDate: string }>> {
+    const rows = returningRows<{ id: string; business_date: string | Date }>(
+      await tx.query(
+        `UPDATE queue_entries SET status = 'expired', version = version + 1
+          WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2
+          RETURNING id, business_date::text AS business_date`,
+        [venueId, date],
+      ),
+    );
+    return rows.map((r) => ({ id: r.id, businessDate: String(r.business_date) }));
+  }
+
+  /** The oldest waiting entry of one business date: the head of a strict queue. */
+  oldestWaitingOfDay(tx: EntityManager, venueId: string, businessDate: string): Promise<QueueEntry | null> {
+    return tx
+      .createQueryBuilder(QueueEntry, 'e')
+      .where("e.venue_id = :venueId AND e.status = 'waiting' AND e.business_date = :businessDate", { venueId, businessDate })
+      .orderBy('e.received_at', 'ASC')
+      .addOrderBy('e.queue_sequence', 'ASC')
+      .limit(1)
+      .getOne();
+  }
+
   /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
   async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
     const rows = returningRows<{ n: string }>(

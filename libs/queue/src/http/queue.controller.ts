@@ -1,8 +1,9 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { EntryCorrectionService } from '../correction/entry-correction.service.js';
 import type { EntryView } from '../entries/queue-entry.view.js';
+import { EntryReadService, type EntryDetail } from '../entries/entry-read.service.js';
 import { JoinService, type JoinResult } from '../join/join.service.js';
 import { TokenReplacementService, type ReplacedToken } from '../tokens/token-replacement.service.js';
 import { CorrectEntryDto } from './correct-entry.dto.js';
@@ -16,7 +17,18 @@ export class QueueController {
     private readonly joins: JoinService,
     private readonly corrections: EntryCorrectionService,
     private readonly tokens: TokenReplacementService,
+    private readonly reads: EntryReadService,
   ) {}
+
+  /** One entry in any status, with its queue sequence, received time, quote at join and history (host+). */
+  @VenueRole('host')
+  @Get(':entryId')
+  entry(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('entryId', ParseUUIDPipe) entryId: string,
+  ): Promise<EntryDetail> {
+    return this.reads.detail(venueId, entryId);
+  }
 
   /** Desk join (host+). */
   @VenueRole('host')

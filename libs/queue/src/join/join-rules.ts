@@ -26,6 +26,19 @@ export function assertPartySize(venue: Venue, size: number): void {
 }
 
 /**
+ * After the cap guard: a party that no table and no approved combination seats would be quoted a wait
+ * and then refused every offer, so it is refused at the door, by its size. A venue with no tables
+ * yet has nothing to compare with and takes any size up to the cap.
+ */
+export function assertSeatable(size: number, capacities: number[]): void {
+  if (capacities.length === 0 || capacities.some((c) => c >= size)) return;
+  throw DomainException.validation(
+    `No table or approved combination here seats a party of ${size}; the largest seats ${Math.max(...capacities)}.`,
+    { field: 'partySize', partySize: size, largest: Math.max(...capacities) },
+  );
+}
+
+/**
  * The partial unique index refused a second active entry for this contact today. Only reachable if
  * something wrote past the venue lock; the transaction is gone, so the existing entry is not named.
  */

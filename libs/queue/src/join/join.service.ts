@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { OutboxWriter } from '@hostboard/outbox';
-import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { RunningWindowFinder, TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { normaliseContact, type Contact } from '../entries/contact.js';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
@@ -11,10 +11,12 @@ import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
 import { quoteText } from '../quote/quote.js';
 import { QuoteService } from '../quote/quote.service.js';
 import { QueueTokenService } from '../tokens/queue-token.service.js';
+import { BusinessDayCloser } from '../day-close/business-day.closer.js';
 import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from './queue-joined.email.js';
 import {
   assertPartySize,
   assertPartySizeRange,
+  assertSeatable,
   CONTACT_MISSING,
   DUPLICATE_MESSAGE,
   duplicateContact,
@@ -61,19 +63,28 @@ export class JoinService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly outbox: OutboxWriter,
+    private readonly dayClose: BusinessDayCloser,
+    private readonly seating: TablesRepository,
   ) {}
 
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
-    const contact = normaliseContact(input.email, input.phone);
-    return this.command(async (tx) => this.join(tx, await this.venues.lock(tx.manager, venueId), input, contact));
+    await this.dayClose.closeFirst(venueId);
+    return this.command(async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      // A national phone number is read with the venue's country, so the contact is checked here.
+      return this.join(tx, venue, input, normaliseContact(input.email, input.phone, venue.country));
+    });
   }
 
   /** Anyone, by slug: an unknown or unpublished venue is the same plain NOT_FOUND. */
   async publicJoin(slug: string, input: JoinInput): Promise<JoinResult> {
-    const contact = normaliseContact(input.email, input.phone);
     const found = await this.tx.run(({ manager }) => this.venues.findBySlug(manager, slug));
+    // The request is checked before the venue's guards; an unknown or unpublished venue reads phones
+    // as international only, which tells an outsider nothing about it.
+    const contact = normaliseContact(input.email, input.phone, found?.published ? found.country : null);
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
+    await this.dayClose.closeFirst(found.id);
     return this.command(async (tx) => {
       const venue = await this.venues.lock(tx.manager, found.id);
       // Read again under the lock: it may have been unpublished since.
@@ -93,6 +104,7 @@ export class JoinService {
     }
     if (!venue.queueEnabled) throw new DomainException(ErrorCode.RULE_VIOLATION, QUEUE_OFF);
     assertPartySize(venue, input.partySize);
+    if (venue.seating === 'tables') assertSeatable(input.partySize, await this.seating.seatingCapacities(tx.manager, venue.id));
     const now = this.clock.now(venue);
     const running = await this.windows.find(tx.manager, venue, now);
     if (venue.requireServiceWindow && !running) throw new DomainException(ErrorCode.RULE_VIOLATION, NO_SERVICE_WINDOW);

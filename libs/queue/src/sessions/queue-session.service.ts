@@ -5,6 +5,7 @@ import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
 import { QueueSessionRepository } from './queue-session.repository.js';
+import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 
 /** One answer for a wrong, used, expired or replaced token or session: nothing says which. */
 export const TOKEN_INVALID_MESSAGE = 'This token is not valid. Ask the venue for a fresh one.';
@@ -38,6 +39,7 @@ export class QueueSessionService {
     private readonly tokens: QueueTokenRepository,
     private readonly sessions: QueueSessionRepository,
     private readonly limiter: AttemptLimiter,
+    private readonly entries: QueueEntryRepository,
   ) {}
 
   /**
@@ -60,6 +62,10 @@ export class QueueSessionService {
         const now = this.clock.now(venue);
         const entryId = await this.tokens.use(manager, found.id, now);
         if (!entryId) throw tokenInvalid();
+        // A cancelled entry's token opens nothing (cancelling retires it too; this also covers tokens
+        // of entries cancelled before that rule). Refusing rolls the use back: nothing changes.
+        const entry = await this.entries.find(manager, venue.id, entryId);
+        if (!entry || entry.status === 'cancelled') throw tokenInvalid();
         const expiresAt = new Date(now.getTime() + QUEUE_SESSION_MINUTES * 60_000);
         await this.sessions.insert(manager, {
           id: randomUUID(),

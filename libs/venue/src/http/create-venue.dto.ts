@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { VenueDecisionsDto } from './venue-decisions.dto.js';
 import { IsTimeZone } from './is-time-zone.validator.js';
+import { IsCountryCode } from '../venues/venue-country.js';
 import type { Preset } from '../venues/venue.entity.js';
 
 export class CreateVenueDto {
@@ -29,6 +30,11 @@ export class CreateVenueDto {
 
   @IsTimeZone()
   timeZone: string;
+
+  /** ISO 3166-1 alpha-2; absent: the one country the time zone names, if it names one. */
+  @IsOptional()
+  @IsCountryCode()
+  country?: string;
 
   @IsIn(['restaurant', 'workshop'])
   preset: Preset;

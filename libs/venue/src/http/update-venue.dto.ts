@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsCountryCode } from '../venues/venue-country.js';
 import type { OnOfferExpired, QueueOrder } from '../venues/venue.entity.js';
 import { VenueDecisionsDto } from './venue-decisions.dto.js';
 
@@ -39,6 +40,11 @@ export class UpdateVenueDto {
   @MinLength(1)
   @MaxLength(160)
   name?: string;
+
+  /** ISO 3166-1 alpha-2 (national phone numbers are read with it); null clears it. */
+  @IsOptional()
+  @IsCountryCode()
+  country?: string | null;
 
   @IsOptional()
   @IsBoolean()

@@ -25,4 +25,13 @@ export class VenueClock {
   localTime(venue: Pick<Venue, 'timeZone'>, at: Date): string {
     return DateTime.fromJSDate(at, { zone: venue.timeZone }).toFormat('h:mm a');
   }
+
+  /**
+   * A venue-local stamp with its zone, e.g. "1:35 AM CDT": on the night clocks fall back, 1:35 AM
+   * happens twice, and only the zone abbreviation (CDT, then CST) tells the two apart. Where a zone
+   * has no abbreviation in English, the offset is named instead ("GMT+1").
+   */
+  localStamp(venue: Pick<Venue, 'timeZone'>, at: Date): string {
+    return DateTime.fromJSDate(at, { zone: venue.timeZone }).setLocale('en-US').toFormat('h:mm a ZZZZ');
+  }
 }

@@ -49,6 +49,13 @@ export class Venue {
   @Column({ name: 'time_zone', type: 'text' })
   timeZone: string;
 
+  /**
+   * ISO 3166-1 alpha-2, e.g. US: national phone numbers typed at this venue are read with it.
+   * Defaulted from the time zone where the zone names one country; null where it names none (UTC).
+   */
+  @Column({ type: 'text', nullable: true })
+  country: string | null;
+
   @Column({ type: 'text' })
   preset: Preset;
 

@@ -13,6 +13,7 @@ import {
 import { MembershipService } from '@hostboard/auth';
 import type { CreateVenueDto } from '../http/create-venue.dto.js';
 import type { UpdateVenueDto } from '../http/update-venue.dto.js';
+import { countryOfZone } from './venue-country.js';
 import { presetPolicy } from './venue-presets.js';
 import type { Venue, VenueDecisions } from './venue.entity.js';
 import { VenueRepository } from './venue.repository.js';
@@ -43,6 +44,7 @@ export class VenueService {
       slug: input.slug,
       name: input.name,
       timeZone: input.timeZone,
+      country: input.country ?? countryOfZone(input.timeZone),
       preset: input.preset,
       published: false,
       queueEnabled: true,
@@ -106,6 +108,7 @@ export class VenueService {
       }
       const changes: Partial<Venue> = {
         ...(input.name !== undefined && { name: input.name }),
+        ...(input.country !== undefined && { country: input.country }),
         ...(input.published !== undefined && { published: input.published }),
         ...(input.queueEnabled !== undefined && { queueEnabled: input.queueEnabled }),
         ...(input.queuePartyCap !== undefined && { queuePartyCap: input.queuePartyCap }),

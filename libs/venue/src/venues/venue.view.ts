@@ -6,6 +6,8 @@ export interface VenueView {
   slug: string;
   name: string;
   timeZone: string;
+  /** ISO 3166-1 alpha-2; national phone numbers are read with it. */
+  country: string | null;
   preset: Preset;
   published: boolean;
   queueEnabled: boolean;
@@ -27,6 +29,7 @@ export function toVenueView(v: Venue): VenueView {
     slug: v.slug,
     name: v.name,
     timeZone: v.timeZone,
+    country: v.country,
     preset: v.preset,
     published: v.published,
     queueEnabled: v.queueEnabled,

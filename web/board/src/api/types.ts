@@ -43,7 +43,10 @@ export interface Entry {
 }
 
 export interface QueueRow extends Entry {
+  /** The place in the whole list. */
   position: number;
+  /** The position the party was told: counted among the same day's parties that fit its kind of table. */
+  kindPosition?: number;
   offer?: Offer;
 }
 

@@ -91,8 +91,18 @@ function Row({
       data-status={row.status}
       data-offer-id={offer?.id}
     >
-      <div class="pos" aria-label={`position ${row.position}`}>
-        {row.position}
+      {/* The big number is the one the party heard (its table-kind position); the list place is under it. */}
+      <div
+        class="pos"
+        data-testid="entry-position"
+        aria-label={`position ${row.kindPosition ?? row.position} for its table, number ${row.position} in the list`}
+      >
+        {row.kindPosition ?? row.position}
+        {row.kindPosition !== undefined && row.kindPosition !== row.position ? (
+          <small class="pos-list" title="place in the whole list">
+            #{row.position} in list
+          </small>
+        ) : null}
       </div>
       <div class="who">
         <div class="name">{row.name}</div>

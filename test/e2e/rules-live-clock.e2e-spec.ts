@@ -1,0 +1,126 @@
+import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { violations } from '../support/invariants.js';
+import { activeEntries, EVERY_DAY, joined, party, refusal } from '../support/restaurant.js';
+import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
+import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
+
+/**
+ * Issue 14 on a live venue (not a sandbox: moving a sandbox clock sweeps, which would hide what is
+ * tested here). The app's clock is a manual one, so a hold can lapse with nobody sweeping, and a
+ * business day can end with nobody at the board.
+ */
+
+interface OfferBody {
+  offer: { id: string; reservationId: string };
+}
+
+interface HistoryRow {
+  subjectId: string;
+  from: string | null;
+  to: string;
+  reason: string | null;
+}
+
+const FRIDAY_6PM = new Date('2026-10-09T23:00:00.000Z'); // Chicago
+
+describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
+  let t: TestApp;
+  let owner: Staff;
+  const clock = new ManualClock(FRIDAY_6PM);
+  const ds = (): DataSource => t.app.get<DataSource>(getDataSourceToken());
+
+  beforeAll(async () => {
+    t = await startApp({ clock });
+    owner = await signUp(t, 'owner');
+  });
+  afterEach(async () => expect(await violations(ds())).toEqual([]));
+  afterAll(() => t.close());
+
+  /** A live restaurant (no simulated clock) with a 17:00–23:00 service every day and one 2-top. */
+  const liveRestaurant = async (): Promise<{ id: string; tableId: string }> => {
+    const v = await createVenue(t, owner, { timeZone: 'America/Chicago' });
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/service-windows`)
+      .set(owner.auth)
+      .send({ days: EVERY_DAY, start: '17:00', end: '23:00', turnMinutes: 20 })
+      .expect(201);
+    const table = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/tables`)
+      .set(owner.auth)
+      .send({ label: 'T1', capacity: 2 })
+      .expect(201);
+    return { id: v.id, tableId: (table.body as { id: string }).id };
+  };
+
+  const historyOf = async (venueId: string, subjectId: string): Promise<HistoryRow[]> =>
+    (await request(t.baseUrl).get(`/v1/venues/${venueId}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
+      .body as HistoryRow[];
+
+  const offerTo = async (v: { id: string; tableId: string }, entry: { id: string; version: number }): Promise<OfferBody> =>
+    (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/offers`)
+        .set(owner.auth)
+        .send({ entryId: entry.id, entryVersion: entry.version, tableIds: [v.tableId] })
+        .expect(201)
+    ).body as OfferBody;
+
+  it('12: withdraw and cancel sweep first, so a hold that lapsed is recorded as expired, not withdrawn or cancelled', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await liveRestaurant();
+    const p = await joined(t, owner, v.id, party(2));
+    const first = await offerTo(v, p.entry);
+    clock.advance(300_000); // the five minutes have passed; nothing has swept yet
+    const withdraw = await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${first.offer.id}/withdraw`).set(owner.auth);
+    expect(refusal(withdraw)).toEqual({ status: 409, code: 'WAITLIST_OFFER_EXPIRED' });
+    expect((await historyOf(v.id, first.offer.id)).map((h) => [h.from, h.to, h.reason])).toEqual([
+      [null, 'live', null],
+      ['live', 'expired', 'WAITLIST_OFFER_EXPIRED'],
+    ]);
+
+    // The place was kept: offered again, the hold lapses again, and this time the host cancels the entry.
+    const [again] = await activeEntries(t, owner, v.id);
+    const second = await offerTo(v, again as { id: string; version: number });
+    clock.advance(300_001);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${p.entry.id}/cancel`).set(owner.auth).expect(200);
+    expect((await historyOf(v.id, second.offer.id)).map((h) => h.to)).toEqual(['live', 'expired']);
+    expect((await historyOf(v.id, p.entry.id)).slice(-2).map((h) => [h.from, h.to, h.reason])).toEqual([
+      ['offered', 'waiting', 'WAITLIST_OFFER_EXPIRED'],
+      ['waiting', 'cancelled', null],
+    ]);
+  });
+
+  it('11: a business day that ended with nobody at the board is closed by the next read, or the next join', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const read = await liveRestaurant();
+    const join = await liveRestaurant();
+    const fridayRead = await joined(t, owner, read.id, party(2));
+    const fridayJoin = await joined(t, owner, join.id, party(2));
+    const statusOf = async (id: string): Promise<string | undefined> =>
+      ((await ds().query('SELECT status FROM queue_entries WHERE id = $1', [id])) as Array<{ status: string }>)[0]?.status;
+
+    // 00:30 on Saturday: Friday's service ended at 23:00 and its date has passed.
+    clock.set(new Date('2026-10-10T05:30:00.000Z'));
+    owner = await signIn(t, owner.email, owner.password); // the Friday session has lapsed
+    expect(await statusOf(fridayRead.entry.id)).toBe('waiting'); // nothing has looked yet
+    expect(await activeEntries(t, owner, read.id)).toEqual([]);
+    expect(await statusOf(fridayRead.entry.id)).toBe('expired');
+
+    // Saturday evening, the other venue's first act is a join: Friday's party is closed before it.
+    clock.set(new Date('2026-10-10T22:30:00.000Z'));
+    owner = await signIn(t, owner.email, owner.password);
+    expect(await statusOf(fridayJoin.entry.id)).toBe('waiting');
+    const saturday = await joined(t, owner, join.id, party(2));
+    expect(saturday.position).toBe(1);
+    expect(await statusOf(fridayJoin.entry.id)).toBe('expired');
+    expect((await historyOf(join.id, fridayJoin.entry.id)).at(-1)).toMatchObject({
+      from: 'waiting',
+      to: 'expired',
+      reason: 'business day ended',
+    });
+  });
+});
