@@ -13,6 +13,7 @@ import { QueueSessionGuard } from './sessions/queue-session.guard.js';
 import { QueueSessionRepository } from './sessions/queue-session.repository.js';
 import { QueueSessionService } from './sessions/queue-session.service.js';
 import { QueueTokenRepository } from './tokens/queue-token.repository.js';
+import { QueueTokenReader } from './tokens/queue-token.reader.js';
 import { QueueTokenService } from './tokens/queue-token.service.js';
 import { TokenReplacementService } from './tokens/token-replacement.service.js';
 
@@ -27,11 +28,12 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     EntryCorrectionService,
     QueueTokenRepository,
     QueueTokenService,
+    QueueTokenReader,
     TokenReplacementService,
     QueueSessionRepository,
     QueueSessionService,
     QueueSessionGuard,
   ],
-  exports: [QueueEntryRepository, JoinService, QuoteService, QueueSessionService, QueueSessionGuard],
+  exports: [QueueEntryRepository, JoinService, QuoteService, QueueSessionService, QueueSessionGuard, QueueTokenReader],
 })
 export class QueueModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, TransactionRunner } from '@hostboard/core';
 import { PoolAllocator, TableFloorReader, type PoolCounts, type TableCounts } from '@hostboard/allocator';
+import { ReachReader, type Reach } from '@hostboard/outbox';
 import { QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -9,7 +10,8 @@ import { headBlockedReason } from './promotion.service.js';
 
 export interface QueueView {
   version: number;
-  entries: Array<EntryView & { position: number; offer?: OfferView }>;
+  /** `reach`: whether the venue's messages reach the party (see ReachReader). */
+  entries: Array<EntryView & { position: number; reach: Reach; offer?: OfferView }>;
   head?: { entryId: string; fits: boolean; reason: string | null };
 }
 
@@ -24,6 +26,7 @@ export class QueueReadService {
     private readonly pool: PoolAllocator,
     private readonly floor: TableFloorReader,
     private readonly clock: VenueClock,
+    private readonly reach: ReachReader,
   ) {}
 
   async queue(venueId: string): Promise<QueueView> {
@@ -32,11 +35,17 @@ export class QueueReadService {
       if (!venue) throw DomainException.notFound('The venue was not found.');
       const active = await this.entries.active(manager, venueId);
       const live = new Map((await this.offers.live(manager, venueId)).map((o) => [o.entryId, o]));
+      const reach = await this.reach.of(manager, venueId, active);
       const view: QueueView = {
         version: Number(venue.version),
         entries: active.map((e, i) => {
           const offer = live.get(e.id);
-          return { ...toEntryView(e), position: i + 1, ...(offer ? { offer: toOfferView(offer) } : {}) };
+          return {
+            ...toEntryView(e),
+            position: i + 1,
+            reach: reach.get(e.id) ?? 'ok',
+            ...(offer ? { offer: toOfferView(offer) } : {}),
+          };
         }),
       };
       if (venue.seating === 'pool') {
