@@ -142,7 +142,8 @@ describe('table offers (restaurant preset)', () => {
       'table-ready ana@example.test',
       'table-ready bo@example.test',
     ]);
-    const ready = sent.find((m) => m.template === 'table-ready');
+    // Newest first: the last one is Ana's first offer.
+    const ready = sent.findLast((m) => m.template === 'table-ready');
     expect(ready?.subject).toBe('Your table is ready — The Test Kitchen');
     expect(ready?.body).toContain('Please confirm within 5 minutes — the offer expires at 6:05 PM.');
     expect(ready?.body).toContain('Confirm through your queue link so we can seat you.');
