@@ -42,8 +42,12 @@ export interface Entry {
   quotedWaitMinutes?: number | null;
 }
 
+/** Whether the venue's messages reach the party: failed, or no contact on a channel it sends on. */
+export type Reach = 'ok' | 'failed' | 'none';
+
 export interface QueueRow extends Entry {
   position: number;
+  reach?: Reach;
   offer?: Offer;
 }
 
@@ -99,6 +103,8 @@ export interface BoardSnapshot {
   queue: QueueRow[];
   head: HeadExplanation | null;
   offers: Offer[];
+  /** The guest page on PUBLIC_URL, or null (then the page's own origin). */
+  queuePage?: string | null;
 }
 
 export interface JoinResult {
@@ -130,12 +136,14 @@ export interface PartyQueueView {
 
 export interface Message {
   id: string;
+  channel: 'email' | 'sms';
   to: string;
   template: string;
   subject: string;
   body: string;
   createdAt: string;
-  status: string;
+  status: 'recorded' | 'sending' | 'sent' | 'failed';
+  failureReason?: string;
   entryId?: string;
   reservationId?: string;
 }
