@@ -22,15 +22,15 @@ export interface AnnouncementText {
 /** The spec's words for a lapsed offer (WAITLIST_OFFER_EXPIRED and what to do about it). */
 export const OFFER_EXPIRED_WORDS = 'The offer expired and its table was released.';
 export const LAPSE_NOTHING_LOST = 'Nothing lost — the place was kept; watch for the next offer.';
-export const PLACE_KEPT = 'You keep your place in the queue.';
 export const PLACE_NOT_KEPT = 'You are no longer in the queue; ask the desk if you would like to join again.';
 
 export function announcement(kind: Announcement, f: AnnouncementFacts): AnnouncementText {
-  const after = f.placeKept ? PLACE_KEPT : PLACE_NOT_KEPT;
   const page = f.link && f.placeKept ? [`Your queue page: ${f.link}`] : [];
   switch (kind) {
     case 'offer-withdrawn': {
-      const said = `The host withdrew the table offered to you; ${f.placeKept ? 'you keep your place in the queue.' : after}`;
+      const said = f.placeKept
+        ? 'The host withdrew the table offered to you; you keep your place in the queue.'
+        : `The host withdrew the table offered to you. ${PLACE_NOT_KEPT}`;
       return {
         subject: `Your table offer was withdrawn — ${f.venueName}`,
         body: [
