@@ -280,7 +280,14 @@ describe('restaurant queue: tokens and sessions', () => {
       const s = (await exchange(t, me.queueToken as string).expect(201)).body as Opened;
       const auth = queueSession(s.sessionToken);
       const view = await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
-      expect(view.body).toEqual({ entry: me.entry, position: 2, ahead: 1, offer: null });
+      expect(view.body).toEqual({
+        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago' },
+        now: expect.any(String),
+        entry: me.entry,
+        position: 2,
+        ahead: 1,
+        offer: null,
+      });
 
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));
       await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
@@ -292,6 +299,8 @@ describe('restaurant queue: tokens and sessions', () => {
       const again = await request(t.baseUrl).post('/v1/queue-session/leave').set(auth).send({}).expect(200);
       expect(again.body).toEqual(left.body);
       expect((await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200)).body).toEqual({
+        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago' },
+        now: expect.any(String),
         entry,
         position: null,
         ahead: null,
