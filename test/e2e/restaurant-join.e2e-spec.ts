@@ -316,9 +316,10 @@ describe('restaurant queue: joining', () => {
       await joined(t, owner, v.id, party(2));
       await joined(t, owner, v.id, { name: 'Phone only', partySize: 2, phone: '+13128675309' });
       const me = await joined(t, owner, v.id, { name: 'Dana', partySize: 2, email: 'Dana@Example.test' });
-      const mails = await messages(t, owner, v.id);
-      // The phone-only party gets no email; the others one each.
-      expect(mails).toHaveLength(2);
+      const all = await messages(t, owner, v.id);
+      // The phone-only party gets a text instead of an email; the others one email each.
+      expect(all.map((m) => m.channel).sort()).toEqual(['email', 'email', 'sms']);
+      const mails = all.filter((m) => m.channel === 'email');
       const mine = mails.find((m) => m.entryId === me.entry.id);
       expect(mine).toMatchObject({
         to: 'dana@example.test',
@@ -337,7 +338,7 @@ describe('restaurant queue: joining', () => {
       const host = await addMember(t, v.id, owner, 'host');
       const manager = await addMember(t, v.id, owner, 'manager');
       await request(t.baseUrl).get(`/v1/venues/${v.id}/messages`).set(host.auth).expect(403);
-      expect(await messages(t, manager, v.id)).toHaveLength(2);
+      expect(await messages(t, manager, v.id)).toHaveLength(3);
     });
   });
 

@@ -282,7 +282,14 @@ describe('restaurant queue: tokens and sessions', () => {
       // The first party's session, opened at the same instant, shows the 60-minute lifetime at the end.
       const other = queueSession(((await exchange(t, first.queueToken as string).expect(201)).body as Opened).sessionToken);
       const view = await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
-      expect(view.body).toEqual({ entry: me.entry, position: 2, ahead: 1, offer: null });
+      expect(view.body).toEqual({
+        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago' },
+        now: expect.any(String),
+        entry: me.entry,
+        position: 2,
+        ahead: 1,
+        offer: null,
+      });
 
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));
       await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);

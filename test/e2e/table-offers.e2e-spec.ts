@@ -128,10 +128,13 @@ describe('table offers (restaurant preset)', () => {
     >;
     expect(after).toEqual({ tables: 3, free: 3, held: 0, booked: 0, occupied: 0 });
 
-    // The recorded emails are exactly the ones the spec names: three queueing emails, three table-ready emails.
+    // The recorded emails: three queueing emails, three table-ready emails, and one announcement for
+    // each offer that ended without a table (Ana's lapsed, Bo's withdrawn).
     const sent = await messages(t, owner, v.id);
     // (Sorted: the three joins share one sandbox instant.)
     expect(sent.map((m) => `${m.template} ${m.to}`).sort()).toEqual([
+      'offer-lapsed ana@example.test',
+      'offer-withdrawn bo@example.test',
       'queue-joined ana@example.test',
       'queue-joined bo@example.test',
       'queue-joined cy@example.test',
@@ -139,7 +142,8 @@ describe('table offers (restaurant preset)', () => {
       'table-ready ana@example.test',
       'table-ready bo@example.test',
     ]);
-    const ready = sent.find((m) => m.template === 'table-ready');
+    // Newest first: the last one is Ana's first offer.
+    const ready = sent.findLast((m) => m.template === 'table-ready');
     expect(ready?.subject).toBe('Your table is ready — The Test Kitchen');
     expect(ready?.body).toContain('Please confirm within 5 minutes — the offer expires at 6:05 PM CDT.');
     expect(ready?.body).toContain('Confirm through your queue link so we can seat you.');

@@ -32,13 +32,16 @@ export interface JoinBody {
 
 export interface MessageBody {
   id: string;
+  channel: 'email' | 'sms';
   to: string;
   template: string;
   subject: string;
   body: string;
   createdAt: string;
   status: string;
+  failureReason?: string;
   entryId?: string;
+  reservationId?: string;
 }
 
 export interface Window {

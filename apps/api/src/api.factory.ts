@@ -16,6 +16,7 @@ import {
 import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
 import { installBoardPage } from './board-page.js';
+import { installGuestPage } from './guest-page.js';
 
 export interface CreateApiOptions {
   clock?: Clock;
@@ -46,6 +47,7 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   });
   installBodyParsing(http);
   installBoardPage(http);
+  installGuestPage(http);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder().setTitle('hostboard').setVersion('1').addBearerAuth().build(),

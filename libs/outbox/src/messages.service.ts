@@ -1,16 +1,53 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionRunner } from '@hostboard/core';
-import { OutboxWriter, type MessageView } from './outbox.writer.js';
+import { DomainException, TransactionRunner } from '@hostboard/core';
+import { MessagesRepository, type MessageFilter } from './messages.repository.js';
+import { toMessageView, type MessageView } from './outbox.writer.js';
+import type { MessagesQueryDto } from './http/messages-query.dto.js';
 
-/** What a manager reviews: every email recorded for the venue, oldest first. */
+export const MESSAGES_DEFAULT_LIMIT = 100;
+export const MESSAGES_MAX_LIMIT = 500;
+
+export interface MessagesPage {
+  items: MessageView[];
+  /** The cursor of the next (older) page, or null when this page is the last. */
+  next: string | null;
+}
+
+/** The cursor is the last row's (created_at, id), base64url: opaque to clients, exact for the keyset. */
+export function encodeCursor(m: { createdAt: string; id: string }): string {
+  return Buffer.from(`${m.createdAt}|${m.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const createdAt = new Date(at ?? '');
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()))
+    throw DomainException.validation('before must be a cursor from a previous page’s Link header.', { field: 'before' });
+  return { createdAt, id };
+}
+
+/** What a manager reviews: every message recorded for the venue, both channels, newest first, in pages. */
 @Injectable()
 export class MessagesService {
   constructor(
     private readonly tx: TransactionRunner,
-    private readonly outbox: OutboxWriter,
+    private readonly repo: MessagesRepository,
   ) {}
 
-  list(venueId: string): Promise<MessageView[]> {
-    return this.tx.run(({ manager }) => this.outbox.list(manager, venueId));
+  async page(venueId: string, q: MessagesQueryDto): Promise<MessagesPage> {
+    const limit = q.limit === undefined ? MESSAGES_DEFAULT_LIMIT : Number(q.limit);
+    if (limit > MESSAGES_MAX_LIMIT)
+      throw DomainException.validation(`limit must be a whole number from 1 to ${MESSAGES_MAX_LIMIT}`, { field: 'limit' });
+    const filter: MessageFilter = {
+      ...(q.template !== undefined ? { template: q.template } : {}),
+      ...(q.channel !== undefined ? { channel: q.channel } : {}),
+      ...(q.to !== undefined ? { to: q.to } : {}),
+      ...(q.before !== undefined ? { before: decodeCursor(q.before) } : {}),
+    };
+    // One row more than asked says whether an older page exists, so nothing is cut silently.
+    const rows = await this.tx.read((m) => this.repo.page(m, venueId, filter, limit + 1));
+    const items = rows.slice(0, limit).map(toMessageView);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > limit && last ? encodeCursor(last) : null };
   }
 }

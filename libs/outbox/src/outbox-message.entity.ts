@@ -1,10 +1,16 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 export type OutboxStatus = 'recorded' | 'sending' | 'sent' | 'failed';
+export type OutboxChannel = 'email' | 'sms';
 
-/** A guest email, written in the transaction of the change it reports; relayed later, at most once. */
+/**
+ * A guest message (an email or a text), written in the transaction of the change it reports;
+ * relayed later, at most once.
+ */
 @Entity({ name: 'outbox_messages' })
 @Index('outbox_messages_venue_idx', ['venueId', 'createdAt'])
+@Index('outbox_messages_entry_idx', ['entryId', 'createdAt'], { where: `"entry_id" IS NOT NULL` })
+@Check('outbox_messages_channel_check', `"channel" IN ('email', 'sms')`)
 @Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded'` })
 @Check('outbox_messages_status_check', `"status" IN ('recorded', 'sending', 'sent', 'failed')`)
 export class OutboxMessage {
@@ -15,12 +21,17 @@ export class OutboxMessage {
   @Column({ name: 'venue_id', type: 'uuid' })
   venueId: string;
 
+  /** `email` (to an address) or `sms` (to an E.164 phone number). */
+  @Column({ type: 'text', default: 'email' })
+  channel: OutboxChannel;
+
   @Column({ name: 'to_address', type: 'text' })
   to: string;
 
   @Column({ type: 'text' })
   template: string;
 
+  /** Empty for a text. */
   @Column({ type: 'text' })
   subject: string;
 
@@ -38,6 +49,10 @@ export class OutboxMessage {
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
   createdAt: Date;
+
+  /** Why the provider refused it (status `failed`), in the provider's words. */
+  @Column({ name: 'failure_reason', type: 'text', nullable: true })
+  failureReason: string | null;
 
   @Column({ name: 'sent_at', type: 'timestamptz', precision: 6, nullable: true })
   sentAt: Date | null;

@@ -1,81 +1,105 @@
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
-import { AppConfig, Clock, returningRows, TransactionRunner } from '@hostboard/core';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { BoardEventWriter } from '@hostboard/board';
+import { Clock, returningRows, TransactionRunner } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
+import { EmailChannel } from './channels/email.channel.js';
+import type { GuestChannel } from './channels/guest-channel.js';
+import { SmsAdapter } from './channels/sms.adapter.js';
+import type { OutboxChannel } from './outbox-message.entity.js';
 
 /** At most this many messages per relay run. */
 const BATCH = 50;
 
 interface Claimed {
   id: string;
+  venue_id: string;
+  entry_id: string | null;
+  channel: OutboxChannel;
   to_address: string;
   subject: string;
   body: string;
 }
 
 /**
- * Relays recorded emails to the provider (SMTP through nodemailer) when SMTP_URL is set; otherwise
- * they stay `recorded`. At most once: a message is claimed (`sending`) in a committed transaction
+ * Relays recorded messages to the providers that are configured: emails over SMTP when SMTP_URL is
+ * set, texts to a Twilio-compatible API when SMS_URL is set; a channel without a provider keeps its
+ * messages `recorded`. At most once: a message is claimed (`sending`) in a committed transaction
  * before it is handed to the provider, so a crash mid-send never sends it a second time; it is
- * left `sending` for a person to check rather than risk a duplicate.
+ * left `sending` for a person to check rather than risk a duplicate. Claims skip rows another
+ * process has locked, so any number of workers relay side by side.
  */
 @Injectable()
-export class OutboxRelay implements OnModuleInit, OnModuleDestroy {
+export class OutboxRelay implements OnModuleInit {
   private readonly logger = new Logger(OutboxRelay.name);
-  private transport?: Transporter;
+  private readonly channels: Map<OutboxChannel, GuestChannel>;
 
   constructor(
-    private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly tx: TransactionRunner,
     private readonly scheduler: JobScheduler,
-  ) {}
+    private readonly board: BoardEventWriter,
+    email: EmailChannel,
+    sms: SmsAdapter,
+  ) {
+    this.channels = new Map<OutboxChannel, GuestChannel>(
+      [email, sms].filter((c) => c.configured).map((c): [OutboxChannel, GuestChannel] => [c.channel, c]),
+    );
+  }
 
   onModuleInit(): void {
-    if (!this.config.SMTP_URL) return;
-    this.transport = nodemailer.createTransport(this.config.SMTP_URL);
+    if (this.channels.size === 0) return;
     this.scheduler.handle('outbox-relay', async () => ((await this.relay()) > 0 ? 'done' : 'skipped'));
   }
 
-  onModuleDestroy(): void {
-    this.transport?.close();
-  }
-
-  /** Sends what is recorded; answers how many were handed to the provider. */
+  /** Sends what is recorded on the configured channels; answers how many the providers took. */
   async relay(): Promise<number> {
-    const transport = this.transport;
-    if (!transport) return 0;
+    if (this.channels.size === 0) return 0;
     const claimed = await this.tx.run(async ({ manager }) =>
       returningRows<Claimed>(
         await manager.query(
           `UPDATE outbox_messages SET status = 'sending'
-            WHERE id IN (SELECT id FROM outbox_messages WHERE status = 'recorded' ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, to_address, subject, body`,
-          [BATCH],
+            WHERE id IN (SELECT id FROM outbox_messages WHERE status = 'recorded' AND channel = ANY($2)
+                          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, venue_id, entry_id, channel, to_address, subject, body`,
+          [BATCH, [...this.channels.keys()]],
         ),
       ),
     );
     let sent = 0;
     for (const m of claimed) {
+      const channel = this.channels.get(m.channel);
       try {
-        await transport.sendMail({ from: this.config.SMTP_FROM, to: m.to_address, subject: m.subject, text: m.body });
-        await this.mark(m.id, 'sent');
+        if (!channel) throw new Error(`no provider for ${m.channel}`);
+        await channel.send({ id: m.id, to: m.to_address, subject: m.subject, body: m.body });
+        await this.sent(m.id);
         sent++;
       } catch (err) {
-        this.logger.warn(`email ${m.id} failed: ${(err as Error).message}`);
-        await this.mark(m.id, 'failed');
+        const reason = (err as Error).message || 'the provider refused it';
+        this.logger.warn(`${m.channel} ${m.id} failed: ${reason}`);
+        await this.failed(m, reason);
       }
     }
     return sent;
   }
 
-  private async mark(id: string, status: 'sent' | 'failed'): Promise<void> {
+  private async sent(id: string): Promise<void> {
     await this.tx.run(({ manager }) =>
-      manager.query('UPDATE outbox_messages SET status = $2, sent_at = $3 WHERE id = $1', [
-        id,
-        status,
-        status === 'sent' ? this.clock.now() : null,
-      ]),
+      manager.query(`UPDATE outbox_messages SET status = 'sent', sent_at = $2 WHERE id = $1`, [id, this.clock.now()]),
     );
+  }
+
+  /** Failed, with the provider's reason; the boards hear of it, since the party's row shows its reach. */
+  private async failed(m: Claimed, reason: string): Promise<void> {
+    await this.tx.run(async (tx) => {
+      await tx.manager.query(`UPDATE outbox_messages SET status = 'failed', failure_reason = $2 WHERE id = $1`, [m.id, reason]);
+      if (m.entry_id)
+        await this.board.append(
+          tx,
+          m.venue_id,
+          'message.failed',
+          { messageId: m.id, entryId: m.entry_id, channel: m.channel },
+          this.clock.now(),
+        );
+    });
   }
 }

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { insertEntities } from '@hostboard/core';
-import { OutboxMessage } from './outbox-message.entity.js';
+import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
 
 export interface NewMessage {
   venueId: string;
+  /** Default `email`. */
+  channel?: OutboxChannel;
   to: string;
   template: string;
+  /** Empty for a text. */
   subject: string;
   body: string;
   entryId?: string | null;
@@ -17,17 +20,20 @@ export interface NewMessage {
 
 export interface MessageView {
   id: string;
+  channel: OutboxChannel;
   to: string;
   template: string;
   subject: string;
   body: string;
   createdAt: string;
   status: string;
+  /** The provider's words when the status is `failed`. */
+  failureReason?: string;
   entryId?: string;
   reservationId?: string;
 }
 
-/** Records guest emails in the transaction of the change they report (recorded, not sent). */
+/** Records guest messages in the transaction of the change they report (recorded, not sent). */
 @Injectable()
 export class OutboxWriter {
   async record(tx: EntityManager, m: NewMessage): Promise<void> {
@@ -35,6 +41,7 @@ export class OutboxWriter {
       {
         id: randomUUID(),
         venueId: m.venueId,
+        channel: m.channel ?? 'email',
         to: m.to,
         template: m.template,
         subject: m.subject,
@@ -43,23 +50,25 @@ export class OutboxWriter {
         entryId: m.entryId ?? null,
         reservationId: m.reservationId ?? null,
         createdAt: m.at,
+        failureReason: null,
         sentAt: null,
       },
     ]);
   }
+}
 
-  async list(tx: EntityManager, venueId: string): Promise<MessageView[]> {
-    const rows = await tx.find(OutboxMessage, { where: { venueId }, order: { createdAt: 'ASC', id: 'ASC' }, take: 1000 });
-    return rows.map((r) => ({
-      id: r.id,
-      to: r.to,
-      template: r.template,
-      subject: r.subject,
-      body: r.body,
-      createdAt: r.createdAt.toISOString(),
-      status: r.status,
-      ...(r.entryId ? { entryId: r.entryId } : {}),
-      ...(r.reservationId ? { reservationId: r.reservationId } : {}),
-    }));
-  }
+export function toMessageView(r: OutboxMessage): MessageView {
+  return {
+    id: r.id,
+    channel: r.channel,
+    to: r.to,
+    template: r.template,
+    subject: r.subject,
+    body: r.body,
+    createdAt: r.createdAt.toISOString(),
+    status: r.status,
+    ...(r.failureReason ? { failureReason: r.failureReason } : {}),
+    ...(r.entryId ? { entryId: r.entryId } : {}),
+    ...(r.reservationId ? { reservationId: r.reservationId } : {}),
+  };
 }

@@ -9,11 +9,23 @@ import {
   toOfferView,
   type OfferView,
 } from '@hostboard/offer';
-import { QueueEntryRepository, QuoteService, toEntryView, type EntryView, type QueueSessionIdentity } from '@hostboard/queue';
-import { VenueRepository } from '@hostboard/venue';
+import type { EntityManager } from 'typeorm';
+import {
+  QueueEntryRepository,
+  QueueTokenReader,
+  QuoteService,
+  toEntryView,
+  type EntryView,
+  type QueueSessionIdentity,
+} from '@hostboard/queue';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { PartyOfferRepository } from './party-offer.repository.js';
 
 export interface PartyQueueView {
+  /** What the party's page shows at the top; the time zone reads the deadline in venue-local time. */
+  venue: { name: string; timeZone: string };
+  /** The venue's clock now (a sandbox venue's simulated one): the page runs its countdown from it. */
+  now: string;
   entry: EntryView;
   /** Where the party stands now, counted as the quote counts; null once it has left the active queue. */
   position: number | null;
@@ -38,22 +50,37 @@ export class PartyQueueService {
     private readonly partyOffers: PartyOfferRepository,
     private readonly cancellations: CancellationService,
     private readonly acceptance: AcceptanceService,
+    private readonly tokens: QueueTokenReader,
+    private readonly clock: VenueClock,
   ) {}
 
-  async view(session: QueueSessionIdentity): Promise<PartyQueueView> {
-    return this.tx.run(async ({ manager }) => {
-      const venue = await this.venues.findById(manager, session.venueId);
-      const entry = await this.entries.find(manager, session.venueId, session.entryId);
-      if (!venue || !entry) throw DomainException.notFound('The queue entry was not found.');
-      const standing = await this.quotes.positionOf(manager, venue, entry);
-      const offer = await this.offers.liveForEntry(manager, entry.id);
-      return {
-        entry: toEntryView(entry),
-        position: standing?.position ?? null,
-        ahead: standing?.ahead ?? null,
-        offer: offer ? toOfferView(offer) : null,
-      };
-    });
+  view(session: QueueSessionIdentity): Promise<PartyQueueView> {
+    return this.tx.run(({ manager }) => this.describe(manager, session.venueId, session.entryId));
+  }
+
+  /**
+   * The same view by the queue token itself, which stays unused: the page reads where the party
+   * stands while it waits, and exchanges the token only when the party acts.
+   */
+  async status(token: string): Promise<PartyQueueView> {
+    const { venueId, entryId } = await this.tokens.entryOf(token);
+    return this.tx.run(({ manager }) => this.describe(manager, venueId, entryId));
+  }
+
+  private async describe(manager: EntityManager, venueId: string, entryId: string): Promise<PartyQueueView> {
+    const venue = await this.venues.findById(manager, venueId);
+    const entry = await this.entries.find(manager, venueId, entryId);
+    if (!venue || !entry) throw DomainException.notFound('The queue entry was not found.');
+    const standing = await this.quotes.positionOf(manager, venue, entry);
+    const offer = await this.offers.liveForEntry(manager, entry.id);
+    return {
+      venue: { name: venue.name, timeZone: venue.timeZone },
+      now: this.clock.now(venue).toISOString(),
+      entry: toEntryView(entry),
+      position: standing?.position ?? null,
+      ahead: standing?.ahead ?? null,
+      offer: offer ? toOfferView(offer) : null,
+    };
   }
 
   /**

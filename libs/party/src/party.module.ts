@@ -3,6 +3,7 @@ import { OfferModule } from '@hostboard/offer';
 import { QueueModule } from '@hostboard/queue';
 import { VenueModule } from '@hostboard/venue';
 import { QueueSessionController } from './http/queue-session.controller.js';
+import { QueueStatusController } from './http/queue-status.controller.js';
 import { PartyOfferRepository } from './party-offer.repository.js';
 import { PartyQueueService } from './party-queue.service.js';
 
@@ -12,7 +13,7 @@ import { PartyQueueService } from './party-queue.service.js';
  */
 @Module({
   imports: [VenueModule, QueueModule, OfferModule],
-  controllers: [QueueSessionController],
+  controllers: [QueueSessionController, QueueStatusController],
   providers: [PartyQueueService, PartyOfferRepository],
 })
 export class PartyModule {}

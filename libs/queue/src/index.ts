@@ -18,6 +18,8 @@ export * from './sessions/queue-session.entity.js';
 export * from './sessions/queue-session.guard.js';
 export * from './sessions/queue-session.service.js';
 export * from './tokens/queue-token.entity.js';
+export * from './tokens/queue-token.reader.js';
 export * from './tokens/queue-token.service.js';
 export * from './tokens/token-expiry.js';
 export * from './tokens/token-replacement.service.js';
+export * from './http/exchange-token.dto.js';

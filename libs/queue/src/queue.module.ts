@@ -16,6 +16,7 @@ import { QueueSessionGuard } from './sessions/queue-session.guard.js';
 import { QueueSessionRepository } from './sessions/queue-session.repository.js';
 import { QueueSessionService } from './sessions/queue-session.service.js';
 import { QueueTokenRepository } from './tokens/queue-token.repository.js';
+import { QueueTokenReader } from './tokens/queue-token.reader.js';
 import { QueueTokenService } from './tokens/queue-token.service.js';
 import { TokenReplacementService } from './tokens/token-replacement.service.js';
 
@@ -30,6 +31,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     EntryCorrectionService,
     QueueTokenRepository,
     QueueTokenService,
+    QueueTokenReader,
     TokenReplacementService,
     QueueSessionRepository,
     QueueSessionService,
@@ -46,6 +48,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     QueueSessionGuard,
     BusinessDayCloser,
     EntryCredentials,
+    QueueTokenReader,
   ],
 })
 export class QueueModule {}

@@ -95,6 +95,37 @@ export class AppConfig {
   @IsString()
   SMTP_FROM = 'hostboard <no-reply@hostboard.local>';
 
+  /**
+   * A text provider with a Twilio-compatible REST API (e.g. https://api.twilio.com); absent: texts
+   * are only recorded. Needs SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrlWithProtocol(['http:', 'https:'])
+  SMS_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/)
+  SMS_ACCOUNT_SID?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  SMS_AUTH_TOKEN?: string;
+
+  /** The sender of relayed texts: an E.164 number or the provider's sender id. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  SMS_FROM?: string;
+
+  /** The origin guests reach the api on (e.g. https://hostboard.example.com): the queue link in messages and on the token card. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsUrlWithProtocol(['http:', 'https:'])
+  PUBLIC_URL?: string;
+
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
@@ -150,6 +181,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'Configuration error: API_PROCESSES above 1 needs REDIS_URL (board events travel between processes through Redis)',
     );
+  }
+  if (config.SMS_URL !== undefined) {
+    const missing = (['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const).filter((k) => config[k] === undefined);
+    if (missing.length > 0) throw new ConfigError(`Configuration error: SMS_URL needs ${missing.join(', ')} too`);
   }
   return config;
 }

@@ -9,6 +9,7 @@ import {
   type TableCounts,
 } from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
+import { GuestMessenger, ReachReader } from '@hostboard/outbox';
 import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -31,6 +32,8 @@ export interface BoardSnapshot extends Record<string, unknown> {
   queueTotal: number;
   head: QueueView['head'] | null;
   offers: OfferView[];
+  /** The guest page on PUBLIC_URL (`https://…/q/`), or null: the board then uses its own origin. */
+  queuePage: string | null;
 }
 
 /**
@@ -50,6 +53,8 @@ export class BoardSnapshotService extends BoardSnapshotSource {
     private readonly tableAllocator: TableAllocator,
     private readonly sweep: SweepService,
     private readonly seating: TablesRepository,
+    private readonly reach: ReachReader,
+    private readonly guest: GuestMessenger,
   ) {
     super();
   }
@@ -65,6 +70,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       const active = await this.entries.activeHead(manager, venueId, BOARD_QUEUE_LIMIT);
       const live = await this.offers.live(manager, venueId);
       const queueTotal = await this.entries.countActive(manager, venueId);
+      const reach = await this.reach.of(manager, venueId, active);
       const byEntry = new Map(live.map((o) => [o.entryId, o]));
       const offerTables = await this.tableAllocator.tableIdsOf(
         manager,
@@ -91,6 +97,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
             ...toEntryView(e),
             position: i + 1,
             kindPosition: kinds.get(e.id) ?? i + 1,
+            reach: reach.get(e.id) ?? 'ok',
             quotedWaitMinutes: e.quotedWaitMinutes,
             ...(offer ? { offer: toOfferView(offer, offerTables.get(offer.reservationId)) } : {}),
           };
@@ -98,6 +105,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         queueTotal,
         head: pool && head ? { entryId: head.id, fits: reason === null, reason } : null,
         offers: live.map((o) => toOfferView(o, offerTables.get(o.reservationId))),
+        queuePage: this.guest.queueLink,
       };
     });
   }

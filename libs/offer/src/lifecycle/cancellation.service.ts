@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
+import { GuestMessenger, type GuestParty } from '@hostboard/outbox';
 import { EntryCredentials, QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -40,6 +41,7 @@ export class CancellationService {
     private readonly board: BoardEventWriter,
     private readonly sweep: SweepService,
     private readonly credentials: EntryCredentials,
+    private readonly guest: GuestMessenger,
   ) {}
 
   /**
@@ -82,6 +84,7 @@ export class CancellationService {
             operationId,
           });
           await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id }, now);
+          await this.confirmLeft(tx, venue, entry, now);
         }
       }
       const current = await this.entries.find(tx.manager, venueId, entry.id);
@@ -101,6 +104,19 @@ export class CancellationService {
       await this.release(tx, venue, reservation.id, reservation.state, now);
       const current = await this.reservations.find(tx.manager, venueId, reservation.id);
       return { reservation: toReservationView(current ?? reservation) };
+    });
+  }
+
+  /** The party's confirmation that it left the queue (table venues, whose parties hear from the venue). */
+  private async confirmLeft(tx: Tx, venue: Venue, entry: GuestParty, now: Date, reservationId?: string): Promise<void> {
+    if (venue.seating !== 'tables') return;
+    await this.guest.announce(tx.manager, {
+      venue,
+      party: entry,
+      kind: 'queue-left',
+      placeKept: false,
+      at: now,
+      reservationId: reservationId ?? null,
     });
   }
 
@@ -145,6 +161,8 @@ export class CancellationService {
         operationId,
       });
       await this.credentials.revoke(tx.manager, entryId, now);
+      const entry = await this.entries.find(tx.manager, venue.id, entryId);
+      if (entry) await this.confirmLeft(tx, venue, entry, now, reservationId);
     }
     await this.venues.refreshPoolCounts(tx.manager, venue);
     await this.board.append(tx, venue.id, 'reservation.cancelled', { reservationId, entryId: entryId ?? null }, now);

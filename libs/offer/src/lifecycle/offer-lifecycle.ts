@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { HistoryWriter, type Tx } from '@hostboard/core';
 import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
+import { GuestMessenger, type Announcement } from '@hostboard/outbox';
 import { QueueEntryRepository, type EntryStatus } from '@hostboard/queue';
 import { VenueRepository, type Venue } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
@@ -25,6 +26,7 @@ export class OfferLifecycle {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly expiryJobs: OfferExpiryScheduler,
+    private readonly guest: GuestMessenger,
   ) {}
 
   async end(tx: Tx, venue: Venue, offer: Offer, ending: OfferEnding, now: Date, operationId: string): Promise<boolean> {
@@ -75,6 +77,20 @@ export class OfferLifecycle {
       { offerId: offer.id, entryId: offer.entryId, reservationId: offer.reservationId, entryStatus: entryTo },
       now,
     );
+    await this.announce(tx, venue, offer, ending, entryTo === 'waiting', now);
     return true;
+  }
+
+  /**
+   * One message to the party per ended offer (this runs only when the guarded end changed the
+   * offer, so never twice): withdrawn, lapsed, or left. Table venues only: those are the venues
+   * whose parties were told of the offer.
+   */
+  private async announce(tx: Tx, venue: Venue, offer: Offer, ending: OfferEnding, placeKept: boolean, now: Date): Promise<void> {
+    if (venue.seating !== 'tables') return;
+    const entry = await this.entries.find(tx.manager, venue.id, offer.entryId);
+    if (!entry) return;
+    const kind: Announcement = ending === 'expired' ? 'offer-lapsed' : ending === 'withdrawn' ? 'offer-withdrawn' : 'queue-left';
+    await this.guest.announce(tx.manager, { venue, party: entry, kind, placeKept, at: now, reservationId: offer.reservationId });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, TransactionRunner } from '@hostboard/core';
 import { PoolAllocator, TableFloorReader, type PoolCounts, type TableCounts } from '@hostboard/allocator';
+import { ReachReader, type Reach } from '@hostboard/outbox';
 import { kindPositions, QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -15,7 +16,8 @@ export interface QueueView {
    * counted as its quote counts (the same day's parties that fit its kind of table), so the host can
    * say the same number the party heard.
    */
-  entries: Array<EntryView & { position: number; kindPosition: number; offer?: OfferView }>;
+  /** `reach`: whether the venue's messages reach the party (see ReachReader). */
+  entries: Array<EntryView & { position: number; kindPosition: number; reach: Reach; offer?: OfferView }>;
   head?: { entryId: string; fits: boolean; reason: string | null };
 }
 
@@ -32,6 +34,7 @@ export class QueueReadService {
     private readonly clock: VenueClock,
     private readonly sweep: SweepService,
     private readonly tables: TablesRepository,
+    private readonly reach: ReachReader,
   ) {}
 
   async queue(venueId: string): Promise<QueueView> {
@@ -45,6 +48,7 @@ export class QueueReadService {
       const live = new Map((await this.offers.live(manager, venueId)).map((o) => [o.entryId, o]));
       const capacities = venue.seating === 'tables' ? await this.tables.seatingCapacities(manager, venueId) : null;
       const kinds = kindPositions(active, capacities);
+      const reach = await this.reach.of(manager, venueId, active);
       const view: QueueView = {
         version: Number(venue.version),
         entries: active.map((e, i) => {
@@ -53,6 +57,7 @@ export class QueueReadService {
             ...toEntryView(e),
             position: i + 1,
             kindPosition: kinds.get(e.id) ?? i + 1,
+            reach: reach.get(e.id) ?? 'ok',
             ...(offer ? { offer: toOfferView(offer) } : {}),
           };
         }),

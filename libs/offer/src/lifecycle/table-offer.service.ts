@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import { TableAllocator, tableTaken, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { OutboxWriter } from '@hostboard/outbox';
+import { GuestMessenger, OutboxWriter, tableReadyText } from '@hostboard/outbox';
 import { QueueEntryRepository } from '@hostboard/queue';
 import { RunningWindowFinder, VenueClock, VenueRepository } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
@@ -40,6 +40,7 @@ export class TableOfferService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly outbox: OutboxWriter,
+    private readonly guest: GuestMessenger,
     private readonly sweep: SweepService,
     private readonly expiryJobs: OfferExpiryScheduler,
   ) {}
@@ -118,10 +119,27 @@ export class TableOfferService {
           venueId,
           to: entry.email,
           template: TABLE_READY_TEMPLATE,
-          ...email,
+          ...this.guest.withQueueLink(email),
           entryId: entry.id,
           reservationId: reservation.id,
           at: now,
+        });
+      }
+      // The same facts as a text, to a party that gave a phone.
+      if (entry.phone) {
+        const body = tableReadyText({
+          venueName: venue.name,
+          holdMinutes: Math.max(1, Math.round(venue.holdSeconds / 60)),
+          expiresAtLocal: this.clock.localTime(venue, expiresAt),
+          link: this.guest.queueLink,
+        });
+        await this.guest.text(m, {
+          venueId,
+          party: entry,
+          template: TABLE_READY_TEMPLATE,
+          body,
+          at: now,
+          reservationId: reservation.id,
         });
       }
       await this.board.append(

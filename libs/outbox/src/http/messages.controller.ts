@@ -1,8 +1,10 @@
-import { Controller, Get, Param, ParseUUIDPipe } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { VenueRole } from '@hostboard/core';
 import { MessagesService } from '../messages.service.js';
 import type { MessageView } from '../outbox.writer.js';
+import { MessagesQueryDto } from './messages-query.dto.js';
 
 @ApiTags('messages')
 @ApiBearerAuth()
@@ -10,9 +12,22 @@ import type { MessageView } from '../outbox.writer.js';
 export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 
+  /** Newest first; the body stays an array and the next page's URL comes in `Link: <…>; rel="next"` (RFC 8288). */
   @VenueRole('manager')
   @Get()
-  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<MessageView[]> {
-    return this.messages.list(venueId);
+  async list(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Query() query: MessagesQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<MessageView[]> {
+    const page = await this.messages.page(venueId, query);
+    if (page.next) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && k !== 'before') params.set(k, v);
+      params.set('before', page.next);
+      res.setHeader('Link', `<${req.path}?${params.toString()}>; rel="next"`);
+    }
+    return page.items;
   }
 }

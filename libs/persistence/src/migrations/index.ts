@@ -4,6 +4,7 @@ import { QueueOffersReservations1796154221021 } from './1796154221021-queue-offe
 import { RestaurantQueue1796155347723 } from './1796155347723-restaurant-queue.js';
 import { TableReservations1796156249353 } from './1796156249353-table-reservations.js';
 import { OutboxSending1796157220102 } from './1796157220102-outbox-sending.js';
+import { GuestChannels1796190122787 } from './1796190122787-guest-channels.js';
 import { VenueCountry1796190292083 } from './1796190292083-venue-country.js';
 import { AddVenueDecisions1796190448932 } from './1796190448932-add-venue-decisions.js';
 
@@ -14,6 +15,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RestaurantQueue1796155347723,
   TableReservations1796156249353,
   OutboxSending1796157220102,
+  GuestChannels1796190122787,
   VenueCountry1796190292083,
   AddVenueDecisions1796190448932,
 ];

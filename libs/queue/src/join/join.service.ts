@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
-import { OutboxWriter } from '@hostboard/outbox';
+import { GuestMessenger, OutboxWriter, queueJoinedText } from '@hostboard/outbox';
 import { RunningWindowFinder, TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { normaliseContact, type Contact } from '../entries/contact.js';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
@@ -65,6 +65,7 @@ export class JoinService {
     private readonly outbox: OutboxWriter,
     private readonly dayClose: BusinessDayCloser,
     private readonly seating: TablesRepository,
+    private readonly guest: GuestMessenger,
   ) {}
 
   /** Host+ at the desk: the venue is theirs, published or not. */
@@ -166,10 +167,22 @@ export class JoinService {
         venueId: venue.id,
         to: entry.email,
         template: QUEUE_JOINED_TEMPLATE,
-        ...email,
+        ...this.guest.withQueueLink(email),
         entryId: entry.id,
         at: now,
       });
+    }
+    // The same facts as a text, to a party that gave a phone.
+    if (venue.seating === 'tables' && entry.phone) {
+      const body = queueJoinedText({
+        venueName: venue.name,
+        partySize: entry.partySize,
+        position: standing.position,
+        waitMinutes: standing.waitMinutes,
+        joinedAt: this.clock.localTime(venue, now),
+        link: this.guest.queueLink,
+      });
+      await this.guest.text(tx.manager, { venueId: venue.id, party: entry, template: QUEUE_JOINED_TEMPLATE, body, at: now });
     }
     return {
       entry: toEntryView(entry),

@@ -42,11 +42,15 @@ export interface Entry {
   quotedWaitMinutes?: number | null;
 }
 
+/** Whether the venue's messages reach the party: failed, or no contact on a channel it sends on. */
+export type Reach = 'ok' | 'failed' | 'none';
+
 export interface QueueRow extends Entry {
   /** The place in the whole list. */
   position: number;
   /** The position the party was told: counted among the same day's parties that fit its kind of table. */
   kindPosition?: number;
+  reach?: Reach;
   offer?: Offer;
 }
 
@@ -102,6 +106,8 @@ export interface BoardSnapshot {
   queue: QueueRow[];
   head: HeadExplanation | null;
   offers: Offer[];
+  /** The guest page on PUBLIC_URL, or null (then the page's own origin). */
+  queuePage?: string | null;
 }
 
 export interface JoinResult {
@@ -133,12 +139,14 @@ export interface PartyQueueView {
 
 export interface Message {
   id: string;
+  channel: 'email' | 'sms';
   to: string;
   template: string;
   subject: string;
   body: string;
   createdAt: string;
-  status: string;
+  status: 'recorded' | 'sending' | 'sent' | 'failed';
+  failureReason?: string;
   entryId?: string;
   reservationId?: string;
 }

@@ -5,6 +5,7 @@ import { wallNow } from '../state/clock';
 import { minutes } from '../format';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
+import { ReachMarker } from './reach-marker';
 
 const STATUS: Record<EntryStatus, string> = {
   waiting: 'Waiting',
@@ -105,7 +106,10 @@ function Row({
         ) : null}
       </div>
       <div class="who">
-        <div class="name">{row.name}</div>
+        <div class="name">
+          {row.name}
+          <ReachMarker reach={row.reach} />
+        </div>
         <div class="meta">
           party of {row.partySize} · {waitedText(row, venueNow(wallNow.value))}
           {isHead && board.head && !board.head.fits && board.head.reason ? ` · ${board.head.reason}` : ''}

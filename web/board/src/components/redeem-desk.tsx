@@ -6,6 +6,7 @@ import { say } from '../state/notice';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { Modal } from './modal';
+import { tokenFrom } from '../queue-link';
 
 interface Props {
   board: BoardSnapshot;
@@ -39,10 +40,10 @@ export function RedeemDesk({ board, venueNow, onOpened, afterAct, onClose }: Pro
     setBusy(true);
     setError(null);
     try {
-      // Spaces are the reader's grouping, not part of the token.
+      // Spaces are the reader's grouping, not part of the token; a scanned queue link carries it after '#'.
       const s = await api.post<OpenedQueueSession>(
         '/v1/queue-sessions',
-        { token: token.replace(/\s+/g, '') },
+        { token: tokenFrom(token) },
         { idempotencyKey: undefined },
       );
       if (!s.sessionToken) throw new Error('This token was already redeemed.');

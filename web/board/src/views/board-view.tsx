@@ -101,7 +101,7 @@ export function BoardView({ venueId }: { venueId: string }) {
       {board && sheet?.kind === 'tables' && (
         <TablePicker board={board} purpose={sheet.purpose} afterAct={afterAct} onClose={() => setSheet(null)} />
       )}
-      {sheet?.kind === 'token' && <TokenCard joined={sheet.joined} onClose={() => setSheet(null)} />}
+      {sheet?.kind === 'token' && <TokenCard joined={sheet.joined} queuePage={board?.queuePage} onClose={() => setSheet(null)} />}
       {board && sheet?.kind === 'redeem' && (
         <RedeemDesk
           board={board}

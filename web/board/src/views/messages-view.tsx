@@ -5,7 +5,10 @@ import { TopBar } from '../components/top-bar';
 import { localDateTime } from '../format';
 import { api } from '../state/session';
 
-/** Every email the venue recorded, in full (GET /v1/venues/:id/messages, managers and owners). */
+/**
+ * The messages the venue recorded, emails and texts, newest first, in full, each with its channel
+ * and delivery status (GET /v1/venues/:id/messages, managers and owners; its newest page).
+ */
 export function MessagesView({ venueId }: { venueId: string }) {
   const [venue, setVenue] = useState<Venue | null>(null);
   const [messages, setMessages] = useState<Message[] | null>(null);
@@ -25,18 +28,34 @@ export function MessagesView({ venueId }: { venueId: string }) {
         {error && (
           <div class="error-box" role="alert" data-testid="messages-error">
             <p>{error.text}</p>
-            {error.forbidden && <p>Only a manager or the owner of this venue can read the emails it sent to guests.</p>}
+            {error.forbidden && <p>Only a manager or the owner of this venue can read the messages it sent to guests.</p>}
           </div>
         )}
         {messages === null && !error && <p class="muted">Loading messages…</p>}
-        {messages?.length === 0 && <p class="empty">No emails recorded yet.</p>}
+        {messages?.length === 0 && <p class="empty">No messages recorded yet.</p>}
         <ul class="message-list" data-testid="messages">
           {messages?.map((m) => (
-            <li key={m.id} class="message" data-testid="message" data-template={m.template}>
+            <li
+              key={m.id}
+              class="message"
+              data-testid="message"
+              data-template={m.template}
+              data-channel={m.channel}
+              data-status={m.status}
+            >
               <header>
                 <strong>{m.subject}</strong>
+                <span class="message-meta">
+                  <span class="chan" data-testid="message-channel">
+                    {m.channel === 'sms' ? 'Text' : 'Email'}
+                  </span>
+                  <span class={`status status-${m.status}`} data-testid="message-status" title={m.failureReason}>
+                    {m.status}
+                    {m.failureReason ? `: ${m.failureReason}` : ''}
+                  </span>
+                </span>
                 <span class="muted">
-                  to {m.to} · {localDateTime(m.createdAt, venue?.timeZone)} · {m.template} · {m.status}
+                  to {m.to} · {localDateTime(m.createdAt, venue?.timeZone)} · {m.template}
                 </span>
               </header>
               <pre class="body">{m.body}</pre>

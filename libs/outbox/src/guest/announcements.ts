@@ -1,0 +1,63 @@
+/**
+ * What a party hears when its offer ends without a table, or when it leaves the queue. None of them
+ * re-promises a position: a kept place is said to be kept, never given a number.
+ */
+
+export type Announcement = 'offer-withdrawn' | 'offer-lapsed' | 'queue-left';
+
+export interface AnnouncementFacts {
+  venueName: string;
+  partyName: string;
+  /** Back to waiting with its original place (the venue's keep-place policy), or out of the queue. */
+  placeKept: boolean;
+  link: string | null;
+}
+
+export interface AnnouncementText {
+  subject: string;
+  body: string;
+  text: string;
+}
+
+/** The spec's words for a lapsed offer (WAITLIST_OFFER_EXPIRED and what to do about it). */
+export const OFFER_EXPIRED_WORDS = 'The offer expired and its table was released.';
+export const LAPSE_NOTHING_LOST = 'Nothing lost — the place was kept; watch for the next offer.';
+export const PLACE_NOT_KEPT = 'You are no longer in the queue; ask the desk if you would like to join again.';
+
+export function announcement(kind: Announcement, f: AnnouncementFacts): AnnouncementText {
+  const page = f.link && f.placeKept ? [`Your queue page: ${f.link}`] : [];
+  switch (kind) {
+    case 'offer-withdrawn': {
+      const said = f.placeKept
+        ? 'The host withdrew the table offered to you; you keep your place in the queue.'
+        : `The host withdrew the table offered to you. ${PLACE_NOT_KEPT}`;
+      return {
+        subject: `Your table offer was withdrawn — ${f.venueName}`,
+        body: [
+          `Hello ${f.partyName},`,
+          '',
+          said,
+          ...(f.placeKept ? ['We will message you when a table is ready.'] : []),
+          ...page,
+        ].join('\n'),
+        text: [`${f.venueName}: ${said}`, ...page].join(' '),
+      };
+    }
+    case 'offer-lapsed': {
+      const said = f.placeKept ? [OFFER_EXPIRED_WORDS, LAPSE_NOTHING_LOST] : [OFFER_EXPIRED_WORDS, PLACE_NOT_KEPT];
+      return {
+        subject: `Your table offer lapsed — ${f.venueName}`,
+        body: [`Hello ${f.partyName},`, '', ...said, ...page].join('\n'),
+        text: [`${f.venueName}:`, ...said, ...page].join(' '),
+      };
+    }
+    case 'queue-left': {
+      const said = `This confirms that you are no longer in the queue at ${f.venueName}, and any table held for you is released.`;
+      return {
+        subject: `You have left the queue — ${f.venueName}`,
+        body: [`Hello ${f.partyName},`, '', said, 'To join again, ask at the desk.'].join('\n'),
+        text: `${f.venueName}: ${said.replace(` at ${f.venueName}`, '')} To join again, ask at the desk.`,
+      };
+    }
+  }
+}

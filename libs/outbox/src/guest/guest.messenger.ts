@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppConfig } from '@hostboard/core';
+import { OutboxWriter } from '../outbox.writer.js';
+import { announcement, type Announcement } from './announcements.js';
+
+/** The party a message is about: its channels are the contacts it gave. */
+export interface GuestParty {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+}
+
+/**
+ * Guest messages on every channel the party gave: an email to its address, a text to its phone.
+ * Written in the caller's transaction, so a message exists exactly when the change it reports
+ * committed (and a replayed command, answered from its stored result, writes none).
+ */
+@Injectable()
+export class GuestMessenger {
+  constructor(
+    private readonly outbox: OutboxWriter,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The queue page, without a token (the party's phone keeps that): `{PUBLIC_URL}/q/`, or null when unset. */
+  get queueLink(): string | null {
+    return this.config.PUBLIC_URL ? `${this.config.PUBLIC_URL.replace(/\/+$/, '')}/q/` : null;
+  }
+
+  /** An email body with the queue page's address as its last line (when PUBLIC_URL is set). */
+  withQueueLink<T extends { body: string }>(email: T): T {
+    const link = this.queueLink;
+    return link ? { ...email, body: `${email.body}\nYour queue page: ${link}` } : email;
+  }
+
+  /** Records a text when the party gave a phone. */
+  async text(
+    tx: EntityManager,
+    m: { venueId: string; party: GuestParty; template: string; body: string; at: Date; reservationId?: string | null },
+  ): Promise<void> {
+    if (!m.party.phone) return;
+    await this.outbox.record(tx, {
+      venueId: m.venueId,
+      channel: 'sms',
+      to: m.party.phone,
+      template: m.template,
+      subject: '',
+      body: m.body,
+      entryId: m.party.id,
+      reservationId: m.reservationId ?? null,
+      at: m.at,
+    });
+  }
+
+  /** One announcement, on each channel the party gave. */
+  async announce(
+    tx: EntityManager,
+    m: {
+      venue: { id: string; name: string };
+      party: GuestParty;
+      kind: Announcement;
+      placeKept: boolean;
+      at: Date;
+      reservationId?: string | null;
+    },
+  ): Promise<void> {
+    const said = announcement(m.kind, {
+      venueName: m.venue.name,
+      partyName: m.party.name,
+      placeKept: m.placeKept,
+      link: this.queueLink,
+    });
+    const base = { venueId: m.venue.id, template: m.kind, entryId: m.party.id, reservationId: m.reservationId ?? null, at: m.at };
+    if (m.party.email)
+      await this.outbox.record(tx, { ...base, channel: 'email', to: m.party.email, subject: said.subject, body: said.body });
+    await this.text(tx, {
+      venueId: m.venue.id,
+      party: m.party,
+      template: m.kind,
+      body: said.text,
+      at: m.at,
+      reservationId: m.reservationId ?? null,
+    });
+  }
+}

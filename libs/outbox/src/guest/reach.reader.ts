@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { EmailChannel } from '../channels/email.channel.js';
+import { SmsAdapter } from '../channels/sms.adapter.js';
+import type { OutboxChannel } from '../outbox-message.entity.js';
+
+/**
+ * Whether the venue reaches a party: `failed` when a message to it failed and none was sent after,
+ * `none` when it gave no contact on a channel the venue sends on, else `ok`.
+ */
+export type Reach = 'ok' | 'failed' | 'none';
+
+/** Reads the reach of the parties on the board, in one query for the failures. */
+@Injectable()
+export class ReachReader {
+  /**
+   * The channels the venue sends on: those with a provider. With none configured (the pilot, where
+   * every message is recorded for the manager to read) both channels count, as recorded is all
+   * anyone gets; once a provider is set, a party only on a channel without one is not reached.
+   */
+  private readonly sending: ReadonlySet<OutboxChannel>;
+
+  constructor(email: EmailChannel, sms: SmsAdapter) {
+    const configured = [email, sms].filter((c) => c.configured).map((c) => c.channel);
+    this.sending = new Set<OutboxChannel>(configured.length > 0 ? configured : ['email', 'sms']);
+  }
+
+  async of(
+    tx: EntityManager,
+    venueId: string,
+    parties: ReadonlyArray<{ id: string; email: string | null; phone: string | null }>,
+  ): Promise<Map<string, Reach>> {
+    const reach = new Map<string, Reach>();
+    if (parties.length === 0) return reach;
+    const rows = await tx.query<Array<{ entry_id: string }>>(
+      `SELECT DISTINCT f.entry_id FROM outbox_messages f
+        WHERE f.venue_id = $1 AND f.entry_id = ANY($2::uuid[]) AND f.status = 'failed'
+          AND NOT EXISTS (SELECT 1 FROM outbox_messages s
+                           WHERE s.entry_id = f.entry_id AND s.status = 'sent' AND s.created_at > f.created_at)`,
+      [venueId, parties.map((p) => p.id)],
+    );
+    const failed = new Set(rows.map((r) => r.entry_id));
+    for (const p of parties) {
+      const reachable = (p.email !== null && this.sending.has('email')) || (p.phone !== null && this.sending.has('sms'));
+      reach.set(p.id, !reachable ? 'none' : failed.has(p.id) ? 'failed' : 'ok');
+    }
+    return reach;
+  }
+}

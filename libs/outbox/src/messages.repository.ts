@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
+
+export interface MessageFilter {
+  template?: string;
+  channel?: OutboxChannel;
+  to?: string;
+  /** Strictly older than this (created_at, id): the previous page's last row. */
+  before?: { createdAt: Date; id: string };
+}
+
+/** Reads of the outbox for managers: newest first, keyset paging on (created_at, id). */
+@Injectable()
+export class MessagesRepository {
+  page(tx: EntityManager, venueId: string, filter: MessageFilter, take: number): Promise<OutboxMessage[]> {
+    const q = tx.createQueryBuilder(OutboxMessage, 'm').where('m.venue_id = :venueId', { venueId });
+    if (filter.template !== undefined) q.andWhere('m.template = :template', { template: filter.template });
+    if (filter.channel !== undefined) q.andWhere('m.channel = :channel', { channel: filter.channel });
+    if (filter.to !== undefined) q.andWhere('m.to_address = :to', { to: filter.to });
+    if (filter.before)
+      q.andWhere('(m.created_at, m.id) < (:beforeAt, :beforeId)', {
+        beforeAt: filter.before.createdAt,
+        beforeId: filter.before.id,
+      });
+    return q.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC').limit(take).getMany();
+  }
+}

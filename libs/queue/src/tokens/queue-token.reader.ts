@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { requestContext, TransactionRunner } from '@hostboard/core';
+import { AttemptLimiter, hashSecret, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
+import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { tokenInvalid } from '../sessions/queue-session.service.js';
+import { QueueTokenRepository } from './queue-token.repository.js';
+
+/**
+ * Reads which entry an open queue token belongs to, without using it: the party's page shows where
+ * it stands while it merely waits, and spends the token (a 60-minute session) only when it acts.
+ * Wrong guesses count against the address as exchanges do; a good read gives its point back.
+ */
+@Injectable()
+export class QueueTokenReader {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly tokens: QueueTokenRepository,
+    private readonly limiter: AttemptLimiter,
+  ) {}
+
+  /** The open token's entry (not used, not replaced, strictly before its expiry), or TOKEN_INVALID. */
+  async entryOf(token: string): Promise<{ venueId: string; entryId: string }> {
+    const addressKey = `queue-status:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    await this.limiter.attempt([addressKey]);
+    const found = SECRET_TOKEN_SHAPE.test(token)
+      ? await this.tx.read(async (m) => {
+          const t = await this.tokens.findByHash(m, hashSecret(token));
+          const venue = t ? await this.venues.findById(m, t.venueId) : null;
+          return t && venue ? { t, now: this.clock.now(venue) } : null;
+        })
+      : null;
+    if (!found || found.t.usedAt !== null || found.t.replacedAt !== null || !(found.now.getTime() < found.t.expiresAt.getTime()))
+      throw tokenInvalid();
+    await this.limiter.succeeded([], [addressKey]);
+    return { venueId: found.t.venueId, entryId: found.t.entryId };
+  }
+}

@@ -1,0 +1,148 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
+
+/** The page polls every 3 s; an offer must show within this. */
+const SHOW_BOUND = 10_000;
+const T0 = '2026-10-09T23:00:00.000Z'; // 6 PM in Chicago
+
+const d = describeWithChromium('the guest page is tested in a real browser');
+
+d('the guest queue page at /q/ on a 390×844 phone', () => {
+  let t: TestApp;
+  let owner: Staff;
+  let browser: Browser;
+  let v: Sandbox;
+  const contexts: BrowserContext[] = [];
+  /** Every URL any phone asked for: the token must never be in one. */
+  const urls: string[] = [];
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'owner');
+    browser = await launchChromium();
+    v = await sandboxVenue(t, owner, {
+      clock: T0,
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '23:59', turnMinutes: 30 }],
+      tables: [
+        { label: 'T1', capacity: 2 },
+        { label: 'T2', capacity: 4 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t.close();
+  });
+
+  async function phone(): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-US',
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('request', (r) => urls.push(r.url()));
+    return page;
+  }
+
+  const state = (page: Page, s: string) =>
+    page.locator(`[data-testid=guest-page][data-state=${s}]`).waitFor({ timeout: SHOW_BOUND });
+
+  const entryOf = async (id: string) => {
+    const res = await request(t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200);
+    return (res.body as { entries: Array<{ id: string; status: string; version: number }> }).entries.find((e) => e.id === id);
+  };
+
+  it('a party opens its link, sees its state without spending the token, receives an offer live and confirms it', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Ada Phone', partySize: 2, phone: '+13125550150' });
+    const token = party.queueToken ?? '';
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${token}`);
+    await state(page, 'waiting');
+    expect(await page.getByTestId('venue').textContent()).toBe('The Test Kitchen');
+    expect(await page.getByTestId('party').textContent()).toBe('Ada Phone, party of 2');
+    // The fragment is wiped from the address bar once the page has kept the token.
+    expect(page.url()).toBe(`${t.baseUrl}/q/`);
+    await screenshot(page, 'guest-waiting');
+
+    // Waiting spent nothing: the token still reads (and would still open a session).
+    await request(t.baseUrl).post('/v1/queue-status').send({ token }).expect(200);
+
+    // The host offers a table: the page shows it without a reload, with a running countdown.
+    const entry = await entryOf(party.entry.id);
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: entry?.version, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    await state(page, 'offered');
+    const left = Number(await page.getByTestId('countdown').getAttribute('data-left-ms'));
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(5 * 60_000);
+    expect(await page.getByTestId('state').textContent()).toContain('the offer expires at 6:05 PM');
+    await screenshot(page, 'guest-offered');
+
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+    await screenshot(page, 'guest-confirmed');
+    const reservations = (await request(t.baseUrl).get(`/v1/venues/${v.id}/reservations`).set(owner.auth).expect(200))
+      .body as Array<{
+      entryId?: string;
+      state: string;
+    }>;
+    expect(reservations.find((r) => r.entryId === party.entry.id)?.state).toBe('CONFIRMED');
+    // The act spent the token: it reads nothing now; the page goes on with its session.
+    await request(t.baseUrl).post('/v1/queue-status').send({ token }).expect(401);
+
+    // A message's link (the page without a token) opens this party's page on this phone.
+    await page.goto(`${t.baseUrl}/q/`);
+    await state(page, 'confirmed');
+  });
+
+  it('another party leaves from its page', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Bea Leaves', partySize: 4, email: 'bea@example.test' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    await page.getByTestId('leave').click();
+    await screenshot(page, 'guest-leave-ask');
+    await page.getByTestId('leave-confirm').click();
+    await state(page, 'cancelled');
+    expect(await entryOf(party.entry.id)).toBeUndefined();
+    await screenshot(page, 'guest-left');
+
+    // An hour later its session has ended: the page says plainly how to get a new link.
+    await moveClock(t, owner, v.id, '2026-10-10T00:01:00.000Z');
+    await state(page, 'gone');
+    expect(await page.getByTestId('gone').textContent()).toContain('Ask at the desk for a new queue link');
+  });
+
+  it('a replaced or expired link, and a page opened without one, show the way back', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Cy Replaced', partySize: 2, email: 'cy@example.test' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    // The desk gives the party a new link: the old one stops working on the next read.
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${party.entry.id}/token`).set(owner.auth).send({}).expect(201);
+    await state(page, 'gone');
+    await screenshot(page, 'guest-gone');
+
+    const fresh = await phone();
+    await fresh.goto(`${t.baseUrl}/q/`);
+    await state(fresh, 'no-link');
+    expect(await fresh.getByTestId('no-link').textContent()).toMatch(/ask at the desk for a new queue link/i);
+  });
+
+  it('no phone ever put a token in a URL', () => {
+    expect(urls.length).toBeGreaterThan(10);
+    for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);
+  });
+});

@@ -1,0 +1,240 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiClient, ApiError, messageOf } from '../../board/src/api/client';
+import { saveCredentials, takeTokenFromFragment, type Credentials } from './credentials';
+import { Countdown, localTime } from './countdown';
+import type { OpenedSession, PartyView } from './types';
+import { readWallClock } from './wall-clock';
+
+/** How often the page asks where the party stands (an offer shows up within this). */
+const POLL_MS = 3_000;
+
+/** The party has no staff token; the shared client sends its queue session when it has one. */
+const api = new ApiClient(
+  () => null,
+  () => undefined,
+);
+
+type Shown = { kind: 'loading' } | { kind: 'no-link' } | { kind: 'gone' } | { kind: 'view'; view: PartyView; readAt: number };
+
+const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 'TOKEN_INVALID';
+
+/**
+ * The party's queue page. While the party waits it reads its entry by the token without spending
+ * it (POST /v1/queue-status); only an act (confirm, leave) exchanges the token for the 60-minute
+ * session, which later reads and acts use. When neither works any more, it says how to get a new link.
+ */
+export function App() {
+  const creds = useRef<Credentials>(takeTokenFromFragment());
+  const [shown, setShown] = useState<Shown>(() =>
+    creds.current.token || creds.current.session ? { kind: 'loading' } : { kind: 'no-link' },
+  );
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [askLeave, setAskLeave] = useState(false);
+
+  const keep = (c: Credentials): void => {
+    creds.current = c;
+    saveCredentials(c);
+  };
+
+  const read = useCallback(async (): Promise<void> => {
+    const { token, session } = creds.current;
+    try {
+      const view = session
+        ? await api.get<PartyView>('/v1/queue-session', { queueSession: session.sessionToken })
+        : token
+          ? await api.post<PartyView>('/v1/queue-status', { token }, { idempotencyKey: undefined })
+          : null;
+      if (!view) return setShown({ kind: 'no-link' });
+      setShown({ kind: 'view', view, readAt: readWallClock() });
+      setProblem(null);
+    } catch (err) {
+      if (isGone(err)) setShown({ kind: 'gone' });
+      else setProblem(messageOf(err));
+    }
+  }, []);
+
+  useEffect(() => {
+    if (shown.kind === 'no-link' || shown.kind === 'gone') return;
+    if (shown.kind === 'loading') void read();
+    const timer = window.setInterval(() => void read(), POLL_MS);
+    const onVisible = (): void => {
+      if (document.visibilityState === 'visible') void read();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [shown.kind, read]);
+
+  /** The session, opening it with the token on the first act (a token opens one session, once). */
+  const session = async (): Promise<string> => {
+    const kept = creds.current.session;
+    if (kept) return kept.sessionToken;
+    const token = creds.current.token;
+    if (!token) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
+    const opened = await api.post<OpenedSession>('/v1/queue-sessions', { token }, { idempotencyKey: undefined });
+    if (!opened.sessionToken) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
+    keep({ token, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
+    return opened.sessionToken;
+  };
+
+  const act = async (path: string, body: object): Promise<void> => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api.post(path, body, { queueSession: await session() });
+      setAskLeave(false);
+    } catch (err) {
+      if (isGone(err)) {
+        setShown({ kind: 'gone' });
+        return;
+      }
+      setProblem(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+    await read();
+  };
+
+  return (
+    <main class="page" data-testid="guest-page" data-state={shown.kind === 'view' ? shown.view.entry.status : shown.kind}>
+      {shown.kind === 'loading' && <p class="muted">Looking up your place…</p>}
+      {shown.kind === 'no-link' && (
+        <section class="card" data-testid="no-link">
+          <h1>Open your queue link</h1>
+          <p>Scan the code the desk gave you, or open the link from it, on this phone.</p>
+          <p>Lost it? Ask at the desk for a new queue link.</p>
+        </section>
+      )}
+      {shown.kind === 'gone' && (
+        <section class="card" data-testid="gone">
+          <h1>This link no longer works</h1>
+          <p>
+            A queue link stops working at the end of the day, when the desk gives you a new one, or an hour after you first
+            confirm or leave with it.
+          </p>
+          <p class="strong">Ask at the desk for a new queue link: the host gives you a new code to scan.</p>
+        </section>
+      )}
+      {shown.kind === 'view' && (
+        <Entry
+          view={shown.view}
+          readAt={shown.readAt}
+          busy={busy}
+          askLeave={askLeave}
+          onConfirm={(offerId) => void act('/v1/queue-session/accept', { offerId })}
+          onLeave={() => (askLeave ? void act('/v1/queue-session/leave', {}) : setAskLeave(true))}
+          onKeep={() => setAskLeave(false)}
+          onLapsed={() => void read()}
+        />
+      )}
+      {problem && (
+        <p class="problem" role="alert" data-testid="problem">
+          {problem}
+        </p>
+      )}
+    </main>
+  );
+}
+
+interface EntryProps {
+  view: PartyView;
+  readAt: number;
+  busy: boolean;
+  askLeave: boolean;
+  onConfirm: (offerId: string) => void;
+  onLeave: () => void;
+  onKeep: () => void;
+  onLapsed: () => void;
+}
+
+const ACTIVE = new Set(['waiting', 'offered']);
+
+function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLapsed }: EntryProps) {
+  const { entry, venue, offer } = view;
+  return (
+    <>
+      <header class="venue">
+        <p class="muted">Your place at</p>
+        <h1 data-testid="venue">{venue.name}</h1>
+        <p data-testid="party">
+          {entry.name}, party of {entry.partySize}
+        </p>
+      </header>
+      <section class="card" data-testid="state">
+        {entry.status === 'waiting' && (
+          <>
+            <h2>You are in the queue</h2>
+            <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
+          </>
+        )}
+        {entry.status === 'offered' && offer && (
+          <>
+            <h2>Your table is ready</h2>
+            <p>
+              Please confirm within{' '}
+              <Countdown key={offer.id} until={offer.expiresAt} serverNow={view.now} readAt={readAt} onZero={onLapsed} /> — the
+              offer expires at {localTime(offer.expiresAt, venue.timeZone)}.
+            </p>
+            <button
+              type="button"
+              class="btn btn-primary"
+              data-testid="confirm"
+              disabled={busy}
+              onClick={() => onConfirm(offer.id)}
+            >
+              Confirm my table
+            </button>
+          </>
+        )}
+        {entry.status === 'confirmed' && (
+          <>
+            <h2>Your table is confirmed</h2>
+            <p>Go to the host stand; they will seat you.</p>
+          </>
+        )}
+        {entry.status === 'seated' && (
+          <>
+            <h2>You are seated</h2>
+            <p>Enjoy your meal.</p>
+          </>
+        )}
+        {entry.status === 'cancelled' && (
+          <>
+            <h2>You have left the queue</h2>
+            <p>To join again, ask at the desk.</p>
+          </>
+        )}
+        {entry.status === 'expired' && (
+          <>
+            <h2>You are no longer in the queue</h2>
+            <p>The offer expired and its table was released. To join again, ask at the desk.</p>
+          </>
+        )}
+      </section>
+      {ACTIVE.has(entry.status) && (
+        <section class="leave">
+          {askLeave ? (
+            <>
+              <p>Leave the queue? Your place will be given up.</p>
+              <div class="row">
+                <button type="button" class="btn btn-danger" data-testid="leave-confirm" disabled={busy} onClick={onLeave}>
+                  Yes, leave
+                </button>
+                <button type="button" class="btn" data-testid="leave-keep" disabled={busy} onClick={onKeep}>
+                  Keep my place
+                </button>
+              </div>
+            </>
+          ) : (
+            <button type="button" class="btn btn-quiet" data-testid="leave" disabled={busy} onClick={onLeave}>
+              Leave the queue
+            </button>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { readWallClock } from './wall-clock';
+
+/** "6:05 PM" in the venue's own time zone. */
+export function localTime(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(iso));
+}
+
+/**
+ * Minutes and seconds left until `until` on the venue's clock: the answer's `now` (a sandbox venue's
+ * is simulated) plus the wall time since the page read it. Calls `onZero` once when it runs out.
+ */
+export function Countdown({
+  until,
+  serverNow,
+  readAt,
+  onZero,
+}: {
+  until: string;
+  serverNow: string;
+  readAt: number;
+  onZero: () => void;
+}) {
+  const [wall, setWall] = useState(readWallClock());
+  const fired = useRef(false);
+  useEffect(() => {
+    const timer = window.setInterval(() => setWall(readWallClock()), 250);
+    return () => window.clearInterval(timer);
+  }, []);
+  const left = Math.max(0, Date.parse(until) - (Date.parse(serverNow) + (wall - readAt)));
+  useEffect(() => {
+    if (left === 0 && !fired.current) {
+      fired.current = true;
+      onZero();
+    }
+  }, [left, onZero]);
+  const s = Math.ceil(left / 1000);
+  return (
+    <strong class="countdown" data-testid="countdown" data-left-ms={left}>
+      {Math.floor(s / 60)}:{String(s % 60).padStart(2, '0')}
+    </strong>
+  );
+}

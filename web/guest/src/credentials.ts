@@ -1,0 +1,44 @@
+/**
+ * The party's credentials, kept only in this browser: the queue token arrives in the URL fragment
+ * (`/q/#<token>`, which browsers never send to a server) and moves to localStorage at once, and the
+ * fragment is wiped from the address bar; the session, once the token is spent, stays beside it.
+ * So a message that links to `/q/` (without the token) opens this party's page on this phone.
+ */
+const KEY = 'hostboard.queue';
+
+export interface Credentials {
+  token: string | null;
+  session: { sessionToken: string; expiresAt: string } | null;
+}
+
+const EMPTY: Credentials = { token: null, session: null };
+
+export function loadCredentials(): Credentials {
+  try {
+    const raw = window.localStorage.getItem(KEY);
+    const parsed = raw ? (JSON.parse(raw) as Partial<Credentials>) : null;
+    return { token: parsed?.token ?? null, session: parsed?.session ?? null };
+  } catch {
+    return EMPTY;
+  }
+}
+
+export function saveCredentials(c: Credentials): void {
+  try {
+    window.localStorage.setItem(KEY, JSON.stringify(c));
+  } catch {
+    // Private mode without storage: the page still works while it stays open.
+  }
+}
+
+/** A token in the fragment replaces what was kept (a new link from the desk starts afresh). */
+export function takeTokenFromFragment(): Credentials {
+  const fragment = decodeURIComponent(window.location.hash.replace(/^#/, '')).replace(/\s+/g, '');
+  const kept = loadCredentials();
+  if (!fragment) return kept;
+  window.history.replaceState(null, '', window.location.pathname);
+  if (fragment === kept.token) return kept;
+  const fresh = { token: fragment, session: null };
+  saveCredentials(fresh);
+  return fresh;
+}

@@ -1,0 +1,18 @@
+/** What the api answers the party (POST /v1/queue-status, GET /v1/queue-session): API.md "Queue sessions". */
+export type EntryStatus = 'waiting' | 'offered' | 'confirmed' | 'seated' | 'cancelled' | 'expired';
+
+export interface PartyView {
+  venue: { name: string; timeZone: string };
+  /** The venue's clock when the answer was made (a sandbox venue's simulated one). */
+  now: string;
+  entry: { id: string; name: string; partySize: number; status: EntryStatus };
+  position: number | null;
+  ahead: number | null;
+  offer: { id: string; state: string; expiresAt: string } | null;
+}
+
+export interface OpenedSession {
+  sessionToken: string | null;
+  entryId: string;
+  expiresAt: string;
+}
