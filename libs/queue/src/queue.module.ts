@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@hostboard/auth';
 import { OutboxModule } from '@hostboard/outbox';
+import { QuoteModule } from '@hostboard/quote';
 import { VenueModule } from '@hostboard/venue';
 import { EntryCorrectionService } from './correction/entry-correction.service.js';
 import { QueueEntryRepository } from './entries/queue-entry.repository.js';
@@ -18,7 +19,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
 
 /** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
-  imports: [VenueModule, AuthModule, OutboxModule],
+  imports: [VenueModule, AuthModule, OutboxModule, QuoteModule],
   controllers: [QueueController, PublicQueueController, QueueSessionsController],
   providers: [
     QueueEntryRepository,

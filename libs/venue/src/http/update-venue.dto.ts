@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import type { OnOfferExpired, QueueOrder } from '../venues/venue.entity.js';
+import type { OnOfferExpired, QueueOrder, QuoteModel } from '../venues/venue.entity.js';
 
 export class PolicyPatchDto {
   @IsOptional()
@@ -30,6 +30,11 @@ export class PolicyPatchDto {
   @Min(1)
   @Max(100000)
   poolCapacity?: number;
+
+  /** Which estimate parties are told (both are computed and kept on every join). */
+  @IsOptional()
+  @IsIn(['turns', 'floor'])
+  quoteModel?: QuoteModel;
 }
 
 export class UpdateVenueDto {

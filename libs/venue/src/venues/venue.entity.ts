@@ -4,6 +4,8 @@ export type Preset = 'restaurant' | 'workshop';
 export type Seating = 'tables' | 'pool';
 export type OnOfferExpired = 'keep-place' | 'leave-queue';
 export type QueueOrder = 'host-pick' | 'strict';
+/** Which estimate a party is told: the spec's formula (`turns`) or the floor-aware model (`floor`). */
+export type QuoteModel = 'turns' | 'floor';
 
 /**
  * A venue and its policy. Its row is the lock every command of the venue takes first
@@ -18,6 +20,7 @@ export type QueueOrder = 'host-pick' | 'strict';
 )
 @Check('venues_on_offer_expired_check', `"on_offer_expired" IN ('keep-place', 'leave-queue')`)
 @Check('venues_order_check', `"queue_order" IN ('host-pick', 'strict')`)
+@Check('venues_quote_model_check', `"quote_model" IN ('turns', 'floor')`)
 @Check('venues_hold_seconds_check', `"hold_seconds" > 0`)
 @Check('venues_party_cap_check', `"queue_party_cap" BETWEEN 1 AND 200`)
 @Check('venues_sandbox_clock_check', `"sandbox" = ("clock_now" IS NOT NULL)`)
@@ -74,6 +77,10 @@ export class Venue {
 
   @Column({ name: 'queue_order', type: 'text' })
   queueOrder: QueueOrder;
+
+  /** Both models are computed on every join; this one is what the party is told. */
+  @Column({ name: 'quote_model', type: 'text', default: 'turns' })
+  quoteModel: QuoteModel;
 
   @Column({ type: 'boolean', default: false })
   sandbox: boolean;
