@@ -13,6 +13,8 @@ interface ModelStats {
 
 export interface NightResult {
   name: string;
+  /** The sandbox venue the night was replayed on. */
+  venueId: string;
   parties: number;
   offered: number;
   notOffered: number;
@@ -141,6 +143,7 @@ export async function replayNight(api: ReplayClient, night: NightFile): Promise<
       : null;
   return {
     name: night.name,
+    venueId: venue.id,
     parties: parties.length,
     offered: report.entries.length,
     notOffered: report.notOffered,
