@@ -151,6 +151,10 @@ describe('quotes: two models, the choice, and the report', () => {
   it('hosts are refused, and the dates are checked', async () => {
     expect((await report(host).expect(403)).body).toMatchObject({ error: { code: 'FORBIDDEN' } });
     await request(t.baseUrl).get(`/v1/venues/${v.id}/reports/quotes.csv?from=${DAY}&to=${DAY}`).set(host.auth).expect(403);
+    // A refused CSV export answers the JSON envelope like any refusal.
+    const bad = await request(t.baseUrl).get(`/v1/venues/${v.id}/reports/quotes.csv?from=${DAY}`).set(manager.auth).expect(400);
+    expect(bad.headers['content-type']).toMatch(/application\/json/);
+    expect(bad.body).toMatchObject({ error: { code: 'VALIDATION' } });
     for (const q of [
       '',
       `from=${DAY}`,
@@ -167,7 +171,8 @@ describe('quotes: two models, the choice, and the report', () => {
       .get(`/v1/venues/${v.id}/reports/quotes.csv?from=${DAY}&to=${DAY}`)
       .set(manager.auth)
       .expect(200)
-      .expect('Content-Type', /text\/csv/);
+      .expect('Content-Type', /text\/csv/)
+      .expect('Content-Disposition', `attachment; filename=quotes-${DAY}-${DAY}.csv`);
     const lines = res.text.trim().split('\r\n');
     expect(lines[0]).toBe(
       'entryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,actualMinutes,turnsMinutes,floorMinutes,shownModel',

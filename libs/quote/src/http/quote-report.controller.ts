@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { quoteReportCsv } from '../report/quote-report.csv.js';
@@ -17,12 +18,16 @@ export class QuoteReportController {
     return this.reports.report(venueId, q.from, q.to);
   }
 
-  /** The rows behind the report, for a spreadsheet. */
+  /** The rows behind the report, for a spreadsheet. The CSV type is set only on success: a refusal stays JSON. */
   @VenueRole('manager')
   @Get('quotes.csv')
-  @Header('Content-Type', 'text/csv; charset=utf-8')
-  @Header('Content-Disposition', 'attachment; filename="quotes.csv"')
-  async quotesCsv(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() q: QuoteReportQueryDto): Promise<string> {
-    return quoteReportCsv((await this.reports.report(venueId, q.from, q.to)).entries);
+  async quotesCsv(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Query() q: QuoteReportQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
+    const csv = quoteReportCsv((await this.reports.report(venueId, q.from, q.to)).entries);
+    res.type('text/csv; charset=utf-8').attachment(`quotes-${q.from}-${q.to}.csv`);
+    return csv;
   }
 }
