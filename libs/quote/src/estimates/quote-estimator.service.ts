@@ -42,12 +42,13 @@ export class QuoteEstimator {
     join: { partySize: number; businessDate: string; now: Date; windowTurnMinutes: number | null; turns: TurnsQuote },
   ): Promise<JoinEstimate> {
     const { now } = join;
+    const daypart = daypartOf(now, venue.timeZone);
     const [tables, combinations, floorTables, waitingAhead, visits] = [
       await this.tables.listTables(tx, venue.id),
       await this.tables.listCombinations(tx, venue.id),
       await this.floor.floor(tx, venue.id, now),
       await this.state.waitingSizes(tx, venue.id, join.businessDate),
-      await this.state.completedVisits(tx, venue.id, now),
+      await this.state.completedVisits(tx, venue, daypart, now),
     ];
     const placements = new Map<string, Placement>();
     for (const t of floorTables) {
@@ -66,7 +67,6 @@ export class QuoteEstimator {
           minutes,
         });
     }
-    const daypart = daypartOf(now, venue.timeZone);
     const floor = floorQuote({
       partySize: join.partySize,
       tables: tables.map((t) => ({ id: t.id, capacity: t.capacity })),

@@ -11,9 +11,19 @@ export const DAYPARTS: Daypart[] = ['breakfast', 'lunch', 'afternoon', 'dinner',
  */
 export function daypartOf(at: Date, timeZone: string): Daypart {
   const hour = DateTime.fromJSDate(at, { zone: timeZone }).hour;
-  if (hour >= 5 && hour < 11) return 'breakfast';
-  if (hour >= 11 && hour < 15) return 'lunch';
-  if (hour >= 15 && hour < 17) return 'afternoon';
-  if (hour >= 17 && hour < 22) return 'dinner';
-  return 'late';
+  return DAYPARTS.find((d) => inDaypart(d, hour)) ?? 'late';
+}
+
+/** Venue-local hours of each daypart, [from, to): `late` wraps past midnight. */
+export const DAYPART_HOURS: Record<Daypart, [number, number]> = {
+  breakfast: [5, 11],
+  lunch: [11, 15],
+  afternoon: [15, 17],
+  dinner: [17, 22],
+  late: [22, 5],
+};
+
+function inDaypart(d: Daypart, hour: number): boolean {
+  const [from, to] = DAYPART_HOURS[d];
+  return from < to ? hour >= from && hour < to : hour >= from || hour < to;
 }
