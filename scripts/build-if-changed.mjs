@@ -12,7 +12,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = join(root, 'dist', '.build-stamp');
 const inputs = ['apps', 'libs', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'nest-cli.json'];
-const outputs = ['dist/apps/api/src/main.js', 'dist/apps/worker/src/main.js', 'dist/apps/cli/src/main.js', 'dist/apps/ledger/src/main.js'];
+const outputs = [
+  'dist/apps/api/src/main.js',
+  'dist/apps/worker/src/main.js',
+  'dist/apps/cli/src/main.js',
+  'dist/apps/ledger/src/main.js',
+  'dist/apps/replay/src/main.js',
+];
 const skipped = new Set(['node_modules', 'dist', '.data']);
 
 function walk(path, files) {

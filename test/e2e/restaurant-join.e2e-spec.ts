@@ -126,8 +126,8 @@ describe('restaurant queue: joining', () => {
       });
       const res = await joined(t, owner, v.id, party(2));
       expect(res.entry.businessDate).toBe('2026-06-12');
-      // No window runs: nothing to multiply by, so the quote is the position alone.
-      expect(res).toMatchObject({ position: 1, ahead: 0, quotedWaitMinutes: null, approx: true, quote: 'position 1 (0 ahead)' });
+      // No window runs: nothing to multiply by, so the quote is the position alone, still marked approximate.
+      expect(res).toMatchObject({ position: 1, ahead: 0, quotedWaitMinutes: null, approx: true, quote: 'position 1 (0 ahead) (approx)' });
     });
 
     it('a window past midnight keeps the day it started as the business date', async () => {

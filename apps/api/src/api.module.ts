@@ -21,6 +21,7 @@ import { OfferModule } from '@hostboard/offer';
 import { OutboxModule } from '@hostboard/outbox';
 import { PartyModule } from '@hostboard/party';
 import { QueueModule } from '@hostboard/queue';
+import { QuoteModule } from '@hostboard/quote';
 import { DemoSeed } from './demo-seed.js';
 import { FirstStartDemo } from './first-start.demo.js';
 
@@ -44,6 +45,7 @@ export class ApiModule {
         VenueModule,
         OutboxModule,
         QueueModule,
+        QuoteModule,
         OfferModule,
         PartyModule,
         BoardGatewayModule.forRoot(OfferModule),

@@ -18,6 +18,7 @@ import { BoardEvent } from '@hostboard/board/board-event.entity.js';
 import { ReservationTable } from '@hostboard/allocator/tables/reservation-table.entity.js';
 import { Visit } from '@hostboard/allocator/tables/visit.entity.js';
 import { BookingSession } from '@hostboard/booking/sessions/booking-session.entity.js';
+import { EntryQuote } from '@hostboard/quote/estimates/entry-quote.entity.js';
 
 /** Every entity of the schema, listed (no globs: ES modules and bundlers make globs fragile). */
 export const ENTITIES = [
@@ -42,4 +43,5 @@ export const ENTITIES = [
   Offer,
   OutboxMessage,
   BoardEvent,
+  EntryQuote,
 ];

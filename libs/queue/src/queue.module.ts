@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@hostboard/auth';
 import { OutboxModule } from '@hostboard/outbox';
+import { QuoteModule } from '@hostboard/quote';
 import { VenueModule } from '@hostboard/venue';
 import { BusinessDayCloser } from './day-close/business-day.closer.js';
 import { EntryReadService } from './entries/entry-read.service.js';
@@ -22,7 +23,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
 
 /** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
-  imports: [VenueModule, AuthModule, OutboxModule],
+  imports: [VenueModule, AuthModule, OutboxModule, QuoteModule],
   controllers: [QueueController, PublicQueueController, QueueSessionsController],
   providers: [
     QueueEntryRepository,

@@ -3,6 +3,8 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 /** A party physically at its tables: opened when seated, closed when the tables are cleared. */
 @Entity({ name: 'visits' })
 @Index('visits_one_open_per_reservation', ['reservationId'], { unique: true, where: `"closed_at" IS NULL` })
+// The floor-aware quote learns turn lengths from a venue's recent completed visits on every join.
+@Index('visits_venue_closed_idx', ['venueId', 'closedAt'])
 export class Visit {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

@@ -5,6 +5,7 @@ import { RestaurantQueue1796155347723 } from './1796155347723-restaurant-queue.j
 import { TableReservations1796156249353 } from './1796156249353-table-reservations.js';
 import { OutboxSending1796157220102 } from './1796157220102-outbox-sending.js';
 import { GuestChannels1796190122787 } from './1796190122787-guest-channels.js';
+import { EntryQuotes1796190155236 } from './1796190155236-entry-quotes.js';
 import { VenueCountry1796190292083 } from './1796190292083-venue-country.js';
 import { AddVenueDecisions1796190448932 } from './1796190448932-add-venue-decisions.js';
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   TableReservations1796156249353,
   OutboxSending1796157220102,
   GuestChannels1796190122787,
+  EntryQuotes1796190155236,
   VenueCountry1796190292083,
   AddVenueDecisions1796190448932,
 ];

@@ -8,7 +8,6 @@ import { normaliseContact, type Contact } from '../entries/contact.js';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
-import { quoteText } from '../quote/quote.js';
 import { QuoteService } from '../quote/quote.service.js';
 import { QueueTokenService } from '../tokens/queue-token.service.js';
 import { BusinessDayCloser } from '../day-close/business-day.closer.js';
@@ -123,6 +122,7 @@ export class JoinService {
       input.partySize,
       businessDate,
       running?.window.turnMinutes ?? null,
+      now,
     );
     const entry: QueueEntry = {
       id: randomUUID(),
@@ -143,6 +143,7 @@ export class JoinService {
       createdAt: now,
     };
     await this.entries.insert(tx.manager, entry);
+    await this.quotes.record(tx.manager, entry, standing);
     const token = await this.tokens.issue(tx.manager, venue, entry, now);
     await this.history.append(tx.manager, {
       venueId: venue.id,
@@ -190,7 +191,7 @@ export class JoinService {
       ahead: standing.ahead,
       quotedWaitMinutes: standing.waitMinutes,
       approx: true,
-      quote: quoteText(standing.position, standing.ahead, standing.waitMinutes),
+      quote: standing.quote,
       queueToken: token.queueToken,
     };
   }

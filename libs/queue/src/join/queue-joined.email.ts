@@ -20,7 +20,9 @@ export function queueJoinedEmail(f: QueueJoinedFacts): { subject: string; body: 
     '',
     `You are in the queue at ${f.venueName} for a party of ${f.partySize} (joined at ${f.joinedAt}).`,
     `Queue position when you joined: ${f.position}`,
-    ...(f.waitMinutes === null ? [] : [`Quoted wait: about ${f.waitMinutes} minutes. This is an estimate, not a promise.`]),
+    ...(f.waitMinutes === null
+      ? []
+      : [`Quoted wait: about ${f.waitMinutes} minutes (approx). This is an estimate, not a promise.`]),
     '',
     'We will email you when your table is ready.',
   ];

@@ -40,5 +40,7 @@ describe('the position quote', () => {
   it('words the quote as the spec does, always approximate', () => {
     expect(quoteText(3, 2, 50)).toBe('position 3 (2 ahead), quoted ~50 min (approx)');
     expect(quoteText(1, 0, null)).toBe('position 1 (0 ahead)');
+    // A table venue with no wait to quote still says its position is approximate.
+    expect(quoteText(1, 0, null, true)).toBe('position 1 (0 ahead) (approx)');
   });
 });

@@ -34,8 +34,13 @@ export function tableQuote(
   return { kind, ahead, position, waitMinutes: turnMinutes === null ? null : position * turnMinutes };
 }
 
-/** "position 3 (2 ahead), quoted ~50 min (approx)"; position only when there is no wait to quote. */
-export function quoteText(position: number, ahead: number, waitMinutes: number | null): string {
+/**
+ * "position 3 (2 ahead), quoted ~50 min (approx)". With no wait to quote, the position alone; a table
+ * venue's position is an estimate too (parties ahead may leave or be seated elsewhere), so it keeps
+ * the marker: "position 3 (2 ahead) (approx)". A pool's strict order makes its position exact.
+ */
+export function quoteText(position: number, ahead: number, waitMinutes: number | null, approx = false): string {
   const where = `position ${position} (${ahead} ahead)`;
-  return waitMinutes === null ? where : `${where}, quoted ~${waitMinutes} min (approx)`;
+  if (waitMinutes !== null) return `${where}, quoted ~${waitMinutes} min (approx)`;
+  return approx ? `${where} (approx)` : where;
 }

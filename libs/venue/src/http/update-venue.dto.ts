@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsCountryCode } from '../venues/venue-country.js';
-import type { OnOfferExpired, QueueOrder } from '../venues/venue.entity.js';
+import type { OnOfferExpired, QueueOrder, QuoteModel } from '../venues/venue.entity.js';
 import { VenueDecisionsDto } from './venue-decisions.dto.js';
 
 export class PolicyPatchDto {
@@ -32,6 +32,11 @@ export class PolicyPatchDto {
   @Min(1)
   @Max(100000)
   poolCapacity?: number;
+
+  /** Which estimate parties are told (both are computed and kept on every join). */
+  @IsOptional()
+  @IsIn(['turns', 'floor'])
+  quoteModel?: QuoteModel;
 }
 
 export class UpdateVenueDto {

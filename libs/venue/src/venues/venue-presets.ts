@@ -1,4 +1,4 @@
-import type { OnOfferExpired, Preset, QueueOrder, Seating } from './venue.entity.js';
+import type { OnOfferExpired, Preset, QueueOrder, QuoteModel, Seating } from './venue.entity.js';
 
 export interface VenuePolicy {
   seating: Seating;
@@ -8,6 +8,7 @@ export interface VenuePolicy {
   requireServiceWindow: boolean;
   oneEntryPerContact: boolean;
   order: QueueOrder;
+  quoteModel: QuoteModel;
 }
 
 /** The two shipped presets (ARCHITECTURE.md, "One engine, two policies"); a manager may change any field. */
@@ -22,6 +23,7 @@ export function presetPolicy(preset: Preset, poolCapacity?: number): VenuePolicy
         requireServiceWindow: true,
         oneEntryPerContact: true,
         order: 'host-pick',
+        quoteModel: 'turns',
       };
     case 'workshop':
       return {
@@ -32,6 +34,7 @@ export function presetPolicy(preset: Preset, poolCapacity?: number): VenuePolicy
         requireServiceWindow: false,
         oneEntryPerContact: false,
         order: 'strict',
+        quoteModel: 'turns',
       };
   }
 }

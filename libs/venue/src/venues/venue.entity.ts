@@ -4,6 +4,8 @@ export type Preset = 'restaurant' | 'workshop';
 export type Seating = 'tables' | 'pool';
 export type OnOfferExpired = 'keep-place' | 'leave-queue';
 export type QueueOrder = 'host-pick' | 'strict';
+/** Which estimate a party is told: the spec's formula (`turns`) or the floor-aware model (`floor`). */
+export type QuoteModel = 'turns' | 'floor';
 
 /** Worksheet section 1's decisions that are not seat arithmetic; free text, recorded with the venue. */
 export interface VenueDecisions {
@@ -28,6 +30,7 @@ export interface VenueDecisions {
 )
 @Check('venues_on_offer_expired_check', `"on_offer_expired" IN ('keep-place', 'leave-queue')`)
 @Check('venues_order_check', `"queue_order" IN ('host-pick', 'strict')`)
+@Check('venues_quote_model_check', `"quote_model" IN ('turns', 'floor')`)
 @Check('venues_hold_seconds_check', `"hold_seconds" > 0`)
 @Check('venues_party_cap_check', `"queue_party_cap" BETWEEN 1 AND 200`)
 @Check('venues_sandbox_clock_check', `"sandbox" = ("clock_now" IS NOT NULL)`)
@@ -91,6 +94,10 @@ export class Venue {
 
   @Column({ name: 'queue_order', type: 'text' })
   queueOrder: QueueOrder;
+
+  /** Both models are computed on every join; this one is what the party is told. */
+  @Column({ name: 'quote_model', type: 'text', default: 'turns' })
+  quoteModel: QuoteModel;
 
   @Column({ type: 'boolean', default: false })
   sandbox: boolean;

@@ -57,6 +57,7 @@ export class VenueService {
       requireServiceWindow: policy.requireServiceWindow,
       oneEntryPerContact: policy.oneEntryPerContact,
       queueOrder: policy.order,
+      quoteModel: policy.quoteModel,
       sandbox: input.sandbox === true,
       clockNow: input.sandbox ? (input.clock ? new Date(input.clock) : now) : null,
       version: '0',
@@ -118,6 +119,7 @@ export class VenueService {
         ...(p.requireServiceWindow !== undefined && { requireServiceWindow: p.requireServiceWindow }),
         ...(p.oneEntryPerContact !== undefined && { oneEntryPerContact: p.oneEntryPerContact }),
         ...(p.order !== undefined && { queueOrder: p.order }),
+        ...(p.quoteModel !== undefined && { quoteModel: p.quoteModel }),
         ...(p.poolCapacity !== undefined && { poolCapacity: p.poolCapacity }),
         ...(input.decisions !== undefined && { decisions: { ...venue.decisions, ...givenOnly(input.decisions) } }),
       };

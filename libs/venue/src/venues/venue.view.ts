@@ -45,6 +45,7 @@ export function toVenueView(v: Venue): VenueView {
       requireServiceWindow: v.requireServiceWindow,
       oneEntryPerContact: v.oneEntryPerContact,
       order: v.queueOrder,
+      quoteModel: v.quoteModel,
     },
     version: Number(v.version),
     createdAt: v.createdAt.toISOString(),

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { DAYPART_HOURS, type Daypart } from '../floor/daypart.js';
+import { RECENT_VISITS, type CompletedVisit } from '../floor/learned-turns.js';
+
+/** How far back completed visits are read to learn turn lengths. */
+const LEARNING_DAYS = 56;
+
+/** The SQL the floor-aware quote reads: who waits ahead, and the venue's completed visits. */
+@Injectable()
+export class FloorStateRepository {
+  /** Party sizes of this business day's waiting parties (not holding an offer), in waiting order. */
+  async waitingSizes(tx: EntityManager, venueId: string, businessDate: string): Promise<number[]> {
+    const rows: Array<{ party_size: number }> = await tx.query(
+      `SELECT party_size FROM queue_entries
+        WHERE venue_id = $1 AND business_date = $2 AND status = 'waiting'
+        ORDER BY received_at, queue_sequence`,
+      [venueId, businessDate],
+    );
+    return rows.map((r) => Number(r.party_size));
+  }
+
+  /**
+   * Completed visits (seat → clear) of the last eight weeks before `now` that were seated in
+   * `daypart` (venue-local), with the seats of their tables: the `RECENT_VISITS` newest per capacity,
+   * so a join reads a few dozen rows however long the venue has run. learnTurns takes the medians.
+   */
+  async completedVisits(
+    tx: EntityManager,
+    venue: { id: string; timeZone: string },
+    daypart: Daypart,
+    now: Date,
+  ): Promise<CompletedVisit[]> {
+    const [from, to] = DAYPART_HOURS[daypart];
+    const rows: Array<{ opened_at: Date; closed_at: Date; capacity: number }> = await tx.query(
+      `SELECT opened_at, closed_at, capacity FROM (
+         SELECT v.opened_at, v.closed_at, sum(t.capacity)::int AS capacity,
+                row_number() OVER (PARTITION BY sum(t.capacity) ORDER BY v.closed_at DESC, v.id) AS recent
+           FROM visits v
+           JOIN reservation_tables rt ON rt.reservation_id = v.reservation_id
+           JOIN venue_tables t ON t.id = rt.table_id
+          WHERE v.venue_id = $1 AND v.closed_at IS NOT NULL AND v.closed_at <= $2 AND v.closed_at > $3
+            AND (extract(hour FROM timezone($4, v.opened_at)) >= $5 ${from < to ? 'AND' : 'OR'} extract(hour FROM timezone($4, v.opened_at)) < $6)
+          GROUP BY v.id, v.opened_at, v.closed_at
+       ) visits WHERE recent <= $7`,
+      [venue.id, now, new Date(now.getTime() - LEARNING_DAYS * 86_400_000), venue.timeZone, from, to, RECENT_VISITS],
+    );
+    return rows.map((r) => ({ openedAt: new Date(r.opened_at), closedAt: new Date(r.closed_at), capacity: Number(r.capacity) }));
+  }
+}

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { TableFloorReader } from '@hostboard/allocator';
+import { insertEntities } from '@hostboard/core';
+import { TablesRepository, type QuoteModel, type Venue } from '@hostboard/venue';
+import { daypartOf } from '../floor/daypart.js';
+import { floorQuote, type Placement } from '../floor/floor-quote.js';
+import { learnTurns } from '../floor/learned-turns.js';
+import { EntryQuote } from './entry-quote.entity.js';
+import { FloorStateRepository } from './floor-state.repository.js';
+
+/** The spec's formula, as the queue worked it out: (ahead of the same kind + 1) × the window's turn. */
+export interface TurnsQuote {
+  minutes: number | null;
+  inputs: { position: number; ahead: number; kind: number | null; turnMinutes: number | null };
+}
+
+export interface JoinEstimate {
+  /** The model the party is told (the venue's policy.quoteModel). */
+  model: QuoteModel;
+  turns: TurnsQuote;
+  floor: { minutes: number | null; inputs: Record<string, unknown> };
+  /** The minutes of the chosen model: what the join answer, the queueing message and the board show. */
+  shownMinutes: number | null;
+}
+
+/**
+ * Both estimates of a table venue's join, worked out inside the join's transaction (under the venue
+ * lock, so the floor read is the one the party joins into), and stored with the entry.
+ */
+@Injectable()
+export class QuoteEstimator {
+  constructor(
+    private readonly tables: TablesRepository,
+    private readonly floor: TableFloorReader,
+    private readonly state: FloorStateRepository,
+  ) {}
+
+  async estimate(
+    tx: EntityManager,
+    venue: Venue,
+    join: { partySize: number; businessDate: string; now: Date; windowTurnMinutes: number | null; turns: TurnsQuote },
+  ): Promise<JoinEstimate> {
+    const { now } = join;
+    const daypart = daypartOf(now, venue.timeZone);
+    const [tables, combinations, floorTables, waitingAhead, visits] = [
+      await this.tables.listTables(tx, venue.id),
+      await this.tables.listCombinations(tx, venue.id),
+      await this.floor.floor(tx, venue.id, now),
+      await this.state.waitingSizes(tx, venue.id, join.businessDate),
+      await this.state.completedVisits(tx, venue, daypart, now),
+    ];
+    const placements = new Map<string, Placement>();
+    for (const t of floorTables) {
+      if (t.state === 'free' || !t.placement) continue;
+      const seated = t.state === 'occupied';
+      const since = seated ? (t.until ?? t.placement.slot.start) : t.placement.slot.start;
+      const minutes = seated
+        ? (now.getTime() - new Date(since).getTime()) / 60_000
+        : Math.max(0, (new Date(since).getTime() - now.getTime()) / 60_000);
+      const p = placements.get(t.placement.reservationId);
+      if (p) p.tableIds.push(t.id);
+      else
+        placements.set(t.placement.reservationId, {
+          tableIds: [t.id],
+          state: seated ? 'seated' : t.state === 'held' ? 'held' : 'booked',
+          minutes,
+        });
+    }
+    const floor = floorQuote({
+      partySize: join.partySize,
+      tables: tables.map((t) => ({ id: t.id, capacity: t.capacity })),
+      combinations: combinations.map((c) => ({ tableIds: c.tableIds, capacity: c.capacity })),
+      placements: [...placements.values()],
+      waitingAhead,
+      windowTurnMinutes: join.windowTurnMinutes,
+      learnedTurns: learnTurns(visits, venue.timeZone, daypart),
+    });
+    const model = venue.quoteModel;
+    return {
+      model,
+      turns: join.turns,
+      floor: { minutes: floor.minutes, inputs: { ...floor.inputs, daypart } },
+      shownMinutes: model === 'floor' ? floor.minutes : join.turns.minutes,
+    };
+  }
+
+  /** Kept with the entry, once: the report compares both with what happened. */
+  async record(
+    tx: EntityManager,
+    entry: { id: string; venueId: string; businessDate: string },
+    e: JoinEstimate,
+    now: Date,
+  ): Promise<void> {
+    const row: EntryQuote = {
+      entryId: entry.id,
+      venueId: entry.venueId,
+      businessDate: entry.businessDate,
+      model: e.model,
+      turnsMinutes: e.turns.minutes,
+      turnsInputs: e.turns.inputs,
+      floorMinutes: e.floor.minutes,
+      floorInputs: e.floor.inputs,
+      createdAt: now,
+    };
+    await insertEntities(tx, EntryQuote, [row]);
+  }
+}

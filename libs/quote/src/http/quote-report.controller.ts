@@ -1,0 +1,33 @@
+import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { VenueRole } from '@hostboard/core';
+import { quoteReportCsv } from '../report/quote-report.csv.js';
+import { QuoteReportService, type QuoteReport } from '../report/quote-report.service.js';
+import { QuoteReportQueryDto } from './quote-report-query.dto.js';
+
+@ApiTags('reports')
+@ApiBearerAuth()
+@Controller('v1/venues/:venueId/reports')
+export class QuoteReportController {
+  constructor(private readonly reports: QuoteReportService) {}
+
+  @VenueRole('manager')
+  @Get('quotes')
+  quotes(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() q: QuoteReportQueryDto): Promise<QuoteReport> {
+    return this.reports.report(venueId, q.from, q.to);
+  }
+
+  /** The rows behind the report, for a spreadsheet. The CSV type is set only on success: a refusal stays JSON. */
+  @VenueRole('manager')
+  @Get('quotes.csv')
+  async quotesCsv(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Query() q: QuoteReportQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<string> {
+    const csv = quoteReportCsv((await this.reports.report(venueId, q.from, q.to)).entries);
+    res.type('text/csv; charset=utf-8').attachment(`quotes-${q.from}-${q.to}.csv`);
+    return csv;
+  }
+}

@@ -1,0 +1,222 @@
+import './reports.css';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, messageOf } from '../api/client';
+import type { Venue } from '../api/types';
+import { TopBar } from '../components/top-bar';
+import { readWallClock } from '../state/clock';
+import { api, session } from '../state/session';
+import { ErrorHistogram, QuoteScatter } from './quote-charts';
+import { MODEL_EXPLAINED, MODEL_NAMES, type ModelStats, type QuoteModel, type QuoteReport } from './report-types';
+
+type ReportVenue = Venue & { policy: Venue['policy'] & { quoteModel?: QuoteModel } };
+
+const MODELS: QuoteModel[] = ['turns', 'floor'];
+const DEFAULT_DAYS = 28;
+
+/** The venue-local date of an instant (YYYY-MM-DD). */
+function localDate(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+const figure = (x: number | null, unit: string, sign = false): string =>
+  x === null ? '–' : `${sign && x > 0 ? '+' : ''}${x.toFixed(1)}${unit}`;
+
+/**
+ * Managers: how accurate each quote model was over a range of business dates, side by side, with a
+ * quoted-versus-actual scatter and an error histogram each, and the switch between them.
+ */
+export function ReportsView({ venueId }: { venueId: string }) {
+  const [venue, setVenue] = useState<ReportVenue | null>(null);
+  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
+  const [report, setReport] = useState<QuoteReport | null>(null);
+  const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const fail = (err: unknown): void =>
+    setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 });
+
+  useEffect(() => {
+    api.get<ReportVenue>(`/v1/venues/${venueId}`).then((v) => {
+      setVenue(v);
+      const today = new Date(v.clock ?? readWallClock());
+      const from = new Date(today.getTime() - (DEFAULT_DAYS - 1) * 86_400_000);
+      setRange({ from: localDate(from, v.timeZone), to: localDate(today, v.timeZone) });
+    }, fail);
+  }, [venueId]);
+
+  useEffect(() => {
+    if (!range) return;
+    setError(null);
+    api.get<QuoteReport>(`/v1/venues/${venueId}/reports/quotes?from=${range.from}&to=${range.to}`).then(setReport, fail);
+  }, [venueId, range]);
+
+  const choose = async (model: QuoteModel): Promise<void> => {
+    setSaving(true);
+    try {
+      setVenue(await api.request<ReportVenue>('PATCH', `/v1/venues/${venueId}`, { body: { policy: { quoteModel: model } } }));
+    } catch (err) {
+      fail(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const downloadCsv = async (): Promise<void> => {
+    if (!range) return;
+    try {
+      const res = await fetch(`/v1/venues/${venueId}/reports/quotes.csv?from=${range.from}&to=${range.to}`, {
+        headers: { Authorization: `Bearer ${session.value?.token ?? ''}` },
+      });
+      if (!res.ok) throw new Error(`The server answered ${res.status}.`);
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `quotes-${range.from}-${range.to}.csv`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const current = venue?.policy.quoteModel ?? report?.quoteModel ?? 'turns';
+  return (
+    <>
+      <TopBar title={venue ? `${venue.name}: quote report` : 'Quote report'} venueId={venueId} current="reports" />
+      <main class="reports" data-testid="reports">
+        {error && (
+          <div class="error-box" role="alert" data-testid="reports-error">
+            <p>{error.text}</p>
+            {error.forbidden && <p>Only a manager or the owner of this venue can read the quote report.</p>}
+          </div>
+        )}
+        {range && (
+          <form class="report-range" onSubmit={(e) => e.preventDefault()}>
+            <label>
+              From <input type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.currentTarget.value })} />
+            </label>
+            <label>
+              To <input type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} />
+            </label>
+            <button type="button" class="btn btn-secondary" onClick={() => void downloadCsv()} data-testid="csv">
+              Download CSV
+            </button>
+          </form>
+        )}
+        {report === null && !error && <p class="muted">Loading the report…</p>}
+        {report && (
+          <>
+            <p data-testid="report-summary">
+              {report.entries.length} parties offered a table between {report.from} and {report.to}; {report.notOffered} quoted
+              but never offered (not measured). Actual wait: from joining to the first offer.
+            </p>
+            <div class="model-switch" role="radiogroup" aria-label="Quote told to parties">
+              <span>Quote told to parties:</span>
+              {MODELS.map((m) => (
+                <button
+                  key={m}
+                  type="button"
+                  role="radio"
+                  aria-checked={current === m}
+                  class={`btn ${current === m ? 'btn-primary' : 'btn-secondary'}`}
+                  disabled={saving}
+                  data-testid={`choose-${m}`}
+                  onClick={() => void choose(m)}
+                >
+                  {MODEL_NAMES[m]} · MAE {figure(report.models[m].maeMinutes, ' min')}
+                </button>
+              ))}
+            </div>
+            <div class="model-columns">
+              {MODELS.map((m) => (
+                <ModelColumn key={m} model={m} stats={report.models[m]} told={current === m} report={report} />
+              ))}
+            </div>
+            <Breakdown report={report} />
+          </>
+        )}
+      </main>
+    </>
+  );
+}
+
+function ModelColumn({
+  model,
+  stats,
+  told,
+  report,
+}: {
+  model: QuoteModel;
+  stats: ModelStats;
+  told: boolean;
+  report: QuoteReport;
+}) {
+  return (
+    <section class={`model-card${told ? ' told' : ''}`} data-testid={`model-${model}`}>
+      <h2>
+        {MODEL_NAMES[model]} {told && <span class="badge">told to parties</span>}
+      </h2>
+      <p class="muted">{MODEL_EXPLAINED[model]}</p>
+      <dl class="figures">
+        <div>
+          <dt>Mean error</dt>
+          <dd data-testid={`mae-${model}`}>{figure(stats.maeMinutes, ' min')}</dd>
+        </div>
+        <div>
+          <dt>Bias</dt>
+          <dd>{figure(stats.biasMinutes, ' min', true)}</dd>
+        </div>
+        <div>
+          <dt>Within 5 min</dt>
+          <dd>{figure(stats.within5, ' %')}</dd>
+        </div>
+        <div>
+          <dt>Within 10 min</dt>
+          <dd>{figure(stats.within10, ' %')}</dd>
+        </div>
+      </dl>
+      {stats.count > 0 ? (
+        <>
+          <QuoteScatter entries={report.entries} model={model} />
+          <ErrorHistogram entries={report.entries} model={model} />
+        </>
+      ) : (
+        <p class="empty">No offered party to measure yet.</p>
+      )}
+    </section>
+  );
+}
+
+function Breakdown({ report }: { report: QuoteReport }) {
+  const rows = [
+    ...report.byDaypart.map((d) => ({ label: d.daypart, count: d.count, models: d.models })),
+    ...report.byPartySize.map((p) => ({ label: `party of ${p.partySize}`, count: p.count, models: p.models })),
+  ];
+  if (rows.length === 0) return null;
+  return (
+    <table class="breakdown" data-testid="breakdown">
+      <thead>
+        <tr>
+          <th />
+          <th>parties</th>
+          {MODELS.map((m) => (
+            <th key={m}>{MODEL_NAMES[m]}: mean error, bias</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.label}>
+            <th>{r.label}</th>
+            <td>{r.count}</td>
+            {MODELS.map((m) => (
+              <td key={m}>
+                {figure(r.models[m].maeMinutes, ' min')}, {figure(r.models[m].biasMinutes, ' min', true)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
