@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { joined, party, sandboxVenue } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { describeWithChromium, launchChromium, newTablet } from './chromium.js';
+import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the board page is tested in a real browser');
 
@@ -46,6 +46,7 @@ d('board positions in Chromium', () => {
     await page.locator('[data-testid=entry]').nth(2).waitFor();
     const shown = await page.locator('[data-testid=entry-position]').allTextContents();
     expect(shown.map((s) => s.replace(/\s+/g, ' ').trim())).toEqual(['1', '1#2 in list', '2#3 in list']);
+    await screenshot(page, 'board-positions');
     await context.close();
   });
 });
