@@ -225,7 +225,14 @@ describe('rules audit (issue 14, items 3–12)', () => {
     expect(errorOf(tooBig).message).toBe('No table or approved combination here seats a party of 8; the largest seats 6.');
     // Over the cap (8 by default) the cap's answer comes first.
     expect(errorOf(await deskJoin(t, owner, v.id, party(9)).expect(400)).message).toBe('The queue accepts parties of at most 8.');
-    await deskJoin(t, owner, v.id, party(6)).expect(201);
+    const six = await joined(t, owner, v.id, party(6));
+    // A correction may not make a party that size either.
+    const grown = await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}/queue/${six.entry.id}`)
+      .set(owner.auth)
+      .send({ entryVersion: six.entry.version, partySize: 8 });
+    expect(refusal(grown)).toEqual({ status: 400, code: 'VALIDATION' });
+    expect(errorOf(grown).message).toBe('No table or approved combination here seats a party of 8; the largest seats 6.');
     // An approved combination that seats eight makes the party of eight welcome.
     await request(t.baseUrl)
       .post(`/v1/venues/${v.id}/combinations`)

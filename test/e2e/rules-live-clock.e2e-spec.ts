@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { Clock, TransactionRunner } from '@hostboard/core';
+import { JobScheduler, type JobHandler, type JobName } from '@hostboard/jobs';
+import { OfferExpiryHandlers, SweepService } from '@hostboard/offer';
 import { violations } from '../support/invariants.js';
 import { activeEntries, EVERY_DAY, joined, party, refusal } from '../support/restaurant.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
@@ -122,5 +125,38 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       to: 'expired',
       reason: 'business day ended',
     });
+  });
+
+  it('11: the safety-net job closes an ended business day at a venue nobody looks at', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await liveRestaurant();
+    const friday = await joined(t, owner, v.id, party(2));
+    // The app's own handlers, registered on a scheduler that only keeps them, run by hand: the job's
+    // interval is 15 s of real time, which a test should not wait for.
+    const handlers = new Map<JobName, JobHandler<JobName>>();
+    class Keeper extends JobScheduler {
+      async schedule(): Promise<void> {}
+      async cancel(): Promise<boolean> {
+        return false;
+      }
+      handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
+        handlers.set(name, handler as JobHandler<JobName>);
+      }
+      async start(): Promise<void> {}
+      async stop(): Promise<void> {}
+    }
+    new OfferExpiryHandlers(new Keeper(), t.app.get(SweepService), t.app.get(TransactionRunner), t.app.get(Clock)).onModuleInit();
+    const safetySweep = handlers.get('safety-sweep');
+    const status = async (): Promise<string | undefined> =>
+      ((await ds().query('SELECT status FROM queue_entries WHERE id = $1', [friday.entry.id])) as Array<{ status: string }>)[0]
+        ?.status;
+
+    clock.set(new Date('2026-10-10T03:30:00.000Z')); // 10:30 PM Friday: the day has not ended
+    await safetySweep?.({});
+    expect(await status()).toBe('waiting');
+    clock.set(new Date('2026-10-10T05:30:00.000Z')); // 00:30 on Saturday
+    expect(await safetySweep?.({})).toBe('done');
+    expect(await status()).toBe('expired');
   });
 });

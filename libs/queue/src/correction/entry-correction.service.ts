@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { normaliseContact } from '../entries/contact.js';
 import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
@@ -9,6 +9,7 @@ import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
 import {
   assertPartySize,
   assertPartySizeRange,
+  assertSeatable,
   CONTACT_MISSING,
   DUPLICATE_MESSAGE,
   duplicateContact,
@@ -41,6 +42,7 @@ export class EntryCorrectionService {
     private readonly entries: QueueEntryRepository,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
+    private readonly seating: TablesRepository,
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
@@ -76,6 +78,8 @@ export class EntryCorrectionService {
         }
         if (venue.seating === 'tables') assertPartySizeRange(next.partySize);
         assertPartySize(venue, next.partySize);
+        if (venue.seating === 'tables')
+          assertSeatable(next.partySize, await this.seating.seatingCapacities(tx.manager, venue.id));
       }
       if (venue.oneEntryPerContact && (next.email !== entry.email || next.phone !== entry.phone)) {
         const other = await this.entries.activeWithContact(tx.manager, venueId, entry.businessDate, contact, entry.id);
