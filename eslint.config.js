@@ -19,10 +19,7 @@ export default tseslint.config(
       '@typescript-eslint/no-extraneous-class': 'off',
       'no-restricted-syntax': [
         'error',
-        {
-          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
-          message: 'Read time from the injected Clock.',
-        },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read time from the injected Clock.' },
         { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read time from the injected Clock.' },
       ],
     },

@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
@@ -139,6 +141,36 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await fresh.goto(`${t.baseUrl}/q/`);
     await state(fresh, 'no-link');
     expect(await fresh.getByTestId('no-link').textContent()).toMatch(/ask at the desk for a new queue link/i);
+  });
+
+  it('the board marks a party its messages do not reach, and the Messages tab shows channel and status', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Dee Unreached', partySize: 2, phone: '+13125550160' });
+    // The provider's refusal, as the relay records it (the relay itself is tested in sms-relay).
+    await t.app
+      .get<DataSource>(getDataSourceToken())
+      .query(`UPDATE outbox_messages SET status = 'failed', failure_reason = '400: unreachable' WHERE entry_id = $1`, [
+        party.entry.id,
+      ]);
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, locale: 'en-US' });
+    contexts.push(context);
+    const tablet = await context.newPage();
+    await tablet.goto(`${t.baseUrl}/board`);
+    await tablet.fill('input[name=email]', owner.email);
+    await tablet.fill('input[name=password]', owner.password);
+    await tablet.click('button[type=submit]');
+    await tablet.click(`[data-venue-id="${v.id}"]`);
+    await tablet
+      .locator(`[data-testid=entry][data-entry-id="${party.entry.id}"] [data-testid=reach][data-reach=failed]`)
+      .waitFor({ timeout: SHOW_BOUND });
+    await screenshot(tablet, 'board-reach-failed');
+
+    await tablet.getByRole('button', { name: 'Messages' }).click();
+    const failed = tablet.locator('[data-testid=message][data-channel=sms][data-status=failed]');
+    await failed.first().waitFor({ timeout: SHOW_BOUND });
+    expect(await failed.locator('[data-testid=message-channel]').first().textContent()).toBe('Text');
+    expect(await failed.locator('[data-testid=message-status]').first().textContent()).toBe('failed: 400: unreachable');
+    expect(await tablet.locator('[data-testid=message][data-channel=email]').count()).toBeGreaterThan(0);
+    await screenshot(tablet, 'messages-channels');
   });
 
   it('no phone ever put a token in a URL', () => {

@@ -87,15 +87,12 @@ describe('outbox relay of texts to a Twilio-compatible provider', () => {
     const refused = await joined(t, owner, v.id, { name: 'Refused', partySize: 2, phone: REFUSED });
     const mailOnly = await joined(t, owner, v.id, { name: 'Mail only', partySize: 2, email: `m-${uniq()}@example.test` });
 
-    // Both workers relay at once, again and again, until nothing is left to claim.
-    const perWorker = [0, 0];
+    // Both workers relay at once, again and again, until nothing is left to claim (their own
+    // five-second relay jobs run too; who sends which is theirs to race for).
     for (let round = 0; round < 10; round++) {
       const sent = await Promise.all(relays().map((r) => r.relay()));
-      sent.forEach((n, i) => (perWorker[i] = (perWorker[i] ?? 0) + n));
       if (sent.every((n) => n === 0)) break;
     }
-    expect(perWorker[0]).toBeGreaterThan(0);
-    expect(perWorker[1]).toBeGreaterThan(0);
 
     const texts = provider.received.filter((r) => r.path === `/2010-04-01/Accounts/${SID}/Messages.json`);
     expect(texts).toHaveLength(provider.received.length);

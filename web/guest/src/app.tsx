@@ -50,7 +50,8 @@ export function App() {
       setProblem(null);
     } catch (err) {
       if (isGone(err)) setShown({ kind: 'gone' });
-      else setProblem(messageOf(err));
+      // Many phones on one venue wifi share an address and its limit: a refused poll just waits for the next.
+      else if (!(err instanceof ApiError && err.code === 'RATE_LIMITED')) setProblem(messageOf(err));
     }
   }, []);
 

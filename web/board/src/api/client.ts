@@ -39,6 +39,13 @@ export interface RequestOptions {
   queueSession?: string;
   /** POSTs carry one, so a retried tap does the act once (API.md "Retries"). */
   idempotencyKey?: string;
+  /** Sees the answer's headers (a list's `Link: <…>; rel="next"`). */
+  onHeaders?: (headers: Headers) => void;
+}
+
+/** The next page's URL from a `Link: <…>; rel="next"` header (RFC 8288), or null. */
+export function nextLink(header: string | null): string | null {
+  return header ? (/<([^>]+)>\s*;\s*rel="next"/.exec(header)?.[1] ?? null) : null;
 }
 
 /** JSON over HTTP to the same origin, with the staff session token. */
@@ -75,6 +82,7 @@ export class ApiClient {
         signal: abort.signal,
       });
       text = await res.text();
+      options.onHeaders?.(res.headers);
     } catch {
       throw new ApiError(0, 'UNREACHABLE', UNREACHABLE);
     } finally {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, messageOf } from '../api/client';
+import { ApiError, messageOf, nextLink } from '../api/client';
 import type { Message, Venue } from '../api/types';
 import { TopBar } from '../components/top-bar';
 import { localDateTime } from '../format';
@@ -13,13 +13,17 @@ export function MessagesView({ venueId }: { venueId: string }) {
   const [venue, setVenue] = useState<Venue | null>(null);
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
+  const [older, setOlder] = useState<string | null>(null);
+  /** One page (newest first); `Link: rel="next"` says where the older ones are. */
+  const page = (path: string, before: Message[]): void => {
+    api.get<Message[]>(path, { onHeaders: (h) => setOlder(nextLink(h.get('Link'))) }).then(
+      (more) => setMessages([...before, ...more]),
+      (err: unknown) => setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 }),
+    );
+  };
   useEffect(() => {
     api.get<Venue>(`/v1/venues/${venueId}`).then(setVenue, () => undefined);
-    api
-      .get<Message[]>(`/v1/venues/${venueId}/messages`)
-      .then(setMessages, (err: unknown) =>
-        setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 }),
-      );
+    page(`/v1/venues/${venueId}/messages`, []);
   }, [venueId]);
   return (
     <>
@@ -62,6 +66,11 @@ export function MessagesView({ venueId }: { venueId: string }) {
             </li>
           ))}
         </ul>
+        {older && messages && (
+          <button type="button" class="btn wide" data-testid="messages-older" onClick={() => page(older, messages)}>
+            Show older messages
+          </button>
+        )}
       </main>
     </>
   );
