@@ -176,11 +176,13 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     const offered = await join(v, { name: 'Offered', partySize: 2, phone: '+13125550126' });
     await offer(v, offered.entry.id, 'T1');
 
-    // The party leaves through its own session; leaving again changes nothing.
+    // The party leaves through its own session, which ends with the entry; the host's repeat of the
+    // cancellation changes nothing and sends nothing.
     const s = (await exchange(t, leaver.queueToken ?? '').expect(201)).body as { sessionToken: string };
     tokens.push(s.sessionToken);
-    for (let i = 0; i < 2; i++)
-      await request(t.baseUrl).post('/v1/queue-session/leave').set(queueSession(s.sessionToken)).send({}).expect(200);
+    await request(t.baseUrl).post('/v1/queue-session/leave').set(queueSession(s.sessionToken)).send({}).expect(200);
+    await request(t.baseUrl).post('/v1/queue-session/leave').set(queueSession(s.sessionToken)).send({}).expect(401);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${leaver.entry.id}/cancel`).set(owner.auth).send({}).expect(200);
     const left = (await of(v, leaver.entry.id)).filter((m) => m.template === 'queue-left');
     expect(left).toHaveLength(1);
     expect(left[0]).toMatchObject({ channel: 'email', to: email, subject: 'You have left the queue — The Test Kitchen' });

@@ -3,7 +3,7 @@ import { HistoryWriter, type Tx } from '@hostboard/core';
 import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type Announcement } from '@hostboard/outbox';
-import { QueueEntryRepository, type EntryStatus } from '@hostboard/queue';
+import { BusinessDayCloser, QueueEntryRepository, type EntryStatus } from '@hostboard/queue';
 import { VenueRepository, type Venue } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -27,6 +27,7 @@ export class OfferLifecycle {
     private readonly board: BoardEventWriter,
     private readonly expiryJobs: OfferExpiryScheduler,
     private readonly guest: GuestMessenger,
+    private readonly days: BusinessDayCloser,
   ) {}
 
   async end(tx: Tx, venue: Venue, offer: Offer, ending: OfferEnding, now: Date, operationId: string): Promise<boolean> {
@@ -91,6 +92,9 @@ export class OfferLifecycle {
     const entry = await this.entries.find(tx.manager, venue.id, offer.entryId);
     if (!entry) return;
     const kind: Announcement = ending === 'expired' ? 'offer-lapsed' : ending === 'withdrawn' ? 'offer-withdrawn' : 'queue-left';
+    // An offer that ends after its business day did returns the party to a queue that closes in the
+    // same sweep (no place is kept past the day), so the message must not promise one.
+    if (placeKept && entry.businessDate < (await this.days.currentBusinessDate(tx.manager, venue, now))) placeKept = false;
     await this.guest.announce(tx.manager, { venue, party: entry, kind, placeKept, at: now, reservationId: offer.reservationId });
   }
 }
