@@ -88,7 +88,14 @@ export async function replayNight(api: ReplayClient, night: NightFile): Promise<
     while (next < parties.length && parties[next].arrivesAt.getTime() <= t) arriving.push(parties[next++]);
     const dueAccepts = accepts.filter((a) => a.at <= t);
     const dueClears = clears.filter((c) => c.at <= t);
-    const hostLooks = (t - windowStart.getTime()) % (hostEvery * MINUTE) === 0 && waiting.length + arriving.length > 0;
+    // The host looks every few minutes; a look that can offer nothing (no free table fits anyone
+    // waiting, once this minute's tables are cleared) changes nothing, so the clock need not move for it.
+    const freeing = new Set(dueClears.flatMap((c) => c.option.labels));
+    const fitsNow = (size: number): boolean =>
+      options.some((o) => o.capacity >= size && o.labels.every((l) => !busy.has(l) || freeing.has(l)));
+    const hostLooks =
+      (t - windowStart.getTime()) % (hostEvery * MINUTE) === 0 &&
+      [...waiting.map((w) => w.party), ...arriving].some((p) => fitsNow(p.size));
     if (arriving.length === 0 && dueAccepts.length === 0 && dueClears.length === 0 && !hostLooks) continue;
     await api.must('POST', `${v}/clock`, { now: new Date(t).toISOString() });
 

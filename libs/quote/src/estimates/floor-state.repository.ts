@@ -9,6 +9,29 @@ const LEARNING_DAYS = 56;
 /** The SQL the floor-aware quote reads: who waits ahead, and the venue's completed visits. */
 @Injectable()
 export class FloorStateRepository {
+  /** The venue's tables and approved combinations, in two plain statements (joins are a hot path). */
+  async seating(
+    tx: EntityManager,
+    venueId: string,
+  ): Promise<{ tables: Array<{ id: string; capacity: number }>; combinations: Array<{ tableIds: string[]; capacity: number }> }> {
+    const tables: Array<{ id: string; capacity: number }> = await tx.query(
+      'SELECT id, capacity FROM venue_tables WHERE venue_id = $1 ORDER BY label, id',
+      [venueId],
+    );
+    const combinations: Array<{ table_ids: string[]; capacity: number }> = await tx.query(
+      `SELECT c.capacity, array_agg(m.table_id::text ORDER BY m.table_id) AS table_ids
+         FROM table_combinations c JOIN table_combination_tables m ON m.combination_id = c.id
+        WHERE c.venue_id = $1
+        GROUP BY c.id, c.capacity, c.created_at
+        ORDER BY c.created_at, c.id`,
+      [venueId],
+    );
+    return {
+      tables: tables.map((t) => ({ id: t.id, capacity: Number(t.capacity) })),
+      combinations: combinations.map((c) => ({ tableIds: c.table_ids, capacity: Number(c.capacity) })),
+    };
+  }
+
   /** Party sizes of this business day's waiting parties (not holding an offer), in waiting order. */
   async waitingSizes(tx: EntityManager, venueId: string, businessDate: string): Promise<number[]> {
     const rows: Array<{ party_size: number }> = await tx.query(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TableFloorReader } from '@hostboard/allocator';
 import { insertEntities } from '@hostboard/core';
-import { TablesRepository, type QuoteModel, type Venue } from '@hostboard/venue';
+import type { QuoteModel, Venue } from '@hostboard/venue';
 import { daypartOf } from '../floor/daypart.js';
 import { floorQuote, type Placement } from '../floor/floor-quote.js';
 import { learnTurns } from '../floor/learned-turns.js';
@@ -31,7 +31,6 @@ export interface JoinEstimate {
 @Injectable()
 export class QuoteEstimator {
   constructor(
-    private readonly tables: TablesRepository,
     private readonly floor: TableFloorReader,
     private readonly state: FloorStateRepository,
   ) {}
@@ -43,9 +42,8 @@ export class QuoteEstimator {
   ): Promise<JoinEstimate> {
     const { now } = join;
     const daypart = daypartOf(now, venue.timeZone);
-    const [tables, combinations, floorTables, waitingAhead, visits] = [
-      await this.tables.listTables(tx, venue.id),
-      await this.tables.listCombinations(tx, venue.id),
+    const [{ tables, combinations }, floorTables, waitingAhead, visits] = [
+      await this.state.seating(tx, venue.id),
       await this.floor.floor(tx, venue.id, now),
       await this.state.waitingSizes(tx, venue.id, join.businessDate),
       await this.state.completedVisits(tx, venue, daypart, now),
@@ -69,8 +67,8 @@ export class QuoteEstimator {
     }
     const floor = floorQuote({
       partySize: join.partySize,
-      tables: tables.map((t) => ({ id: t.id, capacity: t.capacity })),
-      combinations: combinations.map((c) => ({ tableIds: c.tableIds, capacity: c.capacity })),
+      tables,
+      combinations,
       placements: [...placements.values()],
       waitingAhead,
       windowTurnMinutes: join.windowTurnMinutes,
