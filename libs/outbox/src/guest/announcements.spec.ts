@@ -38,7 +38,7 @@ describe('guest announcements', () => {
       link: null,
     });
     expect(joined).toBe(
-      'Maple: you are in the queue for 4 (joined 7:42 PM). Queue position when you joined: 3. Quoted wait about 60 min, an estimate, not a promise. We will text you when your table is ready.',
+      'Maple: you are in the queue for 4 (joined 7:42 PM). Queue position when you joined: 3. Quoted wait about 60 min (approx), an estimate, not a promise. We will text you when your table is ready.',
     );
     const ready = tableReadyText({ venueName: 'Maple', holdMinutes: 1, expiresAtLocal: '7:43 PM', link: null });
     expect(ready).toBe(

@@ -16,7 +16,7 @@ export function queueJoinedText(f: {
   return [
     `${f.venueName}: you are in the queue for ${f.partySize} (joined ${f.joinedAt}).`,
     `Queue position when you joined: ${f.position}.`,
-    ...(f.waitMinutes === null ? [] : [`Quoted wait about ${f.waitMinutes} min, an estimate, not a promise.`]),
+    ...(f.waitMinutes === null ? [] : [`Quoted wait about ${f.waitMinutes} min (approx), an estimate, not a promise.`]),
     'We will text you when your table is ready.',
     ...(f.link ? [`Your queue page: ${f.link}`] : []),
   ].join(' ');
