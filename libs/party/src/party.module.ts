@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { OfferModule } from '@hostboard/offer';
 import { QueueModule } from '@hostboard/queue';
 import { VenueModule } from '@hostboard/venue';
+import { DeskLookupService } from './desk-lookup.service.js';
+import { DeskLookupController } from './http/desk-lookup.controller.js';
 import { QueueSessionController } from './http/queue-session.controller.js';
 import { PartyOfferRepository } from './party-offer.repository.js';
 import { PartyQueueService } from './party-queue.service.js';
@@ -12,7 +14,7 @@ import { PartyQueueService } from './party-queue.service.js';
  */
 @Module({
   imports: [VenueModule, QueueModule, OfferModule],
-  controllers: [QueueSessionController],
-  providers: [PartyQueueService, PartyOfferRepository],
+  controllers: [QueueSessionController, DeskLookupController],
+  providers: [PartyQueueService, PartyOfferRepository, DeskLookupService],
 })
 export class PartyModule {}

@@ -17,3 +17,5 @@ export * from './tokens/queue-token.entity.js';
 export * from './tokens/queue-token.service.js';
 export * from './tokens/token-expiry.js';
 export * from './tokens/token-replacement.service.js';
+export * from './details/entry-details.service.js';
+export * from './tokens/queue-token.repository.js';

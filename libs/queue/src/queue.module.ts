@@ -3,6 +3,8 @@ import { AuthModule } from '@hostboard/auth';
 import { OutboxModule } from '@hostboard/outbox';
 import { VenueModule } from '@hostboard/venue';
 import { EntryCorrectionService } from './correction/entry-correction.service.js';
+import { EntryDetailsService } from './details/entry-details.service.js';
+import { EntryDetailsController } from './http/entry-details.controller.js';
 import { QueueEntryRepository } from './entries/queue-entry.repository.js';
 import { PublicQueueController } from './http/public-queue.controller.js';
 import { QueueSessionsController } from './http/queue-sessions.controller.js';
@@ -19,12 +21,13 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
 /** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
   imports: [VenueModule, AuthModule, OutboxModule],
-  controllers: [QueueController, PublicQueueController, QueueSessionsController],
+  controllers: [QueueController, PublicQueueController, QueueSessionsController, EntryDetailsController],
   providers: [
     QueueEntryRepository,
     JoinService,
     QuoteService,
     EntryCorrectionService,
+    EntryDetailsService,
     QueueTokenRepository,
     QueueTokenService,
     TokenReplacementService,
@@ -32,6 +35,6 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     QueueSessionService,
     QueueSessionGuard,
   ],
-  exports: [QueueEntryRepository, JoinService, QuoteService, QueueSessionService, QueueSessionGuard],
+  exports: [QueueEntryRepository, JoinService, QuoteService, QueueSessionService, QueueSessionGuard, QueueTokenRepository],
 })
 export class QueueModule {}

@@ -4,6 +4,7 @@ import { QueueOffersReservations1796154221021 } from './1796154221021-queue-offe
 import { RestaurantQueue1796155347723 } from './1796155347723-restaurant-queue.js';
 import { TableReservations1796156249353 } from './1796156249353-table-reservations.js';
 import { OutboxSending1796157220102 } from './1796157220102-outbox-sending.js';
+import { BoardFloorAndNotes1796189900316 } from './1796189900316-board-floor-and-notes.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RestaurantQueue1796155347723,
   TableReservations1796156249353,
   OutboxSending1796157220102,
+  BoardFloorAndNotes1796189900316,
 ];
