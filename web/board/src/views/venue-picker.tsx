@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { messageOf, newKey } from '../api/client';
 import type { Venue } from '../api/types';
 import { TopBar } from '../components/top-bar';
+import { readWallClock } from '../state/clock';
 import { navigate } from '../state/router';
 import { api } from '../state/session';
 
@@ -70,6 +71,7 @@ function NewVenue({ onClose }: { onClose: () => void }) {
   const [preset, setPreset] = useState<'restaurant' | 'workshop'>('restaurant');
   const [seats, setSeats] = useState(20);
   const [timeZone, setTimeZone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const [practice, setPractice] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: Event): Promise<void> => {
@@ -83,6 +85,8 @@ function NewVenue({ onClose }: { onClose: () => void }) {
         timeZone,
         preset,
         ...(preset === 'workshop' ? { poolCapacity: seats } : {}),
+        // A practice venue's clock starts now and moves only when a manager moves it.
+        ...(practice ? { sandbox: true, clock: new Date(readWallClock()).toISOString() } : {}),
       };
       const v = await api.post<Venue>('/v1/venues', body);
       navigate({ view: 'venue', venueId: v.id, tab: 'setup' });
@@ -125,6 +129,10 @@ function NewVenue({ onClose }: { onClose: () => void }) {
       <label>
         Time zone
         <input name="timeZone" required value={timeZone} onInput={(e) => setTimeZone(e.currentTarget.value)} />
+      </label>
+      <label class="check">
+        <input type="checkbox" name="practice" checked={practice} onChange={(e) => setPractice(e.currentTarget.checked)} />
+        Practice venue (its clock stands still until you move it)
       </label>
       {error && (
         <p class="error" role="alert">
