@@ -14,8 +14,8 @@ export interface Toast {
 export const toasts = signal<Toast[]>([]);
 
 let next = 1;
-const MAX_SHOWN = 4;
-const FADE_MS = 5000;
+const MAX_SHOWN = 3;
+const FADE_MS = 3500;
 
 export function dismiss(id: number): void {
   toasts.value = toasts.value.filter((t) => t.id !== id);
@@ -23,7 +23,13 @@ export function dismiss(id: number): void {
 
 export function say(kind: Toast['kind'], text: string): void {
   const id = next++;
-  toasts.value = [...toasts.value, { id, kind, text }].slice(-MAX_SHOWN);
+  const all = [...toasts.value, { id, kind, text }];
+  // Drop the oldest confirmations first: a refusal or an alert stays until the host dismisses it.
+  while (all.length > MAX_SHOWN) {
+    const i = all.findIndex((t) => t.kind === 'ok' || t.kind === 'info');
+    all.splice(i >= 0 ? i : 0, 1);
+  }
+  toasts.value = all;
   if (kind === 'ok' || kind === 'info') window.setTimeout(() => dismiss(id), FADE_MS);
 }
 
