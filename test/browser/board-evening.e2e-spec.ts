@@ -83,8 +83,11 @@ d('an evening on the board, at three screen sizes', () => {
     expect({ where, small }).toEqual({ where, small: [] });
   }
 
-  const shot = (page: Page, vp: (typeof VIEWPORTS)[number], name: string, fullPage = false) =>
-    page.screenshot({ path: join(SCREENS, `${vp.name}-${name}.png`), fullPage });
+  /** A picture of the view for docs/, without the confirmations of earlier steps over it. */
+  async function shot(page: Page, vp: (typeof VIEWPORTS)[number], name: string, fullPage = false): Promise<void> {
+    for (const ok of await page.locator('[data-testid=notice]:not([data-kind=alert]) button').all()) await ok.click();
+    await page.screenshot({ path: join(SCREENS, `${vp.name}-${name}.png`), fullPage });
+  }
 
   const hhmm = (ms: number): string =>
     new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: TZ }).format(new Date(ms));
@@ -246,7 +249,7 @@ d('an evening on the board, at three screen sizes', () => {
       await api().post(`/v1/venues/${venueId}/queue/lookup`).set(owner.auth).send({ token }).expect(200);
       await shot(h, vp, 'lookup');
       await h.getByTestId('found-accept').click();
-      await h.getByTestId('found').getByText('Their table is confirmed').waitFor({ timeout: STEP });
+      await h.getByTestId('found').getByText('their place is confirmed').waitFor({ timeout: STEP });
       await h.getByTestId('found').getByRole('button', { name: 'Done' }).click();
       // Still the party's: the code was not spent by the desk.
       await api().post(`/v1/venues/${venueId}/queue/lookup`).set(owner.auth).send({ token }).expect(200);

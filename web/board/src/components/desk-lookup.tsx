@@ -120,9 +120,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
           </ActButton>
         </div>
       ) : (
-        <p class="muted">
-          {entry.status === 'confirmed' ? 'Their table is confirmed: seat them from the floor.' : 'Nothing to accept yet.'}
-        </p>
+        <p class="muted">{entry.status === 'confirmed' ? 'Accepted: their place is confirmed.' : 'Nothing to accept yet.'}</p>
       )}
       <button type="button" class="btn btn-secondary wide" onClick={close}>
         Done
