@@ -85,7 +85,10 @@ d('an evening on the board, at three screen sizes', () => {
 
   /** A picture of the view for docs/, without the confirmations of earlier steps over it. */
   async function shot(page: Page, vp: (typeof VIEWPORTS)[number], name: string, fullPage = false): Promise<void> {
-    for (const ok of await page.locator('[data-testid=notice]:not([data-kind=alert]) button').all()) await ok.click();
+    await page.evaluate(
+      `document.querySelectorAll('[data-testid=notice]:not([data-kind=alert]) button').forEach((b) => b.click())`,
+    );
+    await page.locator('[data-testid=notice]:not([data-kind=alert])').first().waitFor({ state: 'detached' });
     await page.screenshot({ path: join(SCREENS, `${vp.name}-${name}.png`), fullPage });
   }
 

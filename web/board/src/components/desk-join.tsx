@@ -67,7 +67,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
         <label>
           Phone{' '}
           {contactNeeded ? (
-            <span class="muted">(phone or email, to tell them their table is ready)</span>
+            <span class="muted">(or an email, to tell them when their table is ready)</span>
           ) : (
             <span class="muted">(optional)</span>
           )}
@@ -86,7 +86,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
           </span>
         </label>
         <label>
-          Email <span class="muted">(optional)</span>
+          Email <span class="muted">{contactNeeded ? '(or a phone number)' : '(optional)'}</span>
           <input name="email" type="email" inputMode="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         </label>
         {error && (
