@@ -199,6 +199,45 @@ d('board page in Chromium (two tablets on one venue)', () => {
     expect(await sameDocument(b)).toBe(true);
   }, 60_000);
 
+  it('a join whose answer was lost is sent again with the same key and joins once; a changed form gets a new key', async () => {
+    const keys: string[] = [];
+    let lose = true;
+    await a.route(`**/v1/venues/${sandboxId}/queue`, async (route) => {
+      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
+      // The server does the join, but its answer never reaches the tablet.
+      const answer = await route.fetch();
+      if (lose) {
+        lose = false;
+        await route.abort('connectionreset');
+      } else await route.fulfill({ response: answer });
+    });
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Mary Jackson');
+    await a.fill('input[name=partySize]', '2');
+    await a.getByTestId('join-submit').click();
+    await a.getByTestId('join-error').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('join-submit').click();
+    await a.getByTestId('token-card').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('token-done').click();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect((await board(sandboxId)).queue.filter((e) => e.name === 'Mary Jackson')).toHaveLength(1);
+
+    // A different form is a different request: a new key.
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Mary Jackson Jr');
+    await a.getByTestId('join-submit').click();
+    await a.getByTestId('token-card').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('token-done').click();
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).not.toBe(keys[0]);
+    await a.unroute(`**/v1/venues/${sandboxId}/queue`);
+    for (const name of ['Mary Jackson', 'Mary Jackson Jr']) {
+      const id = (await board(sandboxId)).queue.find((e) => e.name === name)?.id;
+      await api().post(`/v1/venues/${sandboxId}/queue/${id}/cancel`).set(owner.auth).send({}).expect(200);
+    }
+  }, 60_000);
+
   it("shows a refusal in the API's words", async () => {
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Too Many');
@@ -329,6 +368,9 @@ d('board page in Chromium (two tablets on one venue)', () => {
         await step('a tablet shows reconnecting', () =>
           page.locator('[data-testid=connection][data-state=reconnecting]').waitFor({ timeout: PUSH_BOUND }),
         );
+        // Acts wait while the board may be out of date.
+        expect(await page.getByTestId('open-join').isDisabled()).toBe(true);
+        expect(await page.getByTestId('withdraw').first().isDisabled()).toBe(true);
       }
       await screenshot(b, 'api-down-reconnecting');
       t = await step('api started', () => startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir }, port }));

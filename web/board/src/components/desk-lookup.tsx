@@ -6,6 +6,7 @@ import { say } from '../state/notice';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { Modal } from './modal';
+import { canScan, QrScanner } from './qr-scanner';
 
 interface Props {
   board: BoardSnapshot;
@@ -34,15 +35,17 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
   const [busy, setBusy] = useState(false);
   const [found, setFound] = useState<LookedUp | null>(null);
   const base = `/v1/venues/${board.venue.id}`;
-  const find = async (e: Event): Promise<void> => {
-    e.preventDefault();
+  const [scanning, setScanning] = useState(false);
+  const find = async (e: Event | null, code = token): Promise<void> => {
+    e?.preventDefault();
+    setScanning(false);
     setBusy(true);
     setError(null);
     try {
       // Spaces and dashes are the reader's grouping, not part of the code.
       const r = await api.post<LookedUp>(
         `${base}/queue/lookup`,
-        { token: token.replace(/[\s]+/g, '') },
+        { token: code.replace(/[\s]+/g, '') },
         { idempotencyKey: undefined },
       );
       setFound(r);
@@ -74,6 +77,19 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
               autoFocus
             />
           </label>
+          {canScan() &&
+            (scanning ? (
+              <QrScanner
+                onCode={(code) => {
+                  setToken(code);
+                  void find(null, code);
+                }}
+              />
+            ) : (
+              <button type="button" class="btn btn-secondary" onClick={() => setScanning(true)}>
+                Scan their QR code
+              </button>
+            ))}
           {error && (
             <p class="error" role="alert" data-testid="lookup-error">
               {error}

@@ -16,7 +16,8 @@ export function atLeast(role: Role, min: Role): boolean {
  * A venue view that names the caller's role would save the read; until then this is the one place.
  */
 export async function loadRole(venueId: string): Promise<void> {
-  if (venueRole.value?.venueId === venueId) return;
+  // Read on every visit: another user may have signed in on this tablet since, or the role changed.
+  venueRole.value = null;
   let role: Role;
   try {
     const members = await api.get<Array<{ userId?: string; email?: string; role: Role }>>(`/v1/venues/${venueId}/members`);

@@ -75,6 +75,9 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
   const [cap, setCap] = useState(venue.queuePartyCap);
   const [holdMinutes, setHoldMinutes] = useState(Math.max(1, Math.round(venue.policy.holdSeconds / 60)));
   const [order, setOrder] = useState(venue.policy.order);
+  // Venues carry a country once the server reads national phone numbers with it.
+  const hasCountry = 'country' in venue;
+  const [country, setCountry] = useState(venue.country ?? '');
   const f = useForm();
   const save = (e: Event) => {
     e.preventDefault();
@@ -99,6 +102,12 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         Name
         <input name="venueName" maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
+      {hasCountry && (
+        <label>
+          Country <span class="muted">(two letters, such as US or FR; guests' phone numbers are read with it)</span>
+          <input name="country" maxLength={2} value={country} onInput={(e) => setCountry(e.currentTarget.value)} />
+        </label>
+      )}
       <label class="check">
         <input type="checkbox" name="published" checked={published} onChange={(e) => setPublished(e.currentTarget.checked)} />
         Published (guests can find the venue and join from their phones)
