@@ -75,6 +75,8 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
   const [cap, setCap] = useState(venue.queuePartyCap);
   const [holdMinutes, setHoldMinutes] = useState(Math.max(1, Math.round(venue.policy.holdSeconds / 60)));
   const [order, setOrder] = useState(venue.policy.order);
+  const [poolCapacity, setPoolCapacity] = useState(venue.policy.poolCapacity ?? 1);
+  const pool = venue.policy.seating === 'pool';
   // Venues carry a country once the server reads national phone numbers with it.
   const hasCountry = 'country' in venue;
   const [country, setCountry] = useState(venue.country ?? '');
@@ -88,7 +90,7 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           published,
           queueEnabled,
           queuePartyCap: cap,
-          policy: { holdSeconds: holdMinutes * 60, order },
+          policy: { holdSeconds: holdMinutes * 60, order, ...(pool ? { poolCapacity } : {}) },
         },
       });
       say('ok', 'Settings saved.');
@@ -121,6 +123,7 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         />
         Queue on (parties can join)
       </label>
+      {pool && <Stepper label="Seats in all" value={poolCapacity} max={100000} onChange={setPoolCapacity} name="poolCapacity" />}
       <Stepper label="Largest party that may join" value={cap} max={200} onChange={setCap} name="queuePartyCap" />
       <Stepper
         label="Minutes a table is held for a party"
