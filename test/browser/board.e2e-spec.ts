@@ -194,9 +194,48 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await showsTheServerBoard(b, sandboxId);
     expect((await shown(b)).counts).toEqual({ confirmed: 0, held: 2, available: 4 });
     // A sandbox's clock stands still until it is moved, and the countdown says so.
-    expect(await row(b, 'Ada Lovelace').getByTestId('countdown').textContent()).toMatch(/^30:00 left \(sandbox clock\)$/);
+    expect(await row(b, 'Ada Lovelace').getByTestId('countdown').textContent()).toMatch(/^30:00 left \(practice clock\)$/);
     await screenshot(b, 'second-tablet-after-promotion');
     expect(await sameDocument(b)).toBe(true);
+  }, 60_000);
+
+  it('a join whose answer was lost is sent again with the same key and joins once; a changed form gets a new key', async () => {
+    const keys: string[] = [];
+    let lose = true;
+    await a.route(`**/v1/venues/${sandboxId}/queue`, async (route) => {
+      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
+      // The server does the join, but its answer never reaches the tablet.
+      const answer = await route.fetch();
+      if (lose) {
+        lose = false;
+        await route.abort('connectionreset');
+      } else await route.fulfill({ response: answer });
+    });
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Mary Jackson');
+    await a.fill('input[name=partySize]', '2');
+    await a.getByTestId('join-submit').click();
+    await a.getByTestId('join-error').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('join-submit').click();
+    await a.getByTestId('token-card').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('token-done').click();
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect((await board(sandboxId)).queue.filter((e) => e.name === 'Mary Jackson')).toHaveLength(1);
+
+    // A different form is a different request: a new key.
+    await a.getByTestId('open-join').click();
+    await a.fill('input[name=name]', 'Mary Jackson Jr');
+    await a.getByTestId('join-submit').click();
+    await a.getByTestId('token-card').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('token-done').click();
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).not.toBe(keys[0]);
+    await a.unroute(`**/v1/venues/${sandboxId}/queue`);
+    for (const name of ['Mary Jackson', 'Mary Jackson Jr']) {
+      const id = (await board(sandboxId)).queue.find((e) => e.name === name)?.id;
+      await api().post(`/v1/venues/${sandboxId}/queue/${id}/cancel`).set(owner.auth).send({}).expect(200);
+    }
   }, 60_000);
 
   it("shows a refusal in the API's words", async () => {
@@ -268,7 +307,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await screenshot(a, 'after-sandbox-expiry');
   }, 60_000);
 
-  it("redeems a party's token at the desk and accepts its offer as the party", async () => {
+  it('finds a party by its code at the desk without spending it, and accepts its offer for it', async () => {
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Lin Zhou');
     await a.fill('input[name=partySize]', '3');
@@ -279,28 +318,29 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await a.getByTestId('promote').click();
     await a.locator('[data-testid=entry][data-status=offered]', { hasText: 'Lin Zhou' }).waitFor({ timeout: PUSH_BOUND });
 
-    await a.getByTestId('open-redeem').click();
-    // Typed in groups, as read off the card: the spaces are not part of the token.
+    await a.getByTestId('open-lookup').click();
+    // Typed in groups, as read off the card: the spaces are not part of the code.
     await a.fill('input[name=token]', token.replace(/(.{4})/g, '$1 '));
-    await a.getByTestId('redeem-submit').click();
-    await a.getByTestId('redeemed').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('lookup-submit').click();
+    await a.getByTestId('found').waitFor({ timeout: PUSH_BOUND });
     expect(await a.locator('[data-testid=entry].opened', { hasText: 'Lin Zhou' }).count()).toBe(1);
-    await screenshot(a, 'redeemed-at-desk');
-    await a.getByTestId('redeemed-accept').click();
-    await a.getByTestId('redeemed').getByText('Their seats are confirmed.').waitFor({ timeout: PUSH_BOUND });
-    await a.getByRole('button', { name: 'Close' }).click();
+    await screenshot(a, 'found-at-desk');
+    await a.getByTestId('found-accept').click();
+    await a.getByTestId('found').getByText('Accepted: their place is confirmed.').waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('found').getByRole('button', { name: 'Done' }).click();
 
     await b.locator('[data-testid=count-confirmed]', { hasText: '3' }).waitFor({ timeout: PUSH_BOUND });
     await showsTheServerBoard(b, sandboxId);
 
-    // A token works once: the second try is refused in words.
-    await a.getByTestId('open-redeem').click();
+    // The desk did not spend the code: the party can still open its own session with it, once.
+    await api().post('/v1/queue-sessions').send({ token }).expect(201);
+    await a.getByTestId('open-lookup').click();
     await a.fill('input[name=token]', token);
-    await a.getByTestId('redeem-submit').click();
-    const said = await api().post('/v1/queue-sessions').send({ token });
+    await a.getByTestId('lookup-submit').click();
+    const said = await api().post(`/v1/venues/${sandboxId}/queue/lookup`).set(owner.auth).send({ token });
     expect(said.status).toBe(401);
     await a
-      .getByTestId('redeem-error')
+      .getByTestId('lookup-error')
       .filter({ hasText: (said.body as { error: { message: string } }).error.message })
       .waitFor({ timeout: PUSH_BOUND });
     await a.getByRole('button', { name: 'Close' }).click();
@@ -328,6 +368,9 @@ d('board page in Chromium (two tablets on one venue)', () => {
         await step('a tablet shows reconnecting', () =>
           page.locator('[data-testid=connection][data-state=reconnecting]').waitFor({ timeout: PUSH_BOUND }),
         );
+        // Acts wait while the board may be out of date.
+        expect(await page.getByTestId('open-join').isDisabled()).toBe(true);
+        expect(await page.getByTestId('withdraw').first().isDisabled()).toBe(true);
       }
       await screenshot(b, 'api-down-reconnecting');
       t = await step('api started', () => startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir }, port }));
@@ -345,7 +388,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await screenshot(a, 'after-restart');
   }, 180_000);
 
-  it('offers a table, accepts, seats and clears at a restaurant; a manager reads the emails in full, a host is refused in words', async () => {
+  it('offers a table, accepts, seats and clears at a restaurant; a manager reads the emails in full, a host has no Messages tab', async () => {
     const venueId = (await createVenue(t, owner, { name: 'Linden Bistro', preset: 'restaurant' })).id;
     await api()
       .post(`/v1/venues/${venueId}/service-windows`)
@@ -373,11 +416,13 @@ d('board page in Chromium (two tablets on one venue)', () => {
       .waitFor({ timeout: PUSH_BOUND });
     await screenshot(page, 'restaurant-table-held');
     await row(page, 'Dorothy Vaughan').getByTestId('accept').click();
-    await page.locator(`[data-testid=table][data-table-id="${t2?.id}"]`).getByTestId('seat').click();
+    await page.locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=booked]`).click();
+    await page.getByTestId('table-sheet').getByTestId('seat').click();
     await page.locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=occupied]`).waitFor({ timeout: PUSH_BOUND });
     await screenshot(page, 'restaurant-seated');
     // Clear asks for a second tap, then frees the table.
-    const clear = page.locator(`[data-testid=table][data-table-id="${t2?.id}"]`).getByTestId('clear');
+    await page.locator(`[data-testid=table][data-table-id="${t2?.id}"]`).click();
+    const clear = page.getByTestId('table-sheet').getByTestId('clear');
     await clear.click();
     await clear.click();
     await page.locator(`[data-testid=table][data-table-id="${t2?.id}"][data-state=free]`).waitFor({ timeout: PUSH_BOUND });
@@ -402,14 +447,11 @@ d('board page in Chromium (two tablets on one venue)', () => {
 
     const host = await addMember(t, venueId, owner, 'host');
     const hostPage = await tablet(host, venueId);
-    await hostPage.getByRole('button', { name: 'Messages' }).click();
-    const said = await api().get(`/v1/venues/${venueId}/messages`).set(host.auth).expect(403);
-    await hostPage
-      .getByTestId('messages-error')
-      .filter({ hasText: (said.body as { error: { message: string } }).error.message })
-      .waitFor({ timeout: PUSH_BOUND });
-    expect(await hostPage.getByTestId('message').count()).toBe(0);
-    await screenshot(hostPage, 'messages-host-refused');
+    // A host is refused the emails, so the page does not offer the tab at all.
+    await api().get(`/v1/venues/${venueId}/messages`).set(host.auth).expect(403);
+    expect(await hostPage.locator('[data-tab=messages]').count()).toBe(0);
+    expect(await hostPage.locator('[data-tab=floor]').count()).toBe(1);
+    await screenshot(hostPage, 'host-tabs');
   }, 60_000);
 });
 

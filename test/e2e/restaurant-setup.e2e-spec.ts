@@ -39,7 +39,15 @@ describe('restaurant setup: tables, combinations, service windows', () => {
         ['T5', 4],
       ] as const) {
         const res = await post(manager, 'tables', { label, capacity }).expect(201);
-        expect(res.body).toEqual({ id: expect.any(String), label, capacity, createdAt: expect.any(String) });
+        expect(res.body).toEqual({
+          id: expect.any(String),
+          label,
+          capacity,
+          x: null,
+          y: null,
+          retired: false,
+          createdAt: expect.any(String),
+        });
         ids[label] = (res.body as { id: string }).id;
       }
       expect(refusal(await post(host, 'tables', { label: 'T9', capacity: 2 }))).toEqual({ status: 403, code: 'FORBIDDEN' });

@@ -39,6 +39,11 @@ export function installBoardPage(http: Express, dir: string = boardPageDir()): v
     immutable: true,
     maxAge: '365d',
   });
+  // The address `npm start` prints is the site root: it leads to the board.
+  http.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.path === '/' && (req.method === 'GET' || req.method === 'HEAD')) return res.redirect(302, '/board/');
+    next();
+  });
   http.use('/board', (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('Content-Security-Policy', PAGE_CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -20,4 +20,13 @@ export class PartyOfferRepository {
       [venueId, entryId],
     );
   }
+
+  /** The tables an offer's reservation holds (what the desk tells the party). */
+  async tableIdsOf(tx: EntityManager, reservationId: string): Promise<string[]> {
+    const rows: Array<{ table_id: string }> = await tx.query(
+      'SELECT table_id FROM reservation_tables WHERE reservation_id = $1 AND active ORDER BY table_id',
+      [reservationId],
+    );
+    return rows.map((r) => r.table_id);
+  }
 }

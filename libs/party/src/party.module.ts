@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { OfferModule } from '@hostboard/offer';
 import { QueueModule } from '@hostboard/queue';
 import { VenueModule } from '@hostboard/venue';
+import { DeskLookupService } from './desk-lookup.service.js';
+import { DeskLookupController } from './http/desk-lookup.controller.js';
 import { QueueSessionController } from './http/queue-session.controller.js';
 import { QueueStatusController } from './http/queue-status.controller.js';
 import { PartyOfferRepository } from './party-offer.repository.js';
@@ -13,7 +15,7 @@ import { PartyQueueService } from './party-queue.service.js';
  */
 @Module({
   imports: [VenueModule, QueueModule, OfferModule],
-  controllers: [QueueSessionController, QueueStatusController],
-  providers: [PartyQueueService, PartyOfferRepository],
+  controllers: [QueueSessionController, QueueStatusController, DeskLookupController],
+  providers: [PartyQueueService, PartyOfferRepository, DeskLookupService],
 })
 export class PartyModule {}

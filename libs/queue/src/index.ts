@@ -23,3 +23,5 @@ export * from './tokens/queue-token.service.js';
 export * from './tokens/token-expiry.js';
 export * from './tokens/token-replacement.service.js';
 export * from './http/exchange-token.dto.js';
+export * from './details/entry-details.service.js';
+export * from './tokens/queue-token.repository.js';

@@ -7,6 +7,8 @@ import { BusinessDayCloser } from './day-close/business-day.closer.js';
 import { EntryReadService } from './entries/entry-read.service.js';
 import { EntryCredentials } from './sessions/entry-credentials.js';
 import { EntryCorrectionService } from './correction/entry-correction.service.js';
+import { EntryDetailsService } from './details/entry-details.service.js';
+import { EntryDetailsController } from './http/entry-details.controller.js';
 import { QueueEntryRepository } from './entries/queue-entry.repository.js';
 import { PublicQueueController } from './http/public-queue.controller.js';
 import { QueueSessionsController } from './http/queue-sessions.controller.js';
@@ -24,12 +26,13 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
 /** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
   imports: [VenueModule, AuthModule, OutboxModule, QuoteModule],
-  controllers: [QueueController, PublicQueueController, QueueSessionsController],
+  controllers: [QueueController, PublicQueueController, QueueSessionsController, EntryDetailsController],
   providers: [
     QueueEntryRepository,
     JoinService,
     QuoteService,
     EntryCorrectionService,
+    EntryDetailsService,
     QueueTokenRepository,
     QueueTokenService,
     QueueTokenReader,
@@ -50,6 +53,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     BusinessDayCloser,
     EntryCredentials,
     QueueTokenReader,
+    QueueTokenRepository,
   ],
 })
 export class QueueModule {}

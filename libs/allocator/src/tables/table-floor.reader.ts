@@ -8,6 +8,9 @@ export interface FloorTable {
   id: string;
   label: string;
   capacity: number;
+  /** The table's place on the floor plan (percent of width and height); null until a manager places it. */
+  x: number | null;
+  y: number | null;
   state: TableState;
   /** Held: when the hold lapses; booked: when the booking starts; occupied: since when. */
   until: string | null;
@@ -41,6 +44,8 @@ export class TableFloorReader {
       id: string;
       label: string;
       capacity: number;
+      pos_x: number | null;
+      pos_y: number | null;
       reservation_id: string | null;
       name: string | null;
       party_size: number | null;
@@ -50,7 +55,7 @@ export class TableFloorReader {
       opened_at: Date | null;
       visit_id: string | null;
     }> = await tx.query(
-      `SELECT t.id, t.label, t.capacity, r.id AS reservation_id, r.name, r.party_size, r.state, rt.slot::text AS slot,
+      `SELECT t.id, t.label, t.capacity, t.pos_x, t.pos_y, r.id AS reservation_id, r.name, r.party_size, r.state, rt.slot::text AS slot,
               r.hold_expires_at, v.opened_at, v.id AS visit_id
          FROM venue_tables t
          LEFT JOIN reservation_tables rt ON rt.table_id = t.id AND rt.active
@@ -58,7 +63,7 @@ export class TableFloorReader {
               AND lower(rt.slot) < $3
          LEFT JOIN reservations r ON r.id = rt.reservation_id
          LEFT JOIN visits v ON v.reservation_id = r.id AND v.closed_at IS NULL
-        WHERE t.venue_id = $1
+        WHERE t.venue_id = $1 AND t.retired_at IS NULL
         ORDER BY t.label, t.id, lower(rt.slot)`,
       [venueId, now, new Date(now.getTime() + BOOKED_SOON_MS)],
     );
@@ -71,6 +76,8 @@ export class TableFloorReader {
         id: r.id,
         label: r.label,
         capacity: Number(r.capacity),
+        x: r.pos_x === null ? null : Number(r.pos_x),
+        y: r.pos_y === null ? null : Number(r.pos_y),
         state,
         until:
           state === 'held'

@@ -27,7 +27,7 @@ export interface BoardSnapshot extends Record<string, unknown> {
   venue: { id: string; name: string; seating: string; sandbox: boolean; timeZone: string };
   counts: PoolCounts | TableCounts;
   tables: FloorTable[];
-  queue: Array<QueueView['entries'][number] & { quotedWaitMinutes: number | null }>;
+  queue: Array<QueueView['entries'][number] & { quotedWaitMinutes: number | null; note: string | null; tags: string[] }>;
   /** Active entries in all; `queue` holds the first BOARD_QUEUE_LIMIT of them. */
   queueTotal: number;
   head: QueueView['head'] | null;
@@ -99,6 +99,9 @@ export class BoardSnapshotService extends BoardSnapshotSource {
             kindPosition: kinds.get(e.id) ?? i + 1,
             reach: reach.get(e.id) ?? 'ok',
             quotedWaitMinutes: e.quotedWaitMinutes,
+            // Staff-only details: the board is a staff read.
+            note: e.staffNote ?? null,
+            tags: e.staffTags ?? [],
             ...(offer ? { offer: toOfferView(offer, offerTables.get(offer.reservationId)) } : {}),
           };
         }),

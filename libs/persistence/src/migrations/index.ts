@@ -4,6 +4,7 @@ import { QueueOffersReservations1796154221021 } from './1796154221021-queue-offe
 import { RestaurantQueue1796155347723 } from './1796155347723-restaurant-queue.js';
 import { TableReservations1796156249353 } from './1796156249353-table-reservations.js';
 import { OutboxSending1796157220102 } from './1796157220102-outbox-sending.js';
+import { BoardFloorAndNotes1796189900316 } from './1796189900316-board-floor-and-notes.js';
 import { GuestChannels1796190122787 } from './1796190122787-guest-channels.js';
 import { EntryQuotes1796190155236 } from './1796190155236-entry-quotes.js';
 import { VenueCountry1796190292083 } from './1796190292083-venue-country.js';
@@ -16,6 +17,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RestaurantQueue1796155347723,
   TableReservations1796156249353,
   OutboxSending1796157220102,
+  BoardFloorAndNotes1796189900316,
   GuestChannels1796190122787,
   EntryQuotes1796190155236,
   VenueCountry1796190292083,

@@ -72,4 +72,12 @@ export class QueueEntry {
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
   createdAt: Date;
+
+  /** Staff-only: a short note about the party (never shown to the party or sent to it). */
+  @Column({ name: 'staff_note', type: 'text', nullable: true })
+  staffNote?: string | null;
+
+  /** Staff-only tags (high chair, wheelchair, VIP, allergy). */
+  @Column({ name: 'staff_tags', type: 'text', array: true, default: () => "'{}'" })
+  staffTags?: string[];
 }

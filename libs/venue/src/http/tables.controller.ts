@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { TablesService } from '../tables/tables.service.js';
 import type { CombinationView, TableView } from '../tables/tables.view.js';
 import { CreateCombinationDto } from './create-combination.dto.js';
 import { CreateTableDto } from './create-table.dto.js';
+import { UpdateTableDto } from './update-table.dto.js';
 
 @ApiTags('tables')
 @ApiBearerAuth()
@@ -23,6 +24,28 @@ export class TablesController {
   @Get('tables')
   listTables(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<TableView[]> {
     return this.tables.listTables(venueId);
+  }
+
+  /** Rename, change the capacity, or place the table on the floor plan. */
+  @VenueRole('manager')
+  @Patch('tables/:tableId')
+  updateTable(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('tableId', ParseUUIDPipe) tableId: string,
+    @Body() body: UpdateTableDto,
+  ): Promise<TableView> {
+    return this.tables.updateTable(venueId, tableId, body);
+  }
+
+  /** Take a free table out of service; repeating answers the retired table unchanged. */
+  @VenueRole('manager')
+  @Post('tables/:tableId/retire')
+  @HttpCode(200)
+  retireTable(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('tableId', ParseUUIDPipe) tableId: string,
+  ): Promise<TableView> {
+    return this.tables.retireTable(venueId, tableId);
   }
 
   @VenueRole('manager')

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, type EntityManager } from 'typeorm';
+import { In, IsNull, type EntityManager } from 'typeorm';
 import { selectEntities } from '@hostboard/core';
 import { TableCombinationTable } from './table-combination-table.entity.js';
 import { TableCombination } from './table-combination.entity.js';
@@ -16,12 +16,38 @@ export class TablesRepository {
   }
 
   listTables(tx: EntityManager, venueId: string): Promise<VenueTable[]> {
-    return tx.find(VenueTable, { where: { venueId }, order: { label: 'ASC', id: 'ASC' } });
+    return tx.find(VenueTable, { where: { venueId, retiredAt: IsNull() }, order: { label: 'ASC', id: 'ASC' } });
   }
 
-  /** The venue's tables among `ids` (ids of other venues are simply not found). */
+  /** The venue's tables among `ids` (ids of other venues, and retired tables, are simply not found). */
   findTables(tx: EntityManager, venueId: string, ids: string[]): Promise<VenueTable[]> {
-    return selectEntities(tx, VenueTable, 'venue_id = $1 AND id = ANY($2::uuid[])', [venueId, ids]);
+    return selectEntities(tx, VenueTable, 'venue_id = $1 AND id = ANY($2::uuid[]) AND retired_at IS NULL', [venueId, ids]);
+  }
+
+  /** One table of the venue, retired or not, locked for a change. */
+  async lockTable(tx: EntityManager, venueId: string, id: string): Promise<VenueTable | null> {
+    const rows = await selectEntities(tx, VenueTable, 'venue_id = $1 AND id = $2 FOR UPDATE', [venueId, id]);
+    return rows[0] ?? null;
+  }
+
+  async updateTable(
+    tx: EntityManager,
+    id: string,
+    change: Partial<Pick<VenueTable, 'label' | 'capacity' | 'posX' | 'posY' | 'retiredAt'>>,
+  ): Promise<void> {
+    await tx.update(VenueTable, { id }, change);
+  }
+
+  /** Whether a party holds, has booked or sits at the table now or later (a table in use is not retired). */
+  async inUse(tx: EntityManager, tableId: string, now: Date): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT 1 FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
+        WHERE rt.table_id = $1 AND rt.active
+          AND (r.state = 'SEATED' OR (r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $2))
+        LIMIT 1`,
+      [tableId, now],
+    );
+    return rows.length > 0;
   }
 
   async insertCombination(tx: EntityManager, combination: TableCombination, tableIds: string[]): Promise<void> {
@@ -45,8 +71,10 @@ export class TablesRepository {
   /** Every capacity a party can be seated at here: each table's and each approved combination's. */
   async seatingCapacities(tx: EntityManager, venueId: string): Promise<number[]> {
     const rows: Array<{ capacity: number }> = await tx.query(
-      `SELECT capacity FROM venue_tables WHERE venue_id = $1
-       UNION ALL SELECT capacity FROM table_combinations WHERE venue_id = $1`,
+      `SELECT capacity FROM venue_tables WHERE venue_id = $1 AND retired_at IS NULL
+       UNION ALL SELECT c.capacity FROM table_combinations c WHERE c.venue_id = $1
+         AND NOT EXISTS (SELECT 1 FROM table_combination_tables ct JOIN venue_tables t ON t.id = ct.table_id
+                          WHERE ct.combination_id = c.id AND t.retired_at IS NOT NULL)`,
       [venueId],
     );
     return rows.map((r) => Number(r.capacity));

@@ -21,6 +21,16 @@ export interface NewTable {
   capacity: number;
 }
 
+/** A manager's change to a table: any of its label, capacity and place on the plan. */
+export interface TableChange {
+  label?: string;
+  capacity?: number;
+  x?: number | null;
+  y?: number | null;
+}
+
+export const TABLE_IN_USE = 'This table is held, booked or occupied; retire it once it is free.';
+
 export interface NewCombination {
   tableIds: string[];
   capacity: number;
@@ -102,6 +112,60 @@ export class TablesService {
         now,
       );
       return toCombinationView({ ...combination, tableIds });
+    });
+  }
+
+  /** Rename, resize or place a table; the floor hears of it at once. */
+  async updateTable(venueId: string, tableId: string, change: TableChange): Promise<TableView> {
+    return this.tx.command({ translate: alreadyThere }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      assertTableVenue(venue);
+      const table = await this.tables.lockTable(tx.manager, venueId, tableId);
+      if (!table || table.retiredAt) throw DomainException.notFound('The table was not found.');
+      const now = this.clock.now(venue);
+      const label = change.label?.trim();
+      if (label === '') throw DomainException.validation('label must not be blank', { field: 'label' });
+      const patch = {
+        ...(label !== undefined ? { label } : {}),
+        ...(change.capacity !== undefined ? { capacity: change.capacity } : {}),
+        ...(change.x !== undefined ? { posX: change.x } : {}),
+        ...(change.y !== undefined ? { posY: change.y } : {}),
+      };
+      if (Object.keys(patch).length > 0) await this.tables.updateTable(tx.manager, tableId, patch);
+      const updated = { ...table, ...patch };
+      await this.board.append(
+        tx,
+        venueId,
+        'table.updated',
+        { tableId, label: updated.label, capacity: updated.capacity, x: updated.posX ?? null, y: updated.posY ?? null },
+        now,
+      );
+      return toTableView(updated);
+    });
+  }
+
+  /** A retired table is no longer offered, booked or drawn; one in use now or later is refused. */
+  async retireTable(venueId: string, tableId: string): Promise<TableView> {
+    return this.tx.command({}, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      assertTableVenue(venue);
+      const table = await this.tables.lockTable(tx.manager, venueId, tableId);
+      if (!table) throw DomainException.notFound('The table was not found.');
+      if (table.retiredAt) return toTableView(table);
+      const now = this.clock.now(venue);
+      if (await this.tables.inUse(tx.manager, tableId, now)) throw new DomainException(ErrorCode.CONFLICT, TABLE_IN_USE);
+      await this.tables.updateTable(tx.manager, tableId, { retiredAt: now });
+      await this.history.append(tx.manager, {
+        venueId,
+        subjectType: 'table',
+        subjectId: tableId,
+        from: 'created',
+        to: 'retired',
+        at: now,
+        operationId: `table-retire-${tableId}`,
+      });
+      await this.board.append(tx, venueId, 'table.retired', { tableId }, now);
+      return toTableView({ ...table, retiredAt: now });
     });
   }
 

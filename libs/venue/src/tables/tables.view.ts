@@ -5,6 +5,10 @@ export interface TableView {
   id: string;
   label: string;
   capacity: number;
+  /** Place on the floor plan, percent of its width and height; null until placed. */
+  x: number | null;
+  y: number | null;
+  retired: boolean;
   createdAt: string;
 }
 
@@ -16,7 +20,15 @@ export interface CombinationView {
 }
 
 export function toTableView(t: VenueTable): TableView {
-  return { id: t.id, label: t.label, capacity: t.capacity, createdAt: t.createdAt.toISOString() };
+  return {
+    id: t.id,
+    label: t.label,
+    capacity: t.capacity,
+    x: t.posX ?? null,
+    y: t.posY ?? null,
+    retired: Boolean(t.retiredAt),
+    createdAt: t.createdAt.toISOString(),
+  };
 }
 
 /** Table ids in a stable order (sorted), whatever order the manager gave them in. */

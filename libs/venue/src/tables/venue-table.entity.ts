@@ -20,4 +20,15 @@ export class VenueTable {
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
   createdAt: Date;
+
+  /** Where the table stands on the floor plan, in percent of the plan's width and height (null: not placed). */
+  @Column({ name: 'pos_x', type: 'int', nullable: true })
+  posX?: number | null;
+
+  @Column({ name: 'pos_y', type: 'int', nullable: true })
+  posY?: number | null;
+
+  /** A retired table keeps its history but is no longer offered, booked or shown on the floor. */
+  @Column({ name: 'retired_at', type: 'timestamptz', precision: 6, nullable: true })
+  retiredAt?: Date | null;
 }

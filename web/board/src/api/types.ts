@@ -17,7 +17,51 @@ export interface Venue {
   preset: 'restaurant' | 'workshop';
   sandbox: boolean;
   clock: string | null;
-  policy: { seating: 'tables' | 'pool'; holdSeconds: number; poolCapacity: number | null };
+  published: boolean;
+  queueEnabled: boolean;
+  queuePartyCap: number;
+  /** ISO 3166-1 alpha-2, where the venue has one: national phone numbers are read with it. */
+  country?: string | null;
+  version: number;
+  policy: {
+    seating: 'tables' | 'pool';
+    holdSeconds: number;
+    poolCapacity: number | null;
+    order: 'strict' | 'host-pick';
+    onOfferExpired: string;
+    requireServiceWindow: boolean;
+    oneEntryPerContact: boolean;
+  };
+}
+
+export interface TableDef {
+  id: string;
+  label: string;
+  capacity: number;
+  x: number | null;
+  y: number | null;
+}
+
+export interface Combination {
+  id: string;
+  tableIds: string[];
+  capacity: number;
+}
+
+export interface ServiceWindow {
+  id: string;
+  days: number[];
+  start: string;
+  end: string;
+  turnMinutes: number;
+  depositRequired: boolean;
+}
+
+export interface LookedUp {
+  entry: Entry;
+  position: number | null;
+  ahead: number | null;
+  offer: Offer | null;
 }
 
 export interface Offer {
@@ -40,6 +84,9 @@ export interface Entry {
   businessDate: string;
   /** Not in every answer: pool venues quote a position only. */
   quotedWaitMinutes?: number | null;
+  /** Staff-only details (on the board only). */
+  note?: string | null;
+  tags?: string[];
 }
 
 /** Whether the venue's messages reach the party: failed, or no contact on a channel it sends on. */
@@ -68,6 +115,9 @@ export interface TableRow {
   id: string;
   label: string;
   capacity: number;
+  /** Place on the floor plan, percent; null until a manager places it. */
+  x?: number | null;
+  y?: number | null;
   state: TableState;
   /** Held: when the hold lapses; booked: when the booking starts; occupied: since when. */
   until: string | null;
@@ -156,6 +206,7 @@ export interface BoardPush {
   venueId: string;
   version: number;
   type?: string;
+  data?: Record<string, unknown>;
 }
 
 export type SubscribeAck =

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { refused } from '../state/notice';
+import { offline } from '../state/offline';
 
 interface Props {
   /** The act; a refusal it throws is shown in the API's words. */
@@ -11,10 +12,11 @@ interface Props {
   confirm?: string;
   disabled?: boolean;
   testId?: string;
+  wide?: boolean;
 }
 
-/** A big touch target that runs one act at a time and shows what went wrong. */
-export function ActButton({ onAct, children, kind = 'secondary', confirm, disabled, testId }: Props) {
+/** A big touch target that runs one act at a time, shows what went wrong, and waits while offline. */
+export function ActButton({ onAct, children, kind = 'secondary', confirm, disabled, testId, wide }: Props) {
   const [busy, setBusy] = useState(false);
   const [armed, setArmed] = useState(false);
   const click = async (): Promise<void> => {
@@ -36,8 +38,8 @@ export function ActButton({ onAct, children, kind = 'secondary', confirm, disabl
   return (
     <button
       type="button"
-      class={`btn btn-${armed ? 'danger' : kind}`}
-      disabled={disabled || busy}
+      class={`btn btn-${armed ? 'danger' : kind}${wide ? ' wide' : ''}`}
+      disabled={disabled || busy || offline.value}
       aria-busy={busy}
       data-testid={testId}
       onClick={() => void click()}

@@ -18,10 +18,10 @@ export function Countdown({ until, venueNow, stopped, label = 'left' }: Props) {
     <span
       class={`countdown${urgent ? ' urgent' : ''}`}
       data-testid="countdown"
-      title={stopped ? 'Sandbox clock: it moves only when the clock is moved' : undefined}
+      title={stopped ? 'Practice clock: it moves only when a manager moves it' : undefined}
     >
-      {left > 0 ? `${countdown(left)} ${label}` : 'expiring…'}
-      {stopped && <span class="muted"> (sandbox clock)</span>}
+      {left > 0 ? `${countdown(left)} ${label}` : 'time is up'}
+      {stopped && <span class="muted"> (practice clock)</span>}
     </span>
   );
 }

@@ -1,35 +1,55 @@
-import { useState } from 'preact/hooks';
-import { messageOf, newKey } from '../api/client';
+import { useRef, useState } from 'preact/hooks';
+import { ApiError, messageOf, newKey } from '../api/client';
 import type { BoardSnapshot, JoinResult } from '../api/types';
+import { checkPhone, phoneHint } from '../phone';
 import { api } from '../state/session';
+import { offline } from '../state/offline';
 import { Modal } from './modal';
+import { Stepper } from './stepper';
 
 interface Props {
   board: BoardSnapshot;
+  country: string | null | undefined;
   onJoined: (joined: JoinResult) => void;
   onClose: () => void;
 }
 
-/** A party joins at the desk: name, size and (for table venues, required) a contact. */
-export function DeskJoin({ board, onJoined, onClose }: Props) {
+/**
+ * A party joins at the desk. Each distinct submission carries a fresh Idempotency-Key; only a retry
+ * of the very same body after no answer at all (the network) reuses its key, so a second tap after
+ * a lost answer joins once, and a corrected form after a refusal is a new request, never a trap.
+ */
+export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   const [name, setName] = useState('');
   const [size, setSize] = useState(2);
   const [email, setEmail] = useState('');
   const [phone, setPhone] = useState('');
+  const [touchedPhone, setTouchedPhone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // One key per filled-in form: a second tap after a lost answer joins once, not twice.
-  const [key] = useState(newKey);
+  const unanswered = useRef<{ body: string; key: string } | null>(null);
+  const phoneCheck = phone.trim() ? checkPhone(phone, country) : null;
+  const phoneBad = phoneCheck !== null && !phoneCheck.ok;
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
+    if (phoneBad) {
+      setTouchedPhone(true);
+      return;
+    }
     setBusy(true);
     setError(null);
+    const body: Record<string, unknown> = { name: name.trim(), partySize: size };
+    if (email.trim()) body['email'] = email.trim();
+    if (phoneCheck?.ok) body['phone'] = phoneCheck.value;
+    const json = JSON.stringify(body);
+    const key = unanswered.current?.body === json ? unanswered.current.key : newKey();
     try {
-      const body: Record<string, unknown> = { name: name.trim(), partySize: size };
-      if (email.trim()) body['email'] = email.trim();
-      if (phone.trim()) body['phone'] = phone.trim();
-      onJoined(await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body, { idempotencyKey: key }));
+      const joined = await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body, { idempotencyKey: key });
+      unanswered.current = null;
+      onJoined(joined);
     } catch (err) {
+      // Only "no answer" may be the same request again; an answer (a refusal) closes that key.
+      unanswered.current = err instanceof ApiError && err.status === 0 ? { body: json, key } : null;
       setError(messageOf(err));
     } finally {
       setBusy(false);
@@ -37,44 +57,49 @@ export function DeskJoin({ board, onJoined, onClose }: Props) {
   };
   const contactNeeded = board.venue.seating === 'tables';
   return (
-    <Modal title="Join at the desk" onClose={onClose} testId="desk-join">
-      <form class="form" onSubmit={(e) => void submit(e)}>
+    <Modal title="Add a party to the queue" onClose={onClose} testId="desk-join">
+      <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
           <input name="name" required maxLength={120} value={name} onInput={(e) => setName(e.currentTarget.value)} autoFocus />
         </label>
-        <div class="stepper" role="group" aria-label="Party size">
-          <span>Party size</span>
-          <button type="button" class="btn btn-secondary" aria-label="One fewer" onClick={() => setSize(Math.max(1, size - 1))}>
-            −
-          </button>
-          <input
-            name="partySize"
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={99}
-            value={size}
-            onInput={(e) => setSize(Math.max(1, Number(e.currentTarget.value) || 1))}
-          />
-          <button type="button" class="btn btn-secondary" aria-label="One more" onClick={() => setSize(size + 1)}>
-            +
-          </button>
-        </div>
+        <Stepper label="Party size" value={size} min={1} onChange={setSize} name="partySize" />
         <label>
-          Email {contactNeeded ? '(email or phone needed)' : '(optional)'}
-          <input name="email" type="email" inputMode="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          Phone{' '}
+          {contactNeeded ? (
+            <span class="muted">(or an email, to tell them when their table is ready)</span>
+          ) : (
+            <span class="muted">(optional)</span>
+          )}
+          <input
+            name="phone"
+            type="tel"
+            inputMode="tel"
+            autoComplete="off"
+            aria-invalid={touchedPhone && phoneBad}
+            value={phone}
+            onInput={(e) => setPhone(e.currentTarget.value)}
+            onBlur={() => setTouchedPhone(true)}
+          />
+          <span class={touchedPhone && phoneBad ? 'field-error' : 'muted hint'} data-testid="phone-hint">
+            {touchedPhone && phoneBad ? `This does not look like a phone number. ${phoneHint(country)}` : phoneHint(country)}
+          </span>
         </label>
         <label>
-          Phone <span class="muted">(+1 312 555 0123 form)</span>
-          <input name="phone" type="tel" inputMode="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
+          Email <span class="muted">{contactNeeded ? '(or a phone number)' : '(optional)'}</span>
+          <input name="email" type="email" inputMode="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         </label>
         {error && (
           <p class="error" role="alert" data-testid="join-error">
             {error}
           </p>
         )}
-        <button type="submit" class="btn btn-primary wide" disabled={busy || name.trim() === ''} data-testid="join-submit">
+        <button
+          type="submit"
+          class="btn btn-primary wide"
+          disabled={busy || name.trim() === '' || offline.value}
+          data-testid="join-submit"
+        >
           Add to queue
         </button>
       </form>

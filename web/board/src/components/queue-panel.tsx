@@ -1,43 +1,83 @@
+import { useState } from 'preact/hooks';
 import type { BoardSnapshot, EntryStatus, QueueRow } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
 import { wallNow } from '../state/clock';
-import { minutes } from '../format';
+import { offline } from '../state/offline';
+import { minutes, plural } from '../format';
+import { tagLabel } from '../tags';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
-import { ReachMarker } from './reach-marker';
 
 const STATUS: Record<EntryStatus, string> = {
   waiting: 'Waiting',
-  offered: 'Offered',
-  confirmed: 'Confirmed',
+  offered: 'Table offered',
+  confirmed: 'Accepted, to be seated',
   seated: 'Seated',
-  cancelled: 'Cancelled',
-  expired: 'Expired',
+  cancelled: 'Left',
+  expired: 'Offer lapsed',
 };
+
+type Filter = 'all' | 'waiting' | 'offered';
 
 interface Props {
   board: BoardSnapshot;
   venueNow: (wall: number) => number;
-  /** An entry opened at the desk (redeemed token): shown highlighted. */
+  /** An entry found at the desk by its code: shown highlighted. */
   openedEntryId: string | null;
   afterAct: () => Promise<void>;
-  /** Table venues: open the table picker for a waiting party. */
   onOfferTables: (row: QueueRow) => void;
+  onDetails: (row: QueueRow) => void;
 }
 
-/** The queue in order: who, how many, how long against the quote, and what the host can do now. */
-export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTables }: Props) {
+/** The queue in order, searchable: who, how many, how long against what they were told, what to do next. */
+export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTables, onDetails }: Props) {
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<Filter>('all');
+  const q = search.trim().toLowerCase();
+  const rows = board.queue.filter(
+    (r) =>
+      (filter === 'all' || r.status === filter) &&
+      (q === '' || r.name.toLowerCase().includes(q) || (r.note ?? '').toLowerCase().includes(q)),
+  );
+  const n = (s: Filter): number => (s === 'all' ? board.queue.length : board.queue.filter((r) => r.status === s).length);
   return (
     <section class="panel queue" aria-label="Queue">
-      <h2>
-        Queue <span class="muted">({board.queue.length})</span>
-      </h2>
+      <div class="panel-head">
+        <h2>
+          Queue <span class="muted">({board.queue.length})</span>
+        </h2>
+        <input
+          class="search"
+          type="search"
+          name="search"
+          placeholder="Find a party"
+          aria-label="Find a party by name or note"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+      </div>
+      <div class="filters" role="group" aria-label="Show">
+        {(['all', 'waiting', 'offered'] as Filter[]).map((f) => (
+          <button
+            key={f}
+            type="button"
+            class={`chip-btn${filter === f ? ' on' : ''}`}
+            aria-pressed={filter === f}
+            data-filter={f}
+            onClick={() => setFilter(f)}
+          >
+            {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : 'Offered'} {n(f)}
+          </button>
+        ))}
+      </div>
       {board.queue.length === 0 ? (
         <p class="empty">Nobody is waiting.</p>
+      ) : rows.length === 0 ? (
+        <p class="empty">No party matches.</p>
       ) : (
         <ol class="rows" data-testid="queue">
-          {board.queue.map((row) => (
+          {rows.map((row) => (
             <Row
               key={row.id}
               row={row}
@@ -46,6 +86,7 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
               opened={row.id === openedEntryId}
               afterAct={afterAct}
               onOfferTables={onOfferTables}
+              onDetails={onDetails}
             />
           ))}
         </ol>
@@ -56,8 +97,8 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
 
 function waitedText(row: QueueRow, now: number): string {
   const waited = minutes(now - Date.parse(row.receivedAt));
-  if (typeof row.quotedWaitMinutes === 'number') return `waited ${waited} of ~${row.quotedWaitMinutes} min quoted`;
-  return `waited ${waited}`;
+  if (typeof row.quotedWaitMinutes === 'number') return `waiting ${waited}, told about ${row.quotedWaitMinutes} min`;
+  return `waiting ${waited}`;
 }
 
 function Row({
@@ -67,6 +108,7 @@ function Row({
   opened,
   afterAct,
   onOfferTables,
+  onDetails,
 }: {
   row: QueueRow;
   board: BoardSnapshot;
@@ -74,6 +116,7 @@ function Row({
   opened: boolean;
   afterAct: () => Promise<void>;
   onOfferTables: (row: QueueRow) => void;
+  onDetails: (row: QueueRow) => void;
 }) {
   const venueId = board.venue.id;
   const offer = row.offer?.state === 'live' ? row.offer : undefined;
@@ -92,58 +135,58 @@ function Row({
       data-status={row.status}
       data-offer-id={offer?.id}
     >
-      {/* The big number is the one the party heard (its table-kind position); the list place is under it. */}
-      <div
-        class="pos"
-        data-testid="entry-position"
-        aria-label={`position ${row.kindPosition ?? row.position} for its table, number ${row.position} in the list`}
-      >
-        {row.kindPosition ?? row.position}
-        {row.kindPosition !== undefined && row.kindPosition !== row.position ? (
-          <small class="pos-list" title="place in the whole list">
-            #{row.position} in list
-          </small>
-        ) : null}
+      <div class="pos" aria-label={`number ${row.position} in line`}>
+        {row.position}
       </div>
       <div class="who">
         <div class="name">
-          {row.name}
-          <ReachMarker reach={row.reach} />
+          {row.name} <span class="size">{plural(row.partySize, 'person', 'people')}</span>
         </div>
         <div class="meta">
-          party of {row.partySize} · {waitedText(row, venueNow(wallNow.value))}
+          {waitedText(row, venueNow(wallNow.value))}
           {isHead && board.head && !board.head.fits && board.head.reason ? ` · ${board.head.reason}` : ''}
         </div>
-      </div>
-      <div class="state">
-        <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
-        {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
-        {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
+        {((row.tags?.length ?? 0) > 0 || row.note) && (
+          <div class="details" data-testid="entry-details">
+            {row.tags?.map((t) => (
+              <span key={t} class="tag">
+                {tagLabel(t)}
+              </span>
+            ))}
+            {row.note && <span class="note">{row.note}</span>}
+          </div>
+        )}
+        <div class="state">
+          <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
+          {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
+          {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
+        </div>
       </div>
       <div class="acts">
         {board.venue.seating === 'tables' && row.status === 'waiting' && (
-          <button type="button" class="btn btn-primary" data-testid="offer-tables" onClick={() => onOfferTables(row)}>
-            Offer tables
+          <button
+            type="button"
+            class="btn btn-primary"
+            data-testid="offer-tables"
+            disabled={offline.value}
+            onClick={() => onOfferTables(row)}
+          >
+            Offer a table
           </button>
         )}
         {offer && (
           <>
-            <ActButton kind="primary" testId="accept" onAct={() => act(`offers/${offer.id}/accept`, `Accepted for ${row.name}.`)}>
-              Accept
+            <ActButton kind="primary" testId="accept" onAct={() => act(`offers/${offer.id}/accept`, `${row.name} accepted.`)}>
+              Accept for them
             </ActButton>
-            <ActButton testId="withdraw" onAct={() => act(`offers/${offer.id}/withdraw`, `Offer to ${row.name} withdrawn.`)}>
-              Withdraw
+            <ActButton testId="withdraw" onAct={() => act(`offers/${offer.id}/withdraw`, `Offer to ${row.name} taken back.`)}>
+              Take back
             </ActButton>
           </>
         )}
-        <ActButton
-          kind="danger"
-          testId="cancel"
-          confirm="Tap again to cancel"
-          onAct={() => act(`queue/${row.id}/cancel`, `${row.name} left the queue.`)}
-        >
-          Cancel
-        </ActButton>
+        <button type="button" class="btn btn-secondary" data-testid="entry-more" onClick={() => onDetails(row)}>
+          More
+        </button>
       </div>
     </li>
   );

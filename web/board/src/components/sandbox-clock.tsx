@@ -10,19 +10,28 @@ export function SandboxClock({ board, afterAct }: { board: BoardSnapshot; afterA
     const to = new Date(Date.parse(board.now) + minutes * 60_000).toISOString();
     const r = await api.post<{ now: string; expired: string[] }>(`/v1/venues/${board.venue.id}/clock`, { now: to });
     const expired = r.expired.length;
-    say('info', `Sandbox clock at ${localTime(r.now, board.venue.timeZone)}${expired ? `; ${expired} offer(s) expired` : ''}.`);
+    say('info', `Practice clock now ${localTime(r.now, board.venue.timeZone)}${expired ? `; ${expired} offer(s) ran out` : ''}.`);
     await afterAct();
   };
   return (
-    <section class="panel sandbox-clock" aria-label="Sandbox clock" data-testid="sandbox-clock">
+    <section class="panel sandbox-clock" aria-label="Practice clock" data-testid="sandbox-clock">
       <h2>
-        Sandbox clock <span class="clock-now">{localTime(board.now, board.venue.timeZone)}</span>
+        Practice clock{' '}
+        <span class="clock-now" data-testid="clock-now">
+          {localTime(board.now, board.venue.timeZone)}
+        </span>
       </h2>
-      <p class="muted">Stands still until moved; moving it expires lapsed offers.</p>
+      <p class="muted">This practice venue's clock stands still until you move it; offers whose time is up then run out.</p>
       <div class="clock-acts">
-        <ActButton onAct={() => move(1)}>+1 min</ActButton>
-        <ActButton onAct={() => move(5)}>+5 min</ActButton>
-        <ActButton onAct={() => move(15)}>+15 min</ActButton>
+        <ActButton testId="clock-1" onAct={() => move(1)}>
+          +1 min
+        </ActButton>
+        <ActButton testId="clock-5" onAct={() => move(5)}>
+          +5 min
+        </ActButton>
+        <ActButton testId="clock-15" onAct={() => move(15)}>
+          +15 min
+        </ActButton>
       </div>
     </section>
   );

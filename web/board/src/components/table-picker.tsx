@@ -1,17 +1,19 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import type { BoardSnapshot } from '../api/types';
+import type { BoardSnapshot, Combination, TableRow } from '../api/types';
 import { say } from '../state/notice';
+import { offline } from '../state/offline';
 import { api } from '../state/session';
 import { Modal } from './modal';
 
 /** What the picked tables are for: an offer to a waiting party, or moving a planned one. */
 export type TablePurpose =
   | { kind: 'offer'; entryId: string; entryVersion: number; name: string; partySize: number }
-  | { kind: 'move'; reservationId: string; name: string; current: string[] };
+  | { kind: 'move'; reservationId: string; name: string; current: string[]; partySize?: number };
 
 interface Props {
   board: BoardSnapshot;
+  combinations: Combination[];
   purpose: TablePurpose;
   onClose: () => void;
   afterAct: () => Promise<void>;
@@ -19,12 +21,42 @@ interface Props {
 
 const MAX_TABLES = 4;
 
-/** Tap the tables (up to four), then offer or move; a refusal names the placement in the API's words. */
-export function TablePicker({ board, purpose, onClose, afterAct }: Props) {
+/** Why a table cannot be picked now, in words; null when it can. */
+export function unavailable(t: TableRow, mine: boolean): string | null {
+  if (mine || t.state === 'free') return null;
+  const who = t.placement?.name ?? 'another party';
+  if (t.state === 'held') return `Offered to ${who}`;
+  if (t.state === 'occupied') return `${who} is seated here`;
+  return `Booked for ${who}`;
+}
+
+/** Whether the picked tables are one table that seats the party or an approved combination that does. */
+function fitProblem(picked: TableRow[], combinations: Combination[], size: number | undefined): string | null {
+  if (picked.length === 0) return 'Pick a table.';
+  if (size === undefined) return null;
+  if (picked.length === 1) {
+    const only = picked[0];
+    return only.capacity >= size
+      ? null
+      : `Table ${only.label} seats ${only.capacity}; pick a bigger one or a set of tables that are combined.`;
+  }
+  const key = picked
+    .map((t) => t.id)
+    .sort()
+    .join(',');
+  const combo = combinations.find((c) => [...c.tableIds].sort().join(',') === key);
+  if (!combo) return 'These tables are not an approved combination.';
+  return combo.capacity >= size ? null : `Together these seat ${combo.capacity}.`;
+}
+
+/** Tap the tables, then offer or move. Tables that cannot be offered now are greyed out with the reason. */
+export function TablePicker({ board, combinations, purpose, onClose, afterAct }: Props) {
   const [picked, setPicked] = useState<string[]>(purpose.kind === 'move' ? purpose.current : []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const seats = board.tables.filter((t) => picked.includes(t.id)).reduce((n, t) => n + t.capacity, 0);
+  const size = purpose.kind === 'offer' ? purpose.partySize : purpose.partySize;
+  const pickedRows = board.tables.filter((t) => picked.includes(t.id));
+  const problem = fitProblem(pickedRows, combinations, size);
   const toggle = (id: string): void =>
     setPicked(picked.includes(id) ? picked.filter((p) => p !== id) : picked.length < MAX_TABLES ? [...picked, id] : picked);
   const submit = async (): Promise<void> => {
@@ -34,7 +66,7 @@ export function TablePicker({ board, purpose, onClose, afterAct }: Props) {
       const venue = `/v1/venues/${board.venue.id}`;
       if (purpose.kind === 'offer') {
         await api.post(`${venue}/offers`, { entryId: purpose.entryId, entryVersion: purpose.entryVersion, tableIds: picked });
-        say('ok', `Tables offered to ${purpose.name}.`);
+        say('ok', `Table offered to ${purpose.name}.`);
       } else {
         await api.post(`${venue}/reservations/${purpose.reservationId}/move`, { tableIds: picked });
         say('ok', `${purpose.name} moved.`);
@@ -47,34 +79,44 @@ export function TablePicker({ board, purpose, onClose, afterAct }: Props) {
       setBusy(false);
     }
   };
-  const title = purpose.kind === 'offer' ? `Offer tables to ${purpose.name} (${purpose.partySize})` : `Move ${purpose.name}`;
+  const title = purpose.kind === 'offer' ? `Offer a table to ${purpose.name} (${purpose.partySize})` : `Move ${purpose.name}`;
   return (
     <Modal title={title} onClose={onClose} testId="table-picker">
-      <ul class="table-grid pick">
+      <ul class="pick-grid">
         {board.tables.map((t) => {
           const mine = purpose.kind === 'move' && purpose.current.includes(t.id);
+          const why = unavailable(t, mine);
           const on = picked.includes(t.id);
           return (
             <li key={t.id}>
               <button
                 type="button"
-                class={`table-pick${on ? ' on' : ''}`}
+                class={`table-pick table-${mine ? 'mine' : t.state}${on ? ' on' : ''}`}
                 aria-pressed={on}
+                disabled={why !== null}
                 data-table-id={t.id}
                 onClick={() => toggle(t.id)}
               >
-                <strong>{t.label}</strong> <span class="muted">· {t.capacity}</span>
-                <span class={`chip chip-table-${t.state}`}>{mine ? 'Theirs' : t.state}</span>
+                <strong>{t.label}</strong>
+                <span>seats {t.capacity}</span>
+                <span class="why">{mine ? 'Their table now' : (why ?? 'Free')}</span>
               </button>
             </li>
           );
         })}
       </ul>
-      <p class="muted">
-        {picked.length} table(s), {seats} seats
-        {purpose.kind === 'offer' && seats > 0 && seats < purpose.partySize
-          ? ` — fewer than the party of ${purpose.partySize}`
-          : ''}
+      {combinations.length > 0 && (
+        <p class="muted">
+          Combined:{' '}
+          {combinations
+            .map(
+              (c) => `${c.tableIds.map((id) => board.tables.find((t) => t.id === id)?.label ?? '?').join(' + ')} (${c.capacity})`,
+            )
+            .join(', ')}
+        </p>
+      )}
+      <p class={problem && picked.length > 0 ? 'field-error' : 'muted'} data-testid="picker-fit">
+        {problem ?? `${pickedRows.map((t) => t.label).join(' + ')}: fits.`}
       </p>
       {error && (
         <p class="error" role="alert" data-testid="picker-error">
@@ -84,11 +126,11 @@ export function TablePicker({ board, purpose, onClose, afterAct }: Props) {
       <button
         type="button"
         class="btn btn-primary wide"
-        disabled={busy || picked.length === 0}
+        disabled={busy || problem !== null || offline.value}
         data-testid="picker-submit"
         onClick={() => void submit()}
       >
-        {purpose.kind === 'offer' ? 'Offer these tables' : 'Move here'}
+        {purpose.kind === 'offer' ? 'Offer this table' : 'Move here'}
       </button>
     </Modal>
   );

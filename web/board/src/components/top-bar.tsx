@@ -1,16 +1,17 @@
-import type { ComponentChildren } from 'preact';
-import { navigate, type Route } from '../state/router';
+import { useState } from 'preact/hooks';
+import { navigate, openTab } from '../state/router';
 import { api, session, signOut } from '../state/session';
 
 interface Props {
   title: string;
   venueId?: string;
-  current: Route['view'];
-  children?: ComponentChildren;
+  tabs?: Array<{ id: string; label: string }>;
+  current?: string;
 }
 
-/** Venue name, the page's views, and sign-out: large targets along the top of a landscape tablet. */
-export function TopBar({ title, venueId, current, children }: Props) {
+/** Venue name, the venue's tabs and a menu with sign-out: wraps onto two lines on a phone. */
+export function TopBar({ title, venueId, tabs = [], current }: Props) {
+  const [menu, setMenu] = useState(false);
   const logout = async (): Promise<void> => {
     try {
       await api.request('DELETE', '/v1/auth/sessions/current');
@@ -19,32 +20,49 @@ export function TopBar({ title, venueId, current, children }: Props) {
     }
     signOut();
   };
-  const tab = (view: Route['view'], label: string, to: Route) => (
-    <button
-      type="button"
-      class={`tab${current === view ? ' active' : ''}`}
-      aria-current={current === view ? 'page' : undefined}
-      onClick={() => navigate(to)}
-    >
-      {label}
-    </button>
-  );
   return (
     <header class="top-bar">
-      <h1 data-testid="title">{title}</h1>
-      <nav>
-        {tab('venues', 'Venues', { view: 'venues' })}
-        {venueId && tab('board', 'Board', { view: 'board', venueId })}
-        {venueId && tab('messages', 'Messages', { view: 'messages', venueId })}
-        {venueId && tab('reports', 'Reports', { view: 'reports', venueId })}
-      </nav>
-      <div class="top-right">
-        {children}
-        <span class="muted who">{session.value?.user.name ?? session.value?.user.email}</span>
-        <button type="button" class="btn btn-secondary" onClick={() => void logout()}>
-          Sign out
-        </button>
+      <div class="top-row">
+        <h1 data-testid="title">{title}</h1>
+        <div class="top-right">
+          <button type="button" class="btn btn-secondary" aria-expanded={menu} data-testid="menu" onClick={() => setMenu(!menu)}>
+            Menu
+          </button>
+          {menu && (
+            <div class="menu" role="menu">
+              <p class="muted">{session.value?.user.name ?? session.value?.user.email}</p>
+              <button type="button" class="btn btn-secondary wide" role="menuitem" onClick={() => navigate({ view: 'venues' })}>
+                All venues
+              </button>
+              <button
+                type="button"
+                class="btn btn-secondary wide"
+                role="menuitem"
+                data-testid="sign-out"
+                onClick={() => void logout()}
+              >
+                Sign out
+              </button>
+            </div>
+          )}
+        </div>
       </div>
+      {venueId && tabs.length > 0 && (
+        <nav class="tabs" aria-label="Views">
+          {tabs.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              class={`tab${current === t.id ? ' active' : ''}`}
+              aria-current={current === t.id ? 'page' : undefined}
+              data-tab={t.id}
+              onClick={() => openTab(venueId, t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </nav>
+      )}
     </header>
   );
 }

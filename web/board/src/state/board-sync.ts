@@ -25,6 +25,9 @@ export class BoardSync {
   readonly connection = signal<Connection>('connecting');
   readonly problem = signal<string | null>(null);
 
+  /** Told of each pushed event (for alerts such as a lapsed offer); a missed push is not replayed. */
+  onEvent: ((e: BoardPush, before: BoardSnapshot | null) => void) | null = null;
+
   private version = -1;
   private heard = -1;
   private fetching: Promise<void> | null = null;
@@ -60,7 +63,11 @@ export class BoardSync {
         void this.refetch();
       }
     });
-    this.socket.on('board.event', (e: BoardPush) => this.notice(e));
+    this.socket.on('board.event', (e: BoardPush) => {
+      // Read the event's kind before the board moves on (the lapse alert names the party).
+      if (e.venueId === this.venueId) this.onEvent?.(e, this.board.value);
+      this.notice(e);
+    });
     this.socket.on('board.version', (e: BoardPush) => this.notice(e));
     // Show the board at once over HTTP; the subscription then keeps it current.
     void this.refetch();

@@ -1,23 +1,56 @@
 import { signal } from '@preact/signals';
 import { messageOf } from '../api/client';
 
-export interface Notice {
-  kind: 'error' | 'info' | 'ok';
+export interface Toast {
+  id: number;
+  kind: 'error' | 'info' | 'ok' | 'alert';
   text: string;
 }
 
-/** The one line at the top of the board: a refusal in the API's words, or what an act did. */
-export const notice = signal<Notice | null>(null);
+/**
+ * Toasts float over the content (they never push the page under the host's finger). Confirmations
+ * fade; refusals and alerts (an offer that lapsed) stay until dismissed.
+ */
+export const toasts = signal<Toast[]>([]);
 
-let timer = 0;
+let next = 1;
+const MAX_SHOWN = 3;
+const FADE_MS = 3500;
 
-export function say(kind: Notice['kind'], text: string): void {
-  window.clearTimeout(timer);
-  notice.value = { kind, text };
-  // Refusals stay until dismissed or replaced; confirmations fade.
-  if (kind !== 'error') timer = window.setTimeout(() => (notice.value = null), 6000);
+export function dismiss(id: number): void {
+  toasts.value = toasts.value.filter((t) => t.id !== id);
+}
+
+export function say(kind: Toast['kind'], text: string): void {
+  const id = next++;
+  const all = [...toasts.value, { id, kind, text }];
+  // Drop the oldest confirmations first: a refusal or an alert stays until the host dismisses it.
+  while (all.length > MAX_SHOWN) {
+    const i = all.findIndex((t) => t.kind === 'ok' || t.kind === 'info');
+    all.splice(i >= 0 ? i : 0, 1);
+  }
+  toasts.value = all;
+  if (kind === 'ok' || kind === 'info') window.setTimeout(() => dismiss(id), FADE_MS);
 }
 
 export function refused(err: unknown): void {
   say('error', messageOf(err));
+}
+
+/** A sound for alerts where the browser allows it (after a first tap); silent otherwise. */
+export function chime(): void {
+  try {
+    const Ctx = window.AudioContext;
+    const ctx = new Ctx();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 880;
+    gain.gain.value = 0.08;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.25);
+    osc.onended = () => void ctx.close();
+  } catch {
+    // No audio here: the toast is the alert.
+  }
 }

@@ -1,37 +1,26 @@
 import { signal } from '@preact/signals';
 
-/** The page's views, under /board (the api answers index.html for any /board/<view> path). */
-export type Route =
-  | { view: 'venues' }
-  | { view: 'board'; venueId: string }
-  | { view: 'messages'; venueId: string }
-  | { view: 'reports'; venueId: string };
+/**
+ * The page's views, under /board (the api answers index.html for any /board/<view> path):
+ * the venue list, and one venue's tabs at /board/venues/<id>/<tab> (the floor at /board/venues/<id>).
+ * Tabs are listed in `views/registry.tsx`; the router only carries the tab's id.
+ */
+export type Route = { view: 'venues' } | { view: 'venue'; venueId: string; tab: string };
 
 const BASE = '/board';
 const UUID = '[0-9a-fA-F-]{36}';
+export const DEFAULT_TAB = 'floor';
 
 export function parse(pathname: string): Route {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
-  const board = new RegExp(`^/venues/(${UUID})/?$`).exec(rest);
-  if (board?.[1]) return { view: 'board', venueId: board[1] };
-  const messages = new RegExp(`^/venues/(${UUID})/messages/?$`).exec(rest);
-  if (messages?.[1]) return { view: 'messages', venueId: messages[1] };
-  const reports = new RegExp(`^/venues/(${UUID})/reports/?$`).exec(rest);
-  if (reports?.[1]) return { view: 'reports', venueId: reports[1] };
+  const m = new RegExp(`^/venues/(${UUID})(?:/([a-z-]+))?/?$`).exec(rest);
+  if (m?.[1]) return { view: 'venue', venueId: m[1], tab: m[2] ?? DEFAULT_TAB };
   return { view: 'venues' };
 }
 
 export function hrefOf(route: Route): string {
-  switch (route.view) {
-    case 'venues':
-      return `${BASE}/`;
-    case 'board':
-      return `${BASE}/venues/${route.venueId}`;
-    case 'messages':
-      return `${BASE}/venues/${route.venueId}/messages`;
-    case 'reports':
-      return `${BASE}/venues/${route.venueId}/reports`;
-  }
+  if (route.view === 'venues') return `${BASE}/`;
+  return route.tab === DEFAULT_TAB ? `${BASE}/venues/${route.venueId}` : `${BASE}/venues/${route.venueId}/${route.tab}`;
 }
 
 export const route = signal<Route>(parse(location.pathname));
@@ -40,6 +29,10 @@ export function navigate(to: Route): void {
   const href = hrefOf(to);
   if (location.pathname !== href) history.pushState(null, '', href);
   route.value = to;
+}
+
+export function openTab(venueId: string, tab: string): void {
+  navigate({ view: 'venue', venueId, tab });
 }
 
 window.addEventListener('popstate', () => {

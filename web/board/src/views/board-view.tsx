@@ -1,49 +1,106 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { BoardSnapshot, JoinResult } from '../api/types';
+import type { BoardSnapshot, JoinResult, QueueRow, TableRow } from '../api/types';
 import { ConnectionBadge } from '../components/connection-badge';
 import { DeskJoin } from '../components/desk-join';
-import { NoticeBar } from '../components/notice-bar';
+import { DeskLookup } from '../components/desk-lookup';
+import { EntrySheet } from '../components/entry-sheet';
+import { FloorMap } from '../components/floor-map';
 import { PoolPanel } from '../components/pool-panel';
 import { QueuePanel } from '../components/queue-panel';
-import { RedeemDesk } from '../components/redeem-desk';
 import { SandboxClock } from '../components/sandbox-clock';
 import { TablePicker, type TablePurpose } from '../components/table-picker';
-import { TablesPanel } from '../components/tables-panel';
+import { TableSheet } from '../components/table-sheet';
 import { TokenCard } from '../components/token-card';
-import { TopBar } from '../components/top-bar';
+import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
+import { wallNow } from '../state/clock';
+import { chime, say } from '../state/notice';
+import { offline } from '../state/offline';
+import { atLeast } from '../state/role';
 import { api, session } from '../state/session';
+import type { TabProps } from './registry';
 
 type Sheet =
   | { kind: 'join' }
-  | { kind: 'token'; joined: JoinResult }
-  | { kind: 'redeem' }
+  | { kind: 'token'; name: string; quote?: string; token: string | null }
+  | { kind: 'lookup' }
   | { kind: 'tables'; purpose: TablePurpose }
+  | { kind: 'table'; tableId: string }
+  | { kind: 'entry'; entryId: string }
   | null;
 
-/** One venue's live board: the queue, the seats or tables, and the desk's acts. */
-export function BoardView({ venueId }: { venueId: string }) {
+/** Board events that change what the venue is set up with (re-read for the floor plan and warnings). */
+const SETUP_EVENTS = /^(table|combination|service-window|venue)\./;
+
+/** One venue's live floor: the queue, the tables or seats, and the desk's acts in a bar that stays in reach. */
+export function BoardView({ venueId, data, role }: TabProps) {
   const sync = useMemo(() => new BoardSync(api, venueId, session.value?.token ?? ''), [venueId]);
-  useEffect(() => () => sync.close(), [sync]);
   const [sheet, setSheet] = useState<Sheet>(null);
   const [openedEntryId, setOpenedEntryId] = useState<string | null>(null);
+  useEffect(() => {
+    sync.onEvent = (e, before) => {
+      if (e.type === 'offer.expired') {
+        const entryId = e.data?.['entryId'];
+        const name = before?.queue.find((r) => r.id === entryId)?.name ?? 'A party';
+        const back = e.data?.['entryStatus'] === 'waiting';
+        say('alert', `The table offer to ${name} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
+        chime();
+      }
+      if (e.type && SETUP_EVENTS.test(e.type)) void data.reload();
+    };
+    return () => {
+      sync.onEvent = null;
+      sync.close();
+      offline.value = false;
+    };
+  }, [sync, data]);
+  const connection = sync.connection.value;
+  offline.value = connection !== 'live';
   const board = sync.board.value;
   const readAt = sync.readAt.value;
   const now = (b: BoardSnapshot) => (wall: number) => venueNow(b, readAt, wall);
   const afterAct = () => sync.refresh();
+  const venue = data.venue.value;
+  const warnings =
+    board && venue
+      ? joinWarnings(
+          venue,
+          data.tables.value,
+          data.combinations.value,
+          data.windows.value,
+          venueNow(board, readAt, wallNow.value),
+        )
+      : [];
+  const entryOf = (id: string): QueueRow | undefined => board?.queue.find((r) => r.id === id);
+  const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
 
   return (
     <>
-      <TopBar title={board?.venue.name ?? 'Board'} venueId={venueId} current="board">
-        <ConnectionBadge state={sync.connection.value} version={board?.version ?? null} />
-      </TopBar>
-      <NoticeBar extra={sync.problem.value} />
+      <div class="status-line">
+        <ConnectionBadge state={connection} />
+        {sync.problem.value && (
+          <span class="error" role="alert" data-testid="sync-problem">
+            {sync.problem.value}
+          </span>
+        )}
+      </div>
       {!board ? (
-        <main class="board">
+        <main class="page">
           <p class="muted">Loading the board…</p>
         </main>
       ) : (
-        <main class="board" data-testid="board" data-version={board.version}>
+        <main class={`board seating-${board.venue.seating}`} data-testid="board" data-version={board.version}>
+          {warnings.length > 0 && (
+            <section class="warnings" role="status" data-testid="join-warnings">
+              <strong>Joins would be refused now:</strong>
+              <ul>
+                {warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+              {atLeast(role, 'manager') && <span class="muted">Fix it under Set up.</span>}
+            </section>
+          )}
           <QueuePanel
             board={board}
             venueNow={now(board)}
@@ -55,62 +112,104 @@ export function BoardView({ venueId }: { venueId: string }) {
                 purpose: { kind: 'offer', entryId: row.id, entryVersion: row.version, name: row.name, partySize: row.partySize },
               })
             }
+            onDetails={(row) => setSheet({ kind: 'entry', entryId: row.id })}
           />
-          <aside class="side">
-            <div class="desk-acts">
-              <button
-                type="button"
-                class="btn btn-primary big"
-                data-testid="open-join"
-                onClick={() => setSheet({ kind: 'join' })}
-              >
-                Join at the desk
-              </button>
-              <button
-                type="button"
-                class="btn btn-secondary big"
-                data-testid="open-redeem"
-                onClick={() => setSheet({ kind: 'redeem' })}
-              >
-                Redeem at the desk
-              </button>
-            </div>
+          <div class="side">
             <PoolPanel board={board} afterAct={afterAct} />
-            <TablesPanel
-              board={board}
-              venueNow={now(board)}
-              afterAct={afterAct}
-              onMove={(reservationId, name, current) =>
-                setSheet({ kind: 'tables', purpose: { kind: 'move', reservationId, name, current } })
-              }
-            />
-            {board.venue.sandbox && <SandboxClock board={board} afterAct={afterAct} />}
-          </aside>
+            {board.venue.seating === 'tables' && (
+              <FloorMap
+                board={board}
+                combinations={data.combinations.value}
+                venueNow={now(board)}
+                onTable={(t) => setSheet({ kind: 'table', tableId: t.id })}
+              />
+            )}
+            {board.venue.sandbox && atLeast(role, 'manager') && <SandboxClock board={board} afterAct={afterAct} />}
+          </div>
         </main>
       )}
+      <nav class="action-bar" aria-label="Desk">
+        <button
+          type="button"
+          class="btn btn-primary big"
+          data-testid="open-join"
+          disabled={!board || offline.value}
+          onClick={() => setSheet({ kind: 'join' })}
+        >
+          Add to queue
+        </button>
+        <button
+          type="button"
+          class="btn btn-secondary big"
+          data-testid="open-lookup"
+          disabled={!board || offline.value}
+          onClick={() => setSheet({ kind: 'lookup' })}
+        >
+          Find by code
+        </button>
+      </nav>
       {board && sheet?.kind === 'join' && (
         <DeskJoin
           board={board}
+          country={venue?.country}
           onClose={() => setSheet(null)}
-          onJoined={(joined) => {
-            setSheet({ kind: 'token', joined });
+          onJoined={(joined: JoinResult) => {
+            setSheet({ kind: 'token', name: joined.entry.name, quote: plainQuote(joined), token: joined.queueToken });
             void afterAct();
           }}
         />
       )}
       {board && sheet?.kind === 'tables' && (
-        <TablePicker board={board} purpose={sheet.purpose} afterAct={afterAct} onClose={() => setSheet(null)} />
+        <TablePicker
+          board={board}
+          combinations={data.combinations.value}
+          purpose={sheet.purpose}
+          afterAct={afterAct}
+          onClose={() => setSheet(null)}
+        />
       )}
-      {sheet?.kind === 'token' && <TokenCard joined={sheet.joined} queuePage={board?.queuePage} onClose={() => setSheet(null)} />}
-      {board && sheet?.kind === 'redeem' && (
-        <RedeemDesk
+      {board && sheet?.kind === 'table' && tableOf(sheet.tableId) && (
+        <TableSheet
+          board={board}
+          table={tableOf(sheet.tableId) as TableRow}
+          venueNow={now(board)}
+          afterAct={afterAct}
+          onClose={() => setSheet(null)}
+          onMove={(reservationId, name, current) =>
+            setSheet({
+              kind: 'tables',
+              purpose: { kind: 'move', reservationId, name, current, partySize: tableOf(sheet.tableId)?.placement?.partySize },
+            })
+          }
+        />
+      )}
+      {board && sheet?.kind === 'entry' && entryOf(sheet.entryId) && (
+        <EntrySheet
+          board={board}
+          row={entryOf(sheet.entryId) as QueueRow}
+          afterAct={afterAct}
+          onClose={() => setSheet(null)}
+          onNewToken={(name, token) => setSheet({ kind: 'token', name, token })}
+        />
+      )}
+      {sheet?.kind === 'token' && (
+        <TokenCard name={sheet.name} quote={sheet.quote} token={sheet.token} onDone={() => setSheet(null)} />
+      )}
+      {board && sheet?.kind === 'lookup' && (
+        <DeskLookup
           board={board}
           venueNow={now(board)}
-          onOpened={setOpenedEntryId}
+          onFound={setOpenedEntryId}
           afterAct={afterAct}
           onClose={() => setSheet(null)}
         />
       )}
     </>
   );
+}
+
+/** "Number 3 in line, about 25 minutes" rather than the API's compact quote. */
+function plainQuote(j: JoinResult): string {
+  const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${j.quotedWaitMinutes} min` : '';
+  return `Number ${j.position} in line${wait}.`;
 }

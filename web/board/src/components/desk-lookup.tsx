@@ -1,0 +1,146 @@
+import { useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
+import type { BoardSnapshot, LookedUp } from '../api/types';
+import { api } from '../state/session';
+import { say } from '../state/notice';
+import { ActButton } from './act-button';
+import { Countdown } from './countdown';
+import { Modal } from './modal';
+import { canScan, QrScanner } from './qr-scanner';
+
+interface Props {
+  board: BoardSnapshot;
+  venueNow: (wall: number) => number;
+  onFound: (entryId: string | null) => void;
+  afterAct: () => Promise<void>;
+  onClose: () => void;
+}
+
+const STATUS: Record<string, string> = {
+  waiting: 'waiting in line',
+  offered: 'a table is offered',
+  confirmed: 'accepted, to be seated',
+  seated: 'seated',
+  cancelled: 'left the queue',
+  expired: 'the offer lapsed',
+};
+
+/**
+ * A party shows its queue code: the desk finds the party without using the code up (the party
+ * keeps it), then accepts for them with the host's own rights.
+ */
+export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Props) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [found, setFound] = useState<LookedUp | null>(null);
+  const base = `/v1/venues/${board.venue.id}`;
+  const [scanning, setScanning] = useState(false);
+  const find = async (e: Event | null, code = token): Promise<void> => {
+    e?.preventDefault();
+    setScanning(false);
+    setBusy(true);
+    setError(null);
+    try {
+      // Spaces and dashes are the reader's grouping, not part of the code.
+      const r = await api.post<LookedUp>(
+        `${base}/queue/lookup`,
+        { token: code.replace(/[\s]+/g, '') },
+        { idempotencyKey: undefined },
+      );
+      setFound(r);
+      onFound(r.entry.id);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const close = (): void => {
+    onFound(null);
+    onClose();
+  };
+  if (!found) {
+    return (
+      <Modal title="Find a party by their code" onClose={close} testId="lookup">
+        <form class="form" onSubmit={(e) => void find(e)}>
+          <label>
+            Their queue code
+            <input
+              name="token"
+              class="token-input"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellcheck={false}
+              value={token}
+              onInput={(e) => setToken(e.currentTarget.value)}
+              autoFocus
+            />
+          </label>
+          {canScan() &&
+            (scanning ? (
+              <QrScanner
+                onCode={(code) => {
+                  setToken(code);
+                  void find(null, code);
+                }}
+              />
+            ) : (
+              <button type="button" class="btn btn-secondary" onClick={() => setScanning(true)}>
+                Scan their QR code
+              </button>
+            ))}
+          {error && (
+            <p class="error" role="alert" data-testid="lookup-error">
+              {error}
+            </p>
+          )}
+          <button type="submit" class="btn btn-primary wide" disabled={busy || token.trim() === ''} data-testid="lookup-submit">
+            Find
+          </button>
+        </form>
+      </Modal>
+    );
+  }
+  const { entry, position, offer } = found;
+  const live = offer?.state === 'live' ? offer : null;
+  const labels = (live?.tableIds ?? []).map((id) => board.tables.find((t) => t.id === id)?.label ?? '?');
+  return (
+    <Modal
+      title={`${entry.name}, ${entry.partySize} ${entry.partySize === 1 ? 'person' : 'people'}`}
+      onClose={close}
+      testId="found"
+    >
+      <p data-testid="found-status">
+        {position !== null ? `Number ${position} in line, ` : ''}
+        {STATUS[entry.status] ?? entry.status}.
+      </p>
+      {live ? (
+        <div class="offer-box">
+          <p>
+            {labels.length > 0 ? `Table ${labels.join(' + ')} is held for them: ` : 'Held for them: '}
+            <Countdown until={live.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />
+          </p>
+          <ActButton
+            kind="primary"
+            wide
+            testId="found-accept"
+            onAct={async () => {
+              await api.post(`${base}/offers/${live.id}/accept`);
+              say('ok', `${entry.name} accepted.`);
+              await afterAct();
+              setFound({ ...found, entry: { ...entry, status: 'confirmed' }, offer: { ...live, state: 'accepted' } });
+            }}
+          >
+            Accept for them
+          </ActButton>
+        </div>
+      ) : (
+        <p class="muted">{entry.status === 'confirmed' ? 'Accepted: their place is confirmed.' : 'Nothing to accept yet.'}</p>
+      )}
+      <button type="button" class="btn btn-secondary wide" onClick={close}>
+        Done
+      </button>
+    </Modal>
+  );
+}

@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
+import type { BoardSnapshot, TableRow } from '../api/types';
+import { localTime } from '../format';
+import { say } from '../state/notice';
+import { offline } from '../state/offline';
+import { api } from '../state/session';
+import { readWallClock, wallNow } from '../state/clock';
+import { ActButton } from './act-button';
+import { Countdown } from './countdown';
+import { TABLE_STATE, turnText } from './floor-map';
+import { Modal } from './modal';
+import { Stepper } from './stepper';
+
+interface Props {
+  board: BoardSnapshot;
+  table: TableRow;
+  venueNow: (wall: number) => number;
+  onMove: (reservationId: string, name: string, tableIds: string[]) => void;
+  onClose: () => void;
+  afterAct: () => Promise<void>;
+}
+
+/** One table: seat a walk-in at a free one, or seat, move and clear the party planned or sitting there. */
+export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }: Props) {
+  const p = table.placement;
+  const base = `/v1/venues/${board.venue.id}`;
+  const tablesOf = (reservationId: string): string[] =>
+    board.tables.filter((t) => t.placement?.reservationId === reservationId).map((t) => t.id);
+  const offer = p ? board.offers.find((o) => o.reservationId === p.reservationId && o.state === 'live') : undefined;
+  const done = async (text: string): Promise<void> => {
+    say('ok', text);
+    await afterAct();
+    onClose();
+  };
+  return (
+    <Modal title={`Table ${table.label} · seats ${table.capacity}`} onClose={onClose} testId="table-sheet">
+      <p class={`chip chip-table-${table.state}`}>{TABLE_STATE[table.state]}</p>
+      {table.state === 'free' && <WalkIn board={board} table={table} venueNow={venueNow} onDone={done} />}
+      {p && (
+        <div class="placement">
+          <p>
+            <strong>{p.name}</strong>, {p.partySize} {p.partySize === 1 ? 'person' : 'people'}
+          </p>
+          {table.state === 'held' && table.until && (
+            <p>
+              Offer open: <Countdown until={table.until} venueNow={venueNow} stopped={board.venue.sandbox} />
+            </p>
+          )}
+          {table.state === 'booked' && table.until && <p class="muted">From {localTime(table.until, board.venue.timeZone)}</p>}
+          {table.state === 'occupied' && <p data-testid="turn-time">Turn: {turnText(table, venueNow(wallNow.value))}</p>}
+        </div>
+      )}
+      <div class="sheet-acts">
+        {p?.state === 'CONFIRMED' && (
+          <ActButton
+            kind="primary"
+            testId="seat"
+            onAct={async () => {
+              await api.post(`${base}/reservations/${p.reservationId}/seat`);
+              await done(`${p.name} seated at ${table.label}.`);
+            }}
+          >
+            Seat them
+          </ActButton>
+        )}
+        {p && offer && (
+          <ActButton
+            testId="table-withdraw"
+            onAct={async () => {
+              await api.post(`${base}/offers/${offer.id}/withdraw`);
+              await done(`Offer to ${p.name} taken back.`);
+            }}
+          >
+            Take back the offer
+          </ActButton>
+        )}
+        {p && (p.state === 'CONFIRMED' || p.state === 'SEATED') && (
+          <button
+            type="button"
+            class="btn btn-secondary"
+            data-testid="move"
+            disabled={offline.value}
+            onClick={() => onMove(p.reservationId, p.name, tablesOf(p.reservationId))}
+          >
+            Move to another table
+          </button>
+        )}
+        {table.state === 'occupied' && p?.visitId && (
+          <ActButton
+            testId="clear"
+            confirm="Tap again to clear"
+            onAct={async () => {
+              await api.post(`${base}/visits/${p.visitId ?? ''}/clear`);
+              await done(`${table.label} is free.`);
+            }}
+          >
+            Clear the table
+          </ActButton>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * Seat now: a party that walks in to a free table never waits, so it needs no contact. One tap
+ * books the table from now for one turn and seats the party at once.
+ */
+function WalkIn({
+  board,
+  table,
+  venueNow,
+  onDone,
+}: {
+  board: BoardSnapshot;
+  table: TableRow;
+  venueNow: (wall: number) => number;
+  onDone: (text: string) => Promise<void>;
+}) {
+  const [size, setSize] = useState(Math.min(2, table.capacity));
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const base = `/v1/venues/${board.venue.id}`;
+  const seat = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      const start = new Date(venueNow(readWallClock())).toISOString();
+      const who = name.trim() || `Walk-in at ${table.label}`;
+      const r = await api.post<{ id?: string; reservation?: { id: string } }>(`${base}/reservations`, {
+        name: who,
+        partySize: size,
+        start,
+        tableIds: [table.id],
+      });
+      const id = r.reservation?.id ?? r.id ?? '';
+      await api.post(`${base}/reservations/${id}/seat`);
+      await onDone(`${who} seated at ${table.label}.`);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="form walk-in" data-testid="walk-in">
+      <Stepper label="Party size" value={size} max={table.capacity} onChange={setSize} name="walkInSize" />
+      <label>
+        Name <span class="muted">(optional)</span>
+        <input name="walkInName" maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      {error && (
+        <p class="error" role="alert" data-testid="walk-in-error">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        class="btn btn-primary wide"
+        data-testid="seat-now"
+        disabled={busy || offline.value}
+        onClick={() => void seat()}
+      >
+        Seat now
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { signal } from '@preact/signals';
+import { messageOf } from '../api/client';
+import type { Combination, ServiceWindow, TableDef, Venue } from '../api/types';
+import { api } from './session';
+
+/**
+ * What a venue is set up with (settings, tables, combinations, service windows): read when a venue
+ * opens and again after the back office changes it or the board hears of a change.
+ */
+export class VenueData {
+  readonly venue = signal<Venue | null>(null);
+  readonly tables = signal<TableDef[]>([]);
+  readonly combinations = signal<Combination[]>([]);
+  readonly windows = signal<ServiceWindow[]>([]);
+  readonly problem = signal<string | null>(null);
+
+  constructor(readonly venueId: string) {
+    void this.reload();
+  }
+
+  async reload(): Promise<void> {
+    const base = `/v1/venues/${this.venueId}`;
+    try {
+      const venue = await api.get<Venue>(base);
+      const tables = venue.policy.seating === 'tables' ? await api.get<TableDef[]>(`${base}/tables`) : [];
+      const combinations = venue.policy.seating === 'tables' ? await api.get<Combination[]>(`${base}/combinations`) : [];
+      const windows = await api.get<ServiceWindow[]>(`${base}/service-windows`);
+      this.venue.value = venue;
+      this.tables.value = tables;
+      this.combinations.value = combinations;
+      this.windows.value = windows;
+      this.problem.value = null;
+    } catch (err) {
+      this.problem.value = messageOf(err);
+    }
+  }
+}

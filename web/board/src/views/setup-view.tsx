@@ -1,0 +1,409 @@
+import { useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
+import type { TableDef, Venue } from '../api/types';
+import { ActButton } from '../components/act-button';
+import { Stepper } from '../components/stepper';
+import { layout } from '../floor-layout';
+import { joinWarnings } from '../readiness';
+import { wallNow } from '../state/clock';
+import { say } from '../state/notice';
+import { api } from '../state/session';
+import type { TabProps } from './registry';
+
+/** The back office, for managers: settings, tables and their plan, combinations, service hours. */
+export function SetupView({ venueId, data }: TabProps) {
+  const venue = data.venue.value;
+  if (!venue) return <main class="page">{data.problem.value ?? 'Loading…'}</main>;
+  const warnings = joinWarnings(
+    venue,
+    data.tables.value,
+    data.combinations.value,
+    data.windows.value,
+    venue.clock ? Date.parse(venue.clock) : wallNow.value,
+  );
+  const reload = () => data.reload();
+  return (
+    <main class="page setup" data-testid="setup">
+      {warnings.length > 0 ? (
+        <section class="warnings" data-testid="setup-warnings">
+          <strong>Joins would be refused now:</strong>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <p class="ok-line" data-testid="setup-ready">
+          Ready: parties can join now.
+        </p>
+      )}
+      <Settings venue={venue} reload={reload} />
+      {venue.policy.seating === 'tables' && (
+        <>
+          <Tables venueId={venueId} tables={data.tables.value} reload={reload} />
+          <Plan venueId={venueId} tables={data.tables.value} reload={reload} />
+          <Combinations venueId={venueId} data={data} reload={reload} />
+        </>
+      )}
+      <Windows venueId={venueId} data={data} reload={reload} />
+    </main>
+  );
+}
+
+function useForm(): { error: string | null; busy: boolean; run: (fn: () => Promise<void>) => Promise<void> } {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (fn: () => Promise<void>): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run };
+}
+
+function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void> }) {
+  const [name, setName] = useState(venue.name);
+  const [published, setPublished] = useState(venue.published);
+  const [queueEnabled, setQueueEnabled] = useState(venue.queueEnabled);
+  const [cap, setCap] = useState(venue.queuePartyCap);
+  const [holdMinutes, setHoldMinutes] = useState(Math.max(1, Math.round(venue.policy.holdSeconds / 60)));
+  const [order, setOrder] = useState(venue.policy.order);
+  const [poolCapacity, setPoolCapacity] = useState(venue.policy.poolCapacity ?? 1);
+  const pool = venue.policy.seating === 'pool';
+  // Venues carry a country once the server reads national phone numbers with it.
+  const hasCountry = 'country' in venue;
+  const [country, setCountry] = useState(venue.country ?? '');
+  const f = useForm();
+  const save = (e: Event) => {
+    e.preventDefault();
+    void f.run(async () => {
+      await api.request('PATCH', `/v1/venues/${venue.id}`, {
+        body: {
+          name: name.trim(),
+          published,
+          queueEnabled,
+          queuePartyCap: cap,
+          policy: { holdSeconds: holdMinutes * 60, order, ...(pool ? { poolCapacity } : {}) },
+        },
+      });
+      say('ok', 'Settings saved.');
+      await reload();
+    });
+  };
+  return (
+    <form class="card form" onSubmit={save} data-testid="settings">
+      <h2>Settings</h2>
+      <label>
+        Name
+        <input name="venueName" maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      {hasCountry && (
+        <label>
+          Country <span class="muted">(two letters, such as US or FR; guests' phone numbers are read with it)</span>
+          <input name="country" maxLength={2} value={country} onInput={(e) => setCountry(e.currentTarget.value)} />
+        </label>
+      )}
+      <label class="check">
+        <input type="checkbox" name="published" checked={published} onChange={(e) => setPublished(e.currentTarget.checked)} />
+        Published (guests can find the venue and join from their phones)
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          name="queueEnabled"
+          checked={queueEnabled}
+          onChange={(e) => setQueueEnabled(e.currentTarget.checked)}
+        />
+        Queue on (parties can join)
+      </label>
+      {pool && <Stepper label="Seats in all" value={poolCapacity} max={100000} onChange={setPoolCapacity} name="poolCapacity" />}
+      <Stepper label="Largest party that may join" value={cap} max={200} onChange={setCap} name="queuePartyCap" />
+      <Stepper
+        label="Minutes a table is held for a party"
+        value={holdMinutes}
+        max={1440}
+        onChange={setHoldMinutes}
+        name="holdMinutes"
+      />
+      <fieldset class="choice">
+        <legend>Who is next</legend>
+        <label>
+          <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => setOrder('host-pick')} />
+          The host picks (any party that fits the table)
+        </label>
+        <label>
+          <input type="radio" name="order" checked={order === 'strict'} onChange={() => setOrder('strict')} />
+          Strictly in order of arrival
+        </label>
+      </fieldset>
+      {f.error && (
+        <p class="error" role="alert">
+          {f.error}
+        </p>
+      )}
+      <button type="submit" class="btn btn-primary" disabled={f.busy} data-testid="save-settings">
+        Save settings
+      </button>
+    </form>
+  );
+}
+
+function Tables({ venueId, tables, reload }: { venueId: string; tables: TableDef[]; reload: () => Promise<void> }) {
+  const [label, setLabel] = useState('');
+  const [capacity, setCapacity] = useState(2);
+  const f = useForm();
+  const add = (e: Event) => {
+    e.preventDefault();
+    void f.run(async () => {
+      await api.post(`/v1/venues/${venueId}/tables`, { label: label.trim(), capacity });
+      say('ok', `Table ${label.trim()} added.`);
+      setLabel('');
+      await reload();
+    });
+  };
+  return (
+    <section class="card" data-testid="tables-setup">
+      <h2>Tables</h2>
+      {tables.length === 0 && <p class="empty">No tables yet: add the first one below.</p>}
+      <ul class="setup-list">
+        {tables.map((t) => (
+          <TableLine key={`${t.id}-${t.label}-${t.capacity}`} venueId={venueId} table={t} reload={reload} />
+        ))}
+      </ul>
+      <form class="form inline-form" onSubmit={add}>
+        <label>
+          New table
+          <input
+            name="tableLabel"
+            maxLength={40}
+            placeholder="Name or number"
+            value={label}
+            onInput={(e) => setLabel(e.currentTarget.value)}
+          />
+        </label>
+        <Stepper label="Seats" value={capacity} max={200} onChange={setCapacity} name="tableCapacity" />
+        {f.error && (
+          <p class="error" role="alert">
+            {f.error}
+          </p>
+        )}
+        <button type="submit" class="btn btn-primary" disabled={f.busy || label.trim() === ''} data-testid="add-table">
+          Add table
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function TableLine({ venueId, table, reload }: { venueId: string; table: TableDef; reload: () => Promise<void> }) {
+  const [label, setLabel] = useState(table.label);
+  const [capacity, setCapacity] = useState(table.capacity);
+  const changed = label.trim() !== table.label || capacity !== table.capacity;
+  const base = `/v1/venues/${venueId}/tables/${table.id}`;
+  return (
+    <li class="setup-line" data-testid="table-line" data-table-id={table.id}>
+      <input aria-label="Table name" name="label" maxLength={40} value={label} onInput={(e) => setLabel(e.currentTarget.value)} />
+      <Stepper label="Seats" value={capacity} max={200} onChange={setCapacity} />
+      <ActButton
+        kind="primary"
+        disabled={!changed || label.trim() === ''}
+        onAct={async () => {
+          await api.request('PATCH', base, { body: { label: label.trim(), capacity } });
+          say('ok', `Table ${label.trim()} saved.`);
+          await reload();
+        }}
+      >
+        Save
+      </ActButton>
+      <ActButton
+        kind="danger"
+        confirm="Tap again to retire"
+        onAct={async () => {
+          await api.post(`${base}/retire`);
+          say('ok', `Table ${table.label} retired.`);
+          await reload();
+        }}
+      >
+        Retire
+      </ActButton>
+    </li>
+  );
+}
+
+/** Tap a table, then tap where it stands: positions are saved with the table. */
+function Plan({ venueId, tables, reload }: { venueId: string; tables: TableDef[]; reload: () => Promise<void> }) {
+  const [picked, setPicked] = useState<string | null>(null);
+  if (tables.length === 0) return null;
+  const placed = layout(tables);
+  const place = async (e: MouseEvent): Promise<void> => {
+    if (!picked) return;
+    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    const x = Math.round(Math.min(95, Math.max(5, ((e.clientX - box.left) / box.width) * 100)));
+    const y = Math.round(Math.min(92, Math.max(8, ((e.clientY - box.top) / box.height) * 100)));
+    try {
+      await api.request('PATCH', `/v1/venues/${venueId}/tables/${picked}`, { body: { x, y } });
+      setPicked(null);
+      await reload();
+    } catch (err) {
+      say('error', messageOf(err));
+    }
+  };
+  return (
+    <section class="card" data-testid="plan-setup">
+      <h2>Floor plan</h2>
+      <p class="muted">{picked ? 'Now tap where the table stands.' : 'Tap a table, then tap its place on the plan.'}</p>
+      <div class="plan editing" onClick={(e) => void place(e)} data-testid="plan-editor">
+        {placed.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            class={`table-spot table-free${picked === t.id ? ' on' : ''}`}
+            style={{ left: `${t.x}%`, top: `${t.y}%` }}
+            data-table-id={t.id}
+            aria-pressed={picked === t.id}
+            onClick={(e) => {
+              e.stopPropagation();
+              setPicked(picked === t.id ? null : t.id);
+            }}
+          >
+            <strong>{t.label}</strong>
+            <span class="spot-line">{t.capacity}</span>
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Combinations({ venueId, data, reload }: { venueId: string; data: TabProps['data']; reload: () => Promise<void> }) {
+  const [picked, setPicked] = useState<string[]>([]);
+  const [capacity, setCapacity] = useState(4);
+  const f = useForm();
+  const tables = data.tables.value;
+  const labelOf = (id: string): string => tables.find((t) => t.id === id)?.label ?? 'retired';
+  const add = (e: Event) => {
+    e.preventDefault();
+    void f.run(async () => {
+      await api.post(`/v1/venues/${venueId}/combinations`, { tableIds: picked, capacity });
+      say('ok', 'Combination approved.');
+      setPicked([]);
+      await reload();
+    });
+  };
+  if (tables.length < 2) return null;
+  return (
+    <section class="card" data-testid="combinations-setup">
+      <h2>Tables that can be pushed together</h2>
+      <ul class="setup-list">
+        {data.combinations.value.map((c) => (
+          <li key={c.id} class="setup-line">
+            {c.tableIds.map(labelOf).join(' + ')} · seats {c.capacity}
+          </li>
+        ))}
+      </ul>
+      <form class="form" onSubmit={add}>
+        <div class="filters" role="group" aria-label="Tables to combine">
+          {tables.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              class={`chip-btn${picked.includes(t.id) ? ' on' : ''}`}
+              aria-pressed={picked.includes(t.id)}
+              data-combo-table={t.label}
+              onClick={() => setPicked(picked.includes(t.id) ? picked.filter((p) => p !== t.id) : [...picked, t.id].slice(0, 4))}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <Stepper label="Seats together" value={capacity} max={200} onChange={setCapacity} name="comboCapacity" />
+        {f.error && (
+          <p class="error" role="alert">
+            {f.error}
+          </p>
+        )}
+        <button type="submit" class="btn btn-primary" disabled={f.busy || picked.length < 2} data-testid="add-combination">
+          Approve combination
+        </button>
+      </form>
+    </section>
+  );
+}
+
+const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['data']; reload: () => Promise<void> }) {
+  const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5, 6, 7]);
+  const [start, setStart] = useState('17:00');
+  const [end, setEnd] = useState('23:00');
+  const [turn, setTurn] = useState(90);
+  const [deposit, setDeposit] = useState(false);
+  const f = useForm();
+  const add = (e: Event) => {
+    e.preventDefault();
+    void f.run(async () => {
+      await api.post(`/v1/venues/${venueId}/service-windows`, { days, start, end, turnMinutes: turn, depositRequired: deposit });
+      say('ok', 'Service hours added.');
+      await reload();
+    });
+  };
+  return (
+    <section class="card" data-testid="windows-setup">
+      <h2>Service hours</h2>
+      {data.windows.value.length === 0 && <p class="empty">No service hours yet.</p>}
+      <ul class="setup-list">
+        {data.windows.value.map((w) => (
+          <li key={w.id} class="setup-line">
+            {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end} · tables turn in {w.turnMinutes} min
+            {w.depositRequired ? ' · deposit' : ''}
+          </li>
+        ))}
+      </ul>
+      <form class="form" onSubmit={add}>
+        <div class="filters" role="group" aria-label="Days">
+          {DAYS.map((d, i) => (
+            <button
+              key={d}
+              type="button"
+              class={`chip-btn${days.includes(i + 1) ? ' on' : ''}`}
+              aria-pressed={days.includes(i + 1)}
+              onClick={() => setDays(days.includes(i + 1) ? days.filter((x) => x !== i + 1) : [...days, i + 1].sort())}
+            >
+              {d}
+            </button>
+          ))}
+        </div>
+        <div class="two">
+          <label>
+            From
+            <input type="time" name="start" value={start} onInput={(e) => setStart(e.currentTarget.value)} />
+          </label>
+          <label>
+            Until
+            <input type="time" name="end" value={end} onInput={(e) => setEnd(e.currentTarget.value)} />
+          </label>
+        </div>
+        <Stepper label="Minutes a table is used per party" value={turn} max={720} onChange={setTurn} name="turnMinutes" />
+        <label class="check">
+          <input type="checkbox" checked={deposit} onChange={(e) => setDeposit(e.currentTarget.checked)} />
+          Deposit required for bookings
+        </label>
+        {f.error && (
+          <p class="error" role="alert">
+            {f.error}
+          </p>
+        )}
+        <button type="submit" class="btn btn-primary" disabled={f.busy || days.length === 0} data-testid="add-window">
+          Add service hours
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { useEffect, useMemo } from 'preact/hooks';
+import { TopBar } from '../components/top-bar';
+import { atLeast, loadRole, venueRole } from '../state/role';
+import { VenueData } from '../state/venue-data';
+import { TABS } from './registry';
+
+/** One venue: the tabs its user's role allows, and the one open. */
+export function VenueShell({ venueId, tab }: { venueId: string; tab: string }) {
+  const data = useMemo(() => new VenueData(venueId), [venueId]);
+  useEffect(() => void loadRole(venueId), [venueId]);
+  const role = venueRole.value?.venueId === venueId ? venueRole.value.role : null;
+  const venue = data.venue.value;
+  const tabs = role
+    ? TABS.filter((t) => atLeast(role, t.minRole) && (!t.seating || !venue || t.seating === venue.policy.seating))
+    : [];
+  const current = tabs.find((t) => t.id === tab) ?? tabs[0];
+  const View = current?.view;
+  return (
+    <>
+      <TopBar title={venue?.name ?? 'Venue'} venueId={venueId} tabs={tabs} current={current?.id ?? tab} />
+      {role && View ? (
+        <View key={`${venueId}-${current.id}`} venueId={venueId} data={data} role={role} />
+      ) : (
+        <p class="muted pad">Loading…</p>
+      )}
+    </>
+  );
+}
