@@ -1,16 +1,5 @@
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { IsInstant } from '@hostboard/core';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsTimeZone } from './is-time-zone.validator.js';
 import type { Preset } from '../venues/venue.entity.js';
 
@@ -42,6 +31,6 @@ export class CreateVenueDto {
 
   /** The sandbox clock's starting instant. */
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   clock?: string;
 }
