@@ -12,7 +12,8 @@ import { AuthService, MembershipService } from '@hostboard/auth';
 import { TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '../board-event.writer.js';
 import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
-import { BoardSnapshotSource } from '../board-snapshot.source.js';
+import { BoardSocketLimiter, RATE_LIMITED_ACK } from './board-socket.limiter.js';
+import { SnapshotReads } from './snapshot-reads.js';
 
 /** A board further behind than this gets a snapshot instead of the events it missed. */
 export const MAX_REPLAY_EVENTS = 500;
@@ -51,7 +52,8 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
     private readonly tx: TransactionRunner,
     private readonly events: BoardEventWriter,
     private readonly publisher: BoardPublisher,
-    private readonly snapshots: BoardSnapshotSource,
+    private readonly snapshots: SnapshotReads,
+    private readonly limiter: BoardSocketLimiter,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -67,6 +69,8 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
         () => next(new Error('UNAUTHENTICATED')),
       );
     });
+    // Subscribes past a socket's limit are refused before any read (board-socket.limiter.ts).
+    namespace.on('connection', (socket: Socket) => socket.use(this.limiter.middleware(socket)));
     this.unsubscribe = this.publisher.subscribe((e) => namespace.to(room(e.venueId)).emit('board.event', e));
     this.heartbeat = setInterval(() => void this.sendVersions(namespace), VERSION_HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -97,7 +101,8 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
         if (version === current) return { version, events: missed };
       }
     }
-    const snapshot = await this.snapshots.snapshot(venueId);
+    if (!this.limiter.admit(socket, 'snapshot')) return RATE_LIMITED_ACK;
+    const snapshot = await this.snapshots.read(venueId);
     return { version: snapshot.version, snapshot };
   }
 
