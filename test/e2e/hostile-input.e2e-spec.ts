@@ -137,19 +137,36 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
     );
 
     it('a new sandbox venue whose clock starts in 1970', async () => {
-      const res = await request(t.baseUrl)
-        .post('/v1/venues')
-        .set(owner.auth)
-        .send({
-          slug: 'epoch-venue',
-          name: 'Epoch',
-          timeZone: 'America/Chicago',
-          preset: 'workshop',
-          sandbox: true,
-          clock: '1970-01-01T00:00:00Z',
-        });
+      const res = await request(t.baseUrl).post('/v1/venues').set(owner.auth).send({
+        slug: 'epoch-venue',
+        name: 'Epoch',
+        timeZone: 'America/Chicago',
+        preset: 'workshop',
+        sandbox: true,
+        clock: '1970-01-01T00:00:00Z',
+      });
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.body)).toContain('clock must be an ISO-8601 instant between the years 2000 and 2100');
+    });
+  });
+
+  describe('null where the declared type has none (@IsOptional lets null through)', () => {
+    it('a public join with phone: null (the contact was read as a string)', async () => {
+      const before = await entries();
+      const res = await publicJoin(t, tables.slug, { ...party(2), phone: null });
+      expect(refusal(res)).toMatchObject({ status: 400, code: 'VALIDATION', field: 'phone' });
+      expect(refusal(res).message).toBe('phone must not be null');
+      expect(await entries()).toBe(before);
+    });
+
+    it('while a field typed to take null still does (a correction removing the email)', async () => {
+      const join = await request(t.baseUrl).post(`/v1/venues/${tables.id}/queue`).set(owner.auth).send(party(2)).expect(201);
+      const entry = (join.body as { entry: { id: string; version: number } }).entry;
+      await request(t.baseUrl)
+        .patch(`/v1/venues/${tables.id}/queue/${entry.id}`)
+        .set(owner.auth)
+        .send({ entryVersion: entry.version, email: null, phone: '+13125550123' })
+        .expect(200);
     });
   });
 

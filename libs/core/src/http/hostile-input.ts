@@ -71,3 +71,22 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
+
+/**
+ * A null where the DTO's declared type has none: @IsOptional() lets null through as "absent", but a
+ * field typed `phone?: string` is then read as a string (`phone: null` on a join was a 500). A field
+ * that may be null says so in its type (`email?: string | null`, emitted as Object) and is left alone.
+ */
+export function findForbiddenNull(dto: unknown, path = ''): InputProblem | null {
+  if (dto === null || typeof dto !== 'object' || Array.isArray(dto)) return null;
+  const proto: unknown = Object.getPrototypeOf(dto);
+  if (proto === null || proto === Object.prototype) return null; // a plain object declares no types
+  for (const [key, v] of Object.entries(dto)) {
+    const field = path ? `${path}.${key}` : key;
+    const declared: unknown = Reflect.getMetadata('design:type', proto as object, key);
+    if (v === null && declared !== undefined && declared !== Object) return { field, message: `${field} must not be null` };
+    const inner = findForbiddenNull(v, field);
+    if (inner) return inner;
+  }
+  return null;
+}

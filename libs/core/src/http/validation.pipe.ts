@@ -1,11 +1,12 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainException } from '../errors/domain.exception.js';
-import { findInputProblem } from './hostile-input.js';
+import { findForbiddenNull, findInputProblem } from './hostile-input.js';
 
 /**
  * Refuses what class-validator would pass but something behind it cannot take (see hostile-input.ts):
  * text PostgreSQL cannot store or validator.js cannot read, numbers past any column, prototype-named
- * keys; each a VALIDATION naming the field, before any transformer or validator runs.
+ * keys, each a VALIDATION naming the field before any transformer or validator runs; and a null
+ * where the DTO's type has none, after.
  */
 class HostileInputValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -17,7 +18,11 @@ class HostileInputValidationPipe extends ValidationPipe {
       const field = problem.field || metadata.data || metadata.type;
       throw DomainException.validation(problem.message, { field, fields: [{ field, message: problem.message }] });
     }
-    return super.transform(value, metadata);
+    // After validation: only then is the value an instance of the DTO, with its declared types.
+    const dto: unknown = await super.transform(value, metadata);
+    const nulled = fromText ? findForbiddenNull(dto, metadata.data ?? '') : null;
+    if (nulled) throw DomainException.validation(nulled.message, { field: nulled.field, fields: [nulled] });
+    return dto;
   }
 }
 
