@@ -102,36 +102,42 @@ export const extremeNumber: fc.Arbitrary<unknown> = fc.constantFrom(
 );
 
 export const extremeDate: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(
-    '9999-12-31T23:59:59Z',
-    '9999-12-31T19:00:00Z',
-    '0001-01-01T00:00:00Z',
-    '0000-01-01T00:00:00Z',
-    '+275760-09-13T00:00:00Z',
-    '-000001-01-01T00:00:00Z',
-    '1969-12-31T23:59:59Z',
-    '1970-01-01T00:00:00Z',
-    '1999-12-31T23:59:59.999Z',
-    '2000-01-01T00:00:00Z',
-    '2100-12-31T23:59:59.999Z',
-    '2101-01-01T00:00:00Z',
-    '2100-12-31T23:30:00-14:00',
-    '2026-10-09T18:00:00+14:00',
-    '2026-10-09T18:00:00-12:00',
-    '2026-10-09T18:00:00+23:59',
-    '2026-02-29T12:00:00Z',
-    '2028-02-29T12:00:00Z',
-    '2026-03-08T08:30:00Z',
-    '2026-11-01T06:30:00Z',
-    '2026-10-09',
-    '2026-10-09T24:00:00Z',
-    '2026-10-09T18:00:60Z',
-    '2026-10-09T18:00:00.123456789Z',
-    '20261009T180000Z',
-    '2026-W41-5',
-    '2026-282',
-  ),
-  fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()),
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '9999-12-31T23:59:59Z',
+      '9999-12-31T19:00:00Z',
+      '0001-01-01T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '+275760-09-13T00:00:00Z',
+      '-000001-01-01T00:00:00Z',
+      '1969-12-31T23:59:59Z',
+      '1970-01-01T00:00:00Z',
+      '1999-12-31T23:59:59.999Z',
+      '2000-01-01T00:00:00Z',
+      '2100-12-31T23:59:59.999Z',
+      '2101-01-01T00:00:00Z',
+      '2100-12-31T23:30:00-14:00',
+      '2026-10-09T18:00:00+14:00',
+      '2026-10-09T18:00:00-12:00',
+      '2026-10-09T18:00:00+23:59',
+      '2026-02-29T12:00:00Z',
+      '2028-02-29T12:00:00Z',
+      '2026-03-08T08:30:00Z',
+      '2026-11-01T06:30:00Z',
+      '2026-10-09',
+      '2026-10-09T24:00:00Z',
+      '2026-10-09T18:00:60Z',
+      '2026-10-09T18:00:00.123456789Z',
+      '20261009T180000Z',
+      '2026-W41-5',
+      '2026-282',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()),
+  },
 );
 
 export const controlChars: fc.Arbitrary<string> = fc.oneof(
@@ -362,7 +368,10 @@ export function validValue(field: FieldShape, ctx: FuzzContext): fc.Arbitrary<un
     const min = num('arrayMinSize', 0);
     const max = Math.min(num('arrayMaxSize', 8), 8);
     const item: fc.Arbitrary<unknown> = field.each.has('isUUID')
-      ? fc.constantFrom(...ctx.tableIds, ...ctx.ids)
+      ? fc.oneof(
+          { arbitrary: fc.constantFrom(...ctx.tableIds), weight: 4 },
+          { arbitrary: fc.constantFrom(...ctx.ids), weight: 1 },
+        )
       : field.each.has('isInt') || r.has('isInt')
         ? fc.integer({ min: num('min', 1), max: Math.min(num('max', 7), 1000) })
         : fc.string({ minLength: 1, maxLength: 8 });
