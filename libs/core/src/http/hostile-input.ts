@@ -18,9 +18,9 @@ export interface InputProblem {
 /** Why a string cannot be stored as PostgreSQL text (or passed to validator.js), or null. */
 function textProblem(s: string): string | null {
   // validator's isEmail calls encodeURI, which throws on a lone surrogate.
-  if (LONE_SURROGATE.test(s)) return 'must be valid Unicode';
+  if (LONE_SURROGATE.test(s)) return 'Text must be valid Unicode.';
   // PostgreSQL text and jsonb refuse byte 0x00.
-  if (s.includes('\u0000')) return 'must not contain the NUL character';
+  if (s.includes('\u0000')) return 'Text must not contain the NUL character.';
   return null;
 }
 
@@ -41,7 +41,7 @@ export function findInputProblem(value: unknown, path = ''): InputProblem | null
   const at = (key: string): string => (path ? `${path}.${key}` : key);
   if (typeof value === 'string') {
     const message = textProblem(value);
-    return message ? { field: path, message: `${path || 'value'} ${message}` } : null;
+    return message ? { field: path, message } : null;
   }
   if (typeof value === 'number') {
     // No column holds more than a safe integer, and no field needs one; 1e308 passes @IsInt.
@@ -52,7 +52,7 @@ export function findInputProblem(value: unknown, path = ''): InputProblem | null
   for (const key of Object.keys(value)) {
     const field = at(key);
     const keyMessage = textProblem(key);
-    if (keyMessage) return { field, message: `The field name ${keyMessage}` };
+    if (keyMessage) return { field, message: keyMessage };
     if (isPrototypeKey(key)) return { field, message: `property ${field} should not exist` };
     const found = findInputProblem((value as Record<string, unknown>)[key], field);
     if (found) return found;
