@@ -10,7 +10,22 @@ import { EVERY_DAY, freshAddress, joined, party, queueSession, sandboxVenue, typ
 import { violations } from '../support/invariants.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '@hostboard/core';
 import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
-import { hostileBody, objectBody, pathId, queryString, rawBody, segment } from '../support/fuzz-arbitraries.js';
+import {
+  extremeNumber,
+  hugeArray,
+  hostileBody,
+  leaf,
+  objectBody,
+  pathId,
+  PROTOTYPE_KEYS,
+  queryString,
+  rawBody,
+  segment,
+  toJson,
+  value,
+} from '../support/fuzz-arbitraries.js';
+import { BoardClient } from '../support/board-client.js';
+import { BOARD_SOCKET_LIMITS } from '@hostboard/board';
 import { bodyShapes } from '../support/route-bodies.js';
 import { deepFixture } from '../support/fuzz-fixture.js';
 
@@ -388,6 +403,69 @@ describe('fuzz: hostile input on every route', () => {
       expect(problems).toEqual([]);
       expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2_000);
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
+
+  it(
+    'the board socket answers every hostile subscribe and unsubscribe with an ack',
+    async () => {
+      // The per-socket limits are raised for this test only, so that the messages reach the handler.
+      const saved = structuredClone(BOARD_SOCKET_LIMITS);
+      for (const limit of Object.values(BOARD_SOCKET_LIMITS)) limit.burst = 1_000_000;
+      const board = new BoardClient(t.baseUrl, owner.token);
+      try {
+        await board.connected();
+        const venueIds = fc.oneof(
+          { arbitrary: fc.constantFrom(restaurant.id, workshop.id), weight: 4 },
+          { arbitrary: fc.oneof(pathId, leaf), weight: 1 },
+        );
+        // Values socket.io's own client can encode (its binary scan recurses): deep nesting goes raw, below.
+        const shallow = fc.oneof(leaf, extremeNumber, hugeArray, value);
+        const message = fc.oneof(
+          {
+            arbitrary: fc.record(
+              { venueId: venueIds, sinceVersion: fc.oneof(extremeNumber, extremeNumber, leaf, fc.nat({ max: 50 })) },
+              { requiredKeys: [] },
+            ),
+            weight: 4,
+          },
+          { arbitrary: shallow, weight: 1 },
+          {
+            arbitrary: fc.dictionary(fc.constantFrom(...PROTOTYPE_KEYS, 'venueId', 'sinceVersion'), shallow, { maxKeys: 3 }),
+            weight: 1,
+          },
+        );
+        const unanswered: string[] = [];
+        let messages = 0;
+        const answered = async (event: string, body: unknown, what: string): Promise<void> => {
+          messages++;
+          if (!board.socket.connected) throw new Error(`the server dropped the socket before ${what}`);
+          try {
+            const ack = (await board.socket.timeout(5_000).emitWithAck(event, body)) as unknown;
+            if (ack === undefined || ack === null) unanswered.push(`${what}: empty ack`);
+          } catch {
+            unanswered.push(`${what}: no ack in 5 s`);
+          }
+        };
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom('subscribe', 'unsubscribe'), message, async (event, body) => {
+            const text = toJson(body);
+            await answered(event, JSON.parse(text) as unknown, `${event} ${short(text)}`);
+          }),
+          { numRuns: 300, seed: SEED + 8_000, endOnFailure: true },
+        );
+        // Deep nesting as a raw frame (what an attacker's own client sends), then a plain subscribe.
+        for (const depth of [100, 1_000, 6_000]) {
+          board.socket.io.engine.write(`2/board,["subscribe",{"venueId":${'['.repeat(depth)}1${']'.repeat(depth)}}]`);
+          await answered('subscribe', { venueId: restaurant.id }, `a subscribe after a frame ${depth} deep`);
+        }
+        process.stdout.write(`fuzz (board socket): ${messages} messages, seed ${SEED}\n`);
+        expect(unanswered).toEqual([]);
+      } finally {
+        board.close();
+        Object.assign(BOARD_SOCKET_LIMITS, saved);
+      }
     },
     LONG_TEST_MS,
   );

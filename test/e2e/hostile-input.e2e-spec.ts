@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { BoardClient } from '../support/board-client.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { EVERY_DAY, freshAddress, party, publicJoin, sandboxVenue, type Sandbox } from '../support/restaurant.js';
@@ -20,6 +21,12 @@ interface Refusal {
 const refusal = (res: request.Response): Refusal => {
   const e = (res.body as { error?: { code?: string; message?: string; details?: { field?: unknown } } }).error;
   return { status: res.status, code: e?.code, field: e?.details?.field, message: e?.message };
+};
+
+const nestedValue = (depth: number): unknown => {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
 };
 
 const nested = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -205,6 +212,40 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
     it('in a query', async () => {
       const res = await request(t.baseUrl).get(`/v1/venues/${tables.id}/history?constructor=1`).set(owner.auth);
       expect(refusal(res)).toMatchObject({ status: 400, code: 'VALIDATION', field: 'constructor' });
+    });
+  });
+
+  describe('on the board socket', () => {
+    it.each([1e300, 2 ** 53 + 2, -1, 0.5])(
+      'a sinceVersion of %s on a real venue is answered with a snapshot',
+      async (sinceVersion) => {
+        const c = new BoardClient(t.baseUrl, owner.token);
+        try {
+          await c.connected();
+          const ack = (await c.socket.timeout(5_000).emitWithAck('subscribe', { venueId: tables.id, sinceVersion })) as {
+            snapshot?: unknown;
+          };
+          expect(ack.snapshot).toBeDefined();
+        } finally {
+          c.close();
+        }
+      },
+    );
+
+    it.each([
+      ['a NUL in the venue id', { venueId: 'a\u0000b' }],
+      ['a prototype-named key', JSON.parse('{"__proto__":{"x":1},"venueId":"00000000-0000-4000-8000-000000000000"}') as object],
+      ['a number past any column', { venueId: '00000000-0000-4000-8000-000000000000', sinceVersion: 1e300 }],
+      ['deep nesting', { venueId: nestedValue(200) }],
+    ])('%s is answered (NOT_FOUND), not left without an ack', async (_name, body) => {
+      const c = new BoardClient(t.baseUrl, owner.token);
+      try {
+        await c.connected();
+        const ack = (await c.socket.timeout(5_000).emitWithAck('subscribe', body)) as { error?: { code: string } };
+        expect(ack.error?.code).toBe('NOT_FOUND');
+      } finally {
+        c.close();
+      }
     });
   });
 });

@@ -90,7 +90,7 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
     if (!venueId || !role) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
     await socket.join(room(venueId));
     const since =
-      typeof body.sinceVersion === 'number' && Number.isInteger(body.sinceVersion) && body.sinceVersion >= 0
+      typeof body.sinceVersion === 'number' && Number.isSafeInteger(body.sinceVersion) && body.sinceVersion >= 0
         ? body.sinceVersion
         : null;
     if (since !== null) {

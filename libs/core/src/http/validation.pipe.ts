@@ -10,9 +10,12 @@ import { findForbiddenNull, findInputProblem } from './hostile-input.js';
  */
 class HostileInputValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // Only what arrived as text (JSON bodies, queries, path params): a socket or a request object
-    // passed to a custom parameter is not data, and is cyclic.
-    const fromText = metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param';
+    // Only what arrived as text: queries, path params, and bodies declared with a DTO class. A socket
+    // or a request object passed to a custom parameter is not data (and is cyclic); a board socket
+    // message (`@MessageBody()`, typed by an interface) is checked by its gateway, which must answer
+    // it with an ack: a refusal thrown here would leave the client waiting.
+    const declared = typeof metadata.metatype === 'function' && metadata.metatype !== Object;
+    const fromText = metadata.type === 'query' || metadata.type === 'param' || (metadata.type === 'body' && declared);
     const problem = fromText ? findInputProblem(value, metadata.data ?? '') : null;
     if (problem) {
       const field = problem.field || metadata.data || metadata.type;
