@@ -144,9 +144,10 @@ describe('board socket fairness', () => {
       code: 'RATE_LIMITED',
       message: 'Too many board requests from this screen; wait a few seconds and try again.',
     });
-    // Loose: the issue measured 6.9 s for the neighbour before the limits; a shared machine varies.
-    expect(stats(loaded.http).max).toBeLessThan(3_000);
-    expect(stats(loaded.socket).max).toBeLessThan(3_000);
+    // Loose, on purpose: the issue measured 6.9 s for the neighbour before the limits, and a shared
+    // machine varies (0.1–1.3 s maxima seen here); the printed figures are the measurement.
+    expect(stats(loaded.http).max).toBeLessThan(5_000);
+    expect(stats(loaded.socket).max).toBeLessThan(5_000);
   });
 
   it('lets a flooding socket back in once its budget refills', async () => {
