@@ -5,19 +5,43 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { createVenue, signUp, type Staff } from '../support/staff.js';
-import { EVERY_DAY, freshAddress, joined, party, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
+import { EVERY_DAY, freshAddress, joined, party, queueSession, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { violations } from '../support/invariants.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '@hostboard/core';
 import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
+import {
+  extremeNumber,
+  hugeArray,
+  hostileBody,
+  leaf,
+  objectBody,
+  pathId,
+  PROTOTYPE_KEYS,
+  queryString,
+  rawBody,
+  segment,
+  toJson,
+  value,
+} from '../support/fuzz-arbitraries.js';
+import { BoardClient } from '../support/board-client.js';
+import { BOARD_SOCKET_LIMITS } from '@hostboard/board';
+import { bodyShapes } from '../support/route-bodies.js';
+import { deepFixture } from '../support/fuzz-fixture.js';
 
 /**
- * Body and path fuzz of every POST/PATCH route the running app serves (read from its router, as the
- * access matrix does): hostile JSON never earns a 500, every refusal is the error envelope, and a
- * refused command changes nothing, neither for a non-member (404 before anything runs) nor for the
- * owner (an unknown field: 400 VALIDATION from the global pipe before anything runs).
+ * Fuzz of every route the running app serves (read from its router, as the access matrix does).
+ * First, POST/PATCH with hostile JSON: never a 500, every refusal is the error envelope, and a refused
+ * command changes nothing, neither for a non-member (404 before anything runs) nor for the owner (an
+ * unknown field: 400 VALIDATION from the global pipe before anything runs). Then every route and path
+ * parameter with every input class of issue 12 (control characters, deep nesting, extreme numbers
+ * and dates, prototype-named keys, huge arrays), anonymous, as the owner with bodies that pass
+ * validation but for one hostile value (read from each handler's DTO), and as a party: never a 500
+ * and never a hang. The seed is printed; FUZZ_SEED=<seed> replays a run.
  */
 
 const LONG_TEST_MS = 240_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 const SEED = process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : Date.now() % 2 ** 31;
 
 type Route = DeclaredRoute & { method: 'POST' | 'PATCH' };
@@ -26,177 +50,6 @@ type Route = DeclaredRoute & { method: 'POST' | 'PATCH' };
 function writeRoutes(app: NestExpressApplication): Route[] {
   return declaredRoutes(app).filter((r): r is Route => r.method === 'POST' || r.method === 'PATCH');
 }
-
-// ---- arbitraries -------------------------------------------------------------------------------
-
-const FIELD_NAMES = [
-  'name',
-  'partySize',
-  'email',
-  'phone',
-  'slug',
-  'timeZone',
-  'preset',
-  'sandbox',
-  'clock',
-  'poolCapacity',
-  'days',
-  'start',
-  'end',
-  'turnMinutes',
-  'depositRequired',
-  'label',
-  'capacity',
-  'tableIds',
-  'role',
-  'password',
-  'token',
-  'now',
-  'published',
-  'policy',
-  'holdSeconds',
-  'version',
-  'reason',
-  'entryId',
-  'reservationId',
-  'tableId',
-  'notes',
-  'status',
-  'startsAt',
-  'at',
-  '__proto__',
-  'constructor',
-  'toString',
-  '',
-];
-
-const hugeOrOdd = fc.constantFrom(
-  0,
-  -0,
-  -1,
-  1,
-  2 ** 31,
-  -(2 ** 31) - 1,
-  2 ** 53 + 1,
-  Number.MAX_SAFE_INTEGER * 1000,
-  1e308,
-  -1e308,
-  5e-324,
-  0.5,
-  3.14159,
-  -7.25,
-);
-const nanLike = fc.constantFrom(
-  'NaN',
-  'Infinity',
-  '-Infinity',
-  '1e999',
-  '-1',
-  '0x10',
-  '3',
-  '3.0',
-  '',
-  ' ',
-  'null',
-  'undefined',
-  'true',
-  '{}',
-  '[]',
-  '2026-13-45T25:61:00Z',
-  '00:00',
-  '24:00',
-  '99:99',
-  'America/Nowhere',
-  "'; DROP TABLE venues; --",
-  '../../etc/passwd',
-  '%00',
-  '${7*7}',
-  '<script>alert(1)</script>',
-);
-const nastyChars = fc.constantFrom(
-  '\u0000',
-  '\u202E',
-  '\u200F',
-  '\u200B',
-  '\uFEFF',
-  '\uD83D',
-  '\uDC00',
-  '😀',
-  '👨‍👩‍👧‍👦',
-  'שלום',
-  'مرحبا',
-  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
-  '\n',
-  '\t',
-  '\\',
-  '"',
-  '\u0085',
-);
-const unicodeText = fc
-  .array(fc.oneof(nastyChars, fc.string({ unit: 'binary', maxLength: 8 })), { maxLength: 20 })
-  .map((a) => a.join(''));
-const longText = fc
-  .tuple(fc.integer({ min: 1_000, max: 60_000 }), fc.constantFrom('x', 'é', '😀', '\u0000', 'ab '))
-  .map(([n, c]) => c.repeat(Math.max(1, Math.floor(n / c.length / (c === '😀' || c === '\u0000' ? 6 : 1)))));
-
-const leaf: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constant(null),
-  fc.boolean(),
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  hugeOrOdd,
-  nanLike,
-  unicodeText,
-  fc.uuid(),
-  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
-  fc.string({ maxLength: 40 }),
-);
-
-const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
-  v: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    leaf,
-    fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 10 })), tie('v'), { maxKeys: 4 }),
-  ),
-})).v;
-
-/** An object body: known-looking field names with hostile values, sometimes a very long string. */
-const objectBody: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
-  fc.dictionary(fc.constantFrom(...FIELD_NAMES), value, { maxKeys: 8 }),
-  fc.dictionary(fc.constantFrom(...FIELD_NAMES), fc.oneof(leaf, longText), { minKeys: 1, maxKeys: 3 }),
-  fc.dictionary(fc.string({ maxLength: 12 }), value, { maxKeys: 5 }),
-  fc.constant({}),
-);
-
-/** The raw text sent as application/json: objects, non-objects, and some that are not JSON at all. */
-const rawBody: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: objectBody.map((b) => JSON.stringify(b)), weight: 6 },
-  { arbitrary: value.map((v) => JSON.stringify(v) ?? 'null'), weight: 2 },
-  {
-    arbitrary: fc.constantFrom('{', '{"a":', '[1,', 'nul', '{"a":1}}', '\u0000', '"unterminated', '{"__proto__":{"x":1}}', 'NaN'),
-    weight: 1,
-  },
-);
-
-/** A path segment for a non-venue parameter: ids of every shape, well formed or not. */
-const pathId: fc.Arbitrary<string> = fc.oneof(
-  fc.uuid(),
-  fc.constant(randomUUID()),
-  fc.constantFrom(
-    '0',
-    '-1',
-    '1e9',
-    'null',
-    'undefined',
-    '00000000-0000-0000-0000-000000000000',
-    'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ',
-    '..',
-    '%',
-  ),
-  fc.string({ minLength: 1, maxLength: 300 }),
-  unicodeText.filter((s) => s.length > 0),
-);
 
 // ---- judging -----------------------------------------------------------------------------------
 
@@ -224,32 +77,36 @@ function envelopeProblem(a: Answer): string | undefined {
 
 const codeOf = (a: Answer): string | undefined => (a.body as { error?: { code?: string } } | undefined)?.error?.code;
 
-const parses = (raw: string): boolean => {
+/** A body the body parser refuses before any route runs: not JSON, over 64 KB, or nested too deep. */
+const refusedByParser = (raw: string): boolean => {
+  if (Buffer.byteLength(raw) > 64 * 1024) return true;
   try {
-    JSON.parse(raw);
-    return true;
+    return nestsDeeperThan(JSON.parse(raw), MAX_JSON_DEPTH);
   } catch {
-    return false;
+    return true;
   }
 };
-
-/** A path segment as a client can send it (a lone surrogate has no UTF-8 form: it becomes U+FFFD). */
-const segment = (s: string): string =>
-  encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 
 const short = (s: string): string => (s.length > 300 ? `${s.slice(0, 300)}... (${s.length} chars)` : s);
 
 async function send(
   t: TestApp,
-  method: 'POST' | 'PATCH',
+  method: string,
   path: string,
-  raw: string,
+  raw: string | undefined,
   headers: Record<string, string>,
 ): Promise<Answer> {
   const agent = request(t.baseUrl);
-  const req = method === 'POST' ? agent.post(path) : agent.patch(path);
-  const res = await req.set(headers).set('Content-Type', 'application/json').send(raw);
-  return { status: res.status, body: res.body as unknown };
+  const verb = method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+  let req = agent[verb](path).set(headers).timeout(REQUEST_TIMEOUT_MS);
+  if (raw !== undefined) req = req.set('Content-Type', 'application/json').send(raw);
+  try {
+    const res = await req;
+    return { status: res.status, body: res.body as unknown };
+  } catch (err) {
+    // A hang is as bad as a 500: the issue found requests that never answered.
+    return { status: 599, body: { hung: (err as Error).message } };
+  }
 }
 
 /** Everything that "no count changed" covers: the API's counts and queue, and the rows behind them. */
@@ -271,7 +128,7 @@ async function snapshot(t: TestApp, owner: Staff, venues: Sandbox[]): Promise<un
   return { api, rows, versions };
 }
 
-describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
+describe('fuzz: hostile input on every route', () => {
   let t: TestApp;
   let routes: Route[];
   let owner: Staff;
@@ -349,11 +206,10 @@ describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
           fc.asyncProperty(fc.constantFrom(workshop, restaurant), rawBody, ids, async (v, raw, pathIds) => {
             const path = fill(route.path, v.id, pathIds);
             const a = await send(t, route.method, path, raw, outsider.auth);
-            // Only a body the parser refuses (not JSON, or over the 64 KB limit) is refused before the guard.
+            // Only a body the parser refuses (not JSON, over the 64 KB limit, or nested deeper than
+            // MAX_JSON_DEPTH) is refused before the guard.
             const ok =
-              (a.status === 404 && codeOf(a) === 'NOT_FOUND') ||
-              ((!parses(raw) || Buffer.byteLength(raw) > 64 * 1024) && a.status === 400) ||
-              a.status === 413;
+              (a.status === 404 && codeOf(a) === 'NOT_FOUND') || (refusedByParser(raw) && a.status === 400) || a.status === 413;
             record('outsider', route.method, path, raw, a, envelopeProblem(a) ?? (ok ? undefined : 'expected 404 NOT_FOUND'));
           }),
           { numRuns: 10, seed: SEED + 1 * 1000 + routes.indexOf(route), endOnFailure: true },
@@ -428,6 +284,188 @@ describe('fuzz: hostile bodies and path ids on every POST/PATCH route', () => {
       expect(after).toEqual(before);
       expect(sent).toBeGreaterThanOrEqual(300);
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
+
+  it(
+    'every input class on every route and path parameter, anonymous, as the owner and as a party: never a 500 or a hang',
+    async () => {
+      const all = declaredRoutes(t.app);
+      const shapes = bodyShapes(t.app);
+      const fx = await deepFixture(t, owner);
+      const problems: string[] = [];
+      const counts: Record<string, number> = {};
+      const statuses: Record<string, Record<number, number>> = {};
+      const judge = (who: string, method: string, path: string, raw: string | undefined, a: Answer): void => {
+        counts[who] = (counts[who] ?? 0) + 1;
+        const byStatus = (statuses[who] ??= {});
+        byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+        sent++;
+        const p = envelopeProblem(a);
+        if (p)
+          problems.push(
+            `${who} ${method} ${short(path)} body=${short(raw ?? '')} -> ${a.status} ${JSON.stringify(a.body)?.slice(0, 300)}: ${p}`,
+          );
+      };
+      const realOrHostile = fc.oneof({ arbitrary: fc.constantFrom(...fx.ctx.ids), weight: 3 }, { arbitrary: pathId, weight: 1 });
+      const venue = fc.oneof(
+        { arbitrary: fc.constantFrom(fx.restaurant.id, fx.workshop.id), weight: 9 },
+        { arbitrary: pathId.map(segment), weight: 1 },
+      );
+      const slug = fc.oneof(fc.constantFrom(fx.restaurant.slug, fx.workshop.slug), pathId);
+      const pathOf = (route: DeclaredRoute): fc.Arbitrary<string> =>
+        fc.tuple(venue, slug, fc.array(realOrHostile, { minLength: 3, maxLength: 3 })).map(([venueId, s, ids]) => {
+          let i = 0;
+          return route.path.replace(/[:*](\w+)/g, (_m, name: string) =>
+            name === 'venueId' ? venueId : name === 'slug' ? segment(s) : segment(ids[i++] ?? randomUUID()),
+          );
+        });
+      const bodyOf = (route: DeclaredRoute): fc.Arbitrary<string | undefined> => {
+        if (route.method === 'GET' || route.method === 'DELETE') return fc.constant(undefined);
+        const shape = shapes.get(route.handler);
+        return shape
+          ? fc.oneof({ arbitrary: hostileBody(shape, fx.ctx), weight: 4 }, { arbitrary: rawBody, weight: 1 })
+          : rawBody;
+      };
+      const withQuery = (path: string, q: string): string => (q ? `${path}?${q}` : path);
+      const run = async (
+        who: string,
+        route: DeclaredRoute,
+        runs: number,
+        phase: number,
+        headers: fc.Arbitrary<Record<string, string>>,
+      ): Promise<void> => {
+        await fc.assert(
+          fc.asyncProperty(
+            pathOf(route),
+            fc.option(queryString, { freq: 2 }),
+            bodyOf(route),
+            headers,
+            async (path, q, raw, h) => {
+              const full = withQuery(path, q ?? '');
+              judge(
+                who,
+                route.method,
+                full,
+                raw,
+                await send(t, route.method, full, raw, { 'X-Forwarded-For': freshAddress(), ...h }),
+              );
+            },
+          ),
+          { numRuns: runs, seed: SEED + phase * 1000 + all.indexOf(route), endOnFailure: true },
+        );
+      };
+      const isLogout = (r: DeclaredRoute): boolean => r.method === 'DELETE' && r.path === '/v1/auth/sessions/current';
+      // Argon2 runs on every login and every member added with a password: fewer of those keep the run short.
+      const costly = (r: DeclaredRoute): boolean => r.path === '/v1/auth/sessions' || r.path.endsWith('/members');
+
+      // 5. Anonymous, or with a credential that is not one, on every route.
+      const anonymous = fc.constantFrom<Record<string, string>>(
+        {},
+        { Authorization: 'Bearer not-a-session-not-a-session' },
+        { Authorization: `Bearer ${'A'.repeat(200)}` },
+        { Authorization: 'QueueSession not-a-session-not-a-session-000000000' },
+        { Authorization: 'Basic Zm9vOmJhcg==' },
+      );
+      for (const route of all) await run('anonymous', route, costly(route) ? 8 : 25, 5, anonymous);
+
+      // 6. A party (before the owner's acts can end its entry) with a real queue session on the party routes.
+      const partyHeaders = fc.constantFrom(...fx.sessions.map((token) => queueSession(token)));
+      // Leaving ends the session: those routes go last.
+      const partyRoutes = all.filter((r) => r.rule?.kind === 'party-session');
+      partyRoutes.sort((a, b) => Number(a.path.endsWith('/leave')) - Number(b.path.endsWith('/leave')));
+      for (const route of partyRoutes) await run('party', route, 30, 7, partyHeaders);
+
+      // 7. The owner of both venues on every staff route, with bodies that pass validation but for one hostile value.
+      const ownerHeaders = fc.oneof(
+        { arbitrary: fc.constant(owner.auth), weight: 4 },
+        {
+          arbitrary: fc
+            .string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 300 })
+            .map((k) => ({ ...owner.auth, 'Idempotency-Key': k })),
+          weight: 1,
+        },
+      );
+      for (const route of all.filter((r) => (r.rule?.kind === 'venue-role' || r.rule?.kind === 'signed-in') && !isLogout(r)))
+        await run('owner', route, costly(route) ? 8 : 45, 6, ownerHeaders);
+      // Logout only with sessions made for it, so the owner stays signed in.
+      for (const route of all.filter(isLogout)) {
+        for (let i = 0; i < 3; i++) {
+          const throwaway = await signIn(t, owner.email, owner.password);
+          await run('owner (logout)', route, 1, 6 + i, fc.constant(throwaway.auth));
+        }
+      }
+
+      process.stdout.write(
+        `fuzz (every input class): ${JSON.stringify(counts)} over ${all.length} routes, seed ${SEED}; answers ${JSON.stringify(statuses)}\n`,
+      );
+      expect(problems).toEqual([]);
+      expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2_000);
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
+
+  it(
+    'the board socket answers every hostile subscribe and unsubscribe with an ack',
+    async () => {
+      // The per-socket limits are raised for this test only, so that the messages reach the handler.
+      const saved = structuredClone(BOARD_SOCKET_LIMITS);
+      for (const limit of Object.values(BOARD_SOCKET_LIMITS)) limit.burst = 1_000_000;
+      const board = new BoardClient(t.baseUrl, owner.token);
+      try {
+        await board.connected();
+        const venueIds = fc.oneof(
+          { arbitrary: fc.constantFrom(restaurant.id, workshop.id), weight: 4 },
+          { arbitrary: fc.oneof(pathId, leaf), weight: 1 },
+        );
+        // Values socket.io's own client can encode (its binary scan recurses): deep nesting goes raw, below.
+        const shallow = fc.oneof(leaf, extremeNumber, hugeArray, value);
+        const message = fc.oneof(
+          {
+            arbitrary: fc.record(
+              { venueId: venueIds, sinceVersion: fc.oneof(extremeNumber, extremeNumber, leaf, fc.nat({ max: 50 })) },
+              { requiredKeys: [] },
+            ),
+            weight: 4,
+          },
+          { arbitrary: shallow, weight: 1 },
+          {
+            arbitrary: fc.dictionary(fc.constantFrom(...PROTOTYPE_KEYS, 'venueId', 'sinceVersion'), shallow, { maxKeys: 3 }),
+            weight: 1,
+          },
+        );
+        const unanswered: string[] = [];
+        let messages = 0;
+        const answered = async (event: string, body: unknown, what: string): Promise<void> => {
+          messages++;
+          if (!board.socket.connected) throw new Error(`the server dropped the socket before ${what}`);
+          try {
+            const ack = (await board.socket.timeout(5_000).emitWithAck(event, body)) as unknown;
+            if (ack === undefined || ack === null) unanswered.push(`${what}: empty ack`);
+          } catch {
+            unanswered.push(`${what}: no ack in 5 s`);
+          }
+        };
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom('subscribe', 'unsubscribe'), message, async (event, body) => {
+            const text = toJson(body);
+            await answered(event, JSON.parse(text) as unknown, `${event} ${short(text)}`);
+          }),
+          { numRuns: 300, seed: SEED + 8_000, endOnFailure: true },
+        );
+        // Deep nesting as a raw frame (what an attacker's own client sends), then a plain subscribe.
+        for (const depth of [100, 1_000, 6_000]) {
+          board.socket.io.engine.write(`2/board,["subscribe",{"venueId":${'['.repeat(depth)}1${']'.repeat(depth)}}]`);
+          await answered('subscribe', { venueId: restaurant.id }, `a subscribe after a frame ${depth} deep`);
+        }
+        process.stdout.write(`fuzz (board socket): ${messages} messages, seed ${SEED}\n`);
+        expect(unanswered).toEqual([]);
+      } finally {
+        board.close();
+        Object.assign(BOARD_SOCKET_LIMITS, saved);
+      }
     },
     LONG_TEST_MS,
   );

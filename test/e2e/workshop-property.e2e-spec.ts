@@ -51,95 +51,99 @@ describe('pool engine under random operations (fast-check)', () => {
   });
   afterAll(() => backend.stop());
 
-  it('keeps every invariant after every step', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25 }), async (ops) => {
-        run++;
-        let now = Date.parse('2026-10-09T13:00:00Z');
-        const venue = await client.must<{ id: string }>('POST', '/v1/venues', {
-          slug: `prop-${run}-${Math.floor(now / 1000)}`,
-          name: 'Property',
-          timeZone: 'America/Chicago',
-          preset: 'workshop',
-          poolCapacity: CAPACITY,
-          sandbox: true,
-          clock: new Date(now).toISOString(),
-        });
-        await client.must('PATCH', `/v1/venues/${venue.id}`, { policy: { holdSeconds: HOLD_SECONDS } });
-        const path = (p: string): string => `/v1/venues/${venue.id}${p}`;
-        let last: { method: string; path: string; body: unknown; key: string; status: number; response: unknown } | null = null;
-        let n = 0;
-        for (const o of ops) {
-          n++;
-          const key = `prop-${run}-${n}`;
-          const pick = async <T>(list: T[], i: number): Promise<T | undefined> =>
-            list.length ? list[i % list.length] : undefined;
-          let call: { method: string; path: string; body: unknown } | null = null;
-          switch (o.kind) {
-            case 'join':
-              call = { method: 'POST', path: path('/queue'), body: { name: `P${n}`, partySize: o.size } };
-              break;
-            case 'register':
-              call = { method: 'POST', path: path('/reservations'), body: { name: `R${n}`, partySize: o.size } };
-              break;
-            case 'promote':
-              call = { method: 'POST', path: path('/promotions'), body: {} };
-              break;
-            case 'accept': {
-              const q = await client.must<{ entries: Array<{ offer?: { id: string } }> }>('GET', path('/queue'));
-              const offer = await pick(
-                q.entries.flatMap((e) => (e.offer ? [e.offer] : [])),
-                o.pick,
-              );
-              if (offer) call = { method: 'POST', path: path(`/offers/${offer.id}/accept`), body: {} };
-              break;
-            }
-            case 'cancel-entry': {
-              const q = await client.must<{ entries: Array<{ id: string }> }>('GET', path('/queue'));
-              const e = await pick(q.entries, o.pick);
-              if (e) call = { method: 'POST', path: path(`/queue/${e.id}/cancel`), body: {} };
-              break;
-            }
-            case 'cancel-reservation': {
-              const rs = await client.must<Array<{ id: string }>>('GET', path('/reservations'));
-              const r = await pick(rs, o.pick);
-              if (r) call = { method: 'POST', path: path(`/reservations/${r.id}/cancel`), body: {} };
-              break;
-            }
-            case 'clock':
-              now += o.seconds * 1000;
-              call = { method: 'POST', path: path('/clock'), body: { now: new Date(now).toISOString() } };
-              break;
-            case 'sweep':
-              call = { method: 'POST', path: path('/sweeps'), body: {} };
-              break;
-            case 'retry':
-              if (last) {
-                // The same request with the same key: the stored answer, and nothing changes.
-                const before = await client.must('GET', path('/counts'));
-                const again = await client.call(last.method, last.path, last.body, last.key);
-                expect(again.status).toBe(last.status);
-                // Secrets are shown once: a replay answers them as null, and is otherwise the same.
-                expect(again.body).toEqual(hideSecrets(last.response));
-                expect(await client.must('GET', path('/counts'))).toEqual(before);
+  it(
+    'keeps every invariant after every step',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25 }), async (ops) => {
+          run++;
+          let now = Date.parse('2026-10-09T13:00:00Z');
+          const venue = await client.must<{ id: string }>('POST', '/v1/venues', {
+            slug: `prop-${run}-${Math.floor(now / 1000)}`,
+            name: 'Property',
+            timeZone: 'America/Chicago',
+            preset: 'workshop',
+            poolCapacity: CAPACITY,
+            sandbox: true,
+            clock: new Date(now).toISOString(),
+          });
+          await client.must('PATCH', `/v1/venues/${venue.id}`, { policy: { holdSeconds: HOLD_SECONDS } });
+          const path = (p: string): string => `/v1/venues/${venue.id}${p}`;
+          let last: { method: string; path: string; body: unknown; key: string; status: number; response: unknown } | null = null;
+          let n = 0;
+          for (const o of ops) {
+            n++;
+            const key = `prop-${run}-${n}`;
+            const pick = async <T>(list: T[], i: number): Promise<T | undefined> =>
+              list.length ? list[i % list.length] : undefined;
+            let call: { method: string; path: string; body: unknown } | null = null;
+            switch (o.kind) {
+              case 'join':
+                call = { method: 'POST', path: path('/queue'), body: { name: `P${n}`, partySize: o.size } };
+                break;
+              case 'register':
+                call = { method: 'POST', path: path('/reservations'), body: { name: `R${n}`, partySize: o.size } };
+                break;
+              case 'promote':
+                call = { method: 'POST', path: path('/promotions'), body: {} };
+                break;
+              case 'accept': {
+                const q = await client.must<{ entries: Array<{ offer?: { id: string } }> }>('GET', path('/queue'));
+                const offer = await pick(
+                  q.entries.flatMap((e) => (e.offer ? [e.offer] : [])),
+                  o.pick,
+                );
+                if (offer) call = { method: 'POST', path: path(`/offers/${offer.id}/accept`), body: {} };
+                break;
               }
-              break;
+              case 'cancel-entry': {
+                const q = await client.must<{ entries: Array<{ id: string }> }>('GET', path('/queue'));
+                const e = await pick(q.entries, o.pick);
+                if (e) call = { method: 'POST', path: path(`/queue/${e.id}/cancel`), body: {} };
+                break;
+              }
+              case 'cancel-reservation': {
+                const rs = await client.must<Array<{ id: string }>>('GET', path('/reservations'));
+                const r = await pick(rs, o.pick);
+                if (r) call = { method: 'POST', path: path(`/reservations/${r.id}/cancel`), body: {} };
+                break;
+              }
+              case 'clock':
+                now += o.seconds * 1000;
+                call = { method: 'POST', path: path('/clock'), body: { now: new Date(now).toISOString() } };
+                break;
+              case 'sweep':
+                call = { method: 'POST', path: path('/sweeps'), body: {} };
+                break;
+              case 'retry':
+                if (last) {
+                  // The same request with the same key: the stored answer, and nothing changes.
+                  const before = await client.must('GET', path('/counts'));
+                  const again = await client.call(last.method, last.path, last.body, last.key);
+                  expect(again.status).toBe(last.status);
+                  // Secrets are shown once: a replay answers them as null, and is otherwise the same.
+                  expect(again.body).toEqual(hideSecrets(last.response));
+                  expect(await client.must('GET', path('/counts'))).toEqual(before);
+                }
+                break;
+            }
+            if (call) {
+              const a = await client.call(call.method, call.path, call.body, key);
+              expect(a.status).toBeLessThan(500);
+              last = { ...call, key, status: a.status, response: a.body };
+            }
+            const c = await client.must<{ capacity: number; confirmed: number; held: number; available: number }>(
+              'GET',
+              path('/counts'),
+            );
+            expect(c.confirmed + c.held + c.available).toBe(CAPACITY);
+            expect(Math.min(c.confirmed, c.held, c.available)).toBeGreaterThanOrEqual(0);
+            expect(await violations(backend.dataSource)).toEqual([]);
           }
-          if (call) {
-            const a = await client.call(call.method, call.path, call.body, key);
-            expect(a.status).toBeLessThan(500);
-            last = { ...call, key, status: a.status, response: a.body };
-          }
-          const c = await client.must<{ capacity: number; confirmed: number; held: number; available: number }>(
-            'GET',
-            path('/counts'),
-          );
-          expect(c.confirmed + c.held + c.available).toBe(CAPACITY);
-          expect(Math.min(c.confirmed, c.held, c.available)).toBeGreaterThanOrEqual(0);
-          expect(await violations(backend.dataSource)).toEqual([]);
-        }
-      }),
-      { numRuns: 40, endOnFailure: true, verbose: 1 },
-    );
-  }, LONG_TEST_MS);
+        }),
+        { numRuns: 40, endOnFailure: true, verbose: 1 },
+      );
+    },
+    LONG_TEST_MS,
+  );
 });

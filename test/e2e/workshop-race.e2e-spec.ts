@@ -40,32 +40,36 @@ describeWithServer('two api processes racing for the last seat need a PostgreSQL
       await db.drop();
     });
 
-    it('always gives exactly one hold to W-04 (30 rounds, 3 attempts per instance)', async () => {
-      for (let round = 0; round < 30; round++) {
-        const s = await runUntil(clientA, sheet, `race-${round}`, 'T-08');
-        const other = new LedgerSession(clientB, sheet);
-        other.venueId = s.venueId;
-        const answers = await Promise.all([
-          s.promote(),
-          other.promote(),
-          s.promote(),
-          other.promote(),
-          s.promote(),
-          other.promote(),
-        ]);
-        const holds = answers.filter((x) => x.status === 201);
-        expect(holds).toHaveLength(1);
-        expect(s.refOfEntry(holds[0]?.body.offer?.entryId ?? '')).toBe('W-04');
-        for (const x of answers.filter((y) => y.status !== 201)) {
-          expect(x.status).toBe(200);
-          expect(x.body.offer).toBeNull();
+    it(
+      'always gives exactly one hold to W-04 (30 rounds, 3 attempts per instance)',
+      async () => {
+        for (let round = 0; round < 30; round++) {
+          const s = await runUntil(clientA, sheet, `race-${round}`, 'T-08');
+          const other = new LedgerSession(clientB, sheet);
+          other.venueId = s.venueId;
+          const answers = await Promise.all([
+            s.promote(),
+            other.promote(),
+            s.promote(),
+            other.promote(),
+            s.promote(),
+            other.promote(),
+          ]);
+          const holds = answers.filter((x) => x.status === 201);
+          expect(holds).toHaveLength(1);
+          expect(s.refOfEntry(holds[0]?.body.offer?.entryId ?? '')).toBe('W-04');
+          for (const x of answers.filter((y) => y.status !== 201)) {
+            expect(x.status).toBe(200);
+            expect(x.body.offer).toBeNull();
+          }
+          const c = await s.counts();
+          expect([c.confirmed, c.held, c.available]).toEqual([11, 1, 0]);
+          expect(await s.waitingNames()).toEqual(['W-05']);
         }
-        const c = await s.counts();
-        expect([c.confirmed, c.held, c.available]).toEqual([11, 1, 0]);
-        expect(await s.waitingNames()).toEqual(['W-05']);
-      }
-      expect(await violations(a.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
-    }, LONG_TEST_MS);
+        expect(await violations(a.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+      },
+      LONG_TEST_MS,
+    );
 
     it('the database itself refuses a hold past capacity, whatever the code does', async () => {
       const s = await runUntil(clientA, sheet, 'race-constraint', 'T-10');

@@ -15,7 +15,8 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../../dist/web/board', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // No source maps in what is shipped; BOARD_SOURCEMAP=1 builds them for a local debugging session.
+    sourcemap: process.env['BOARD_SOURCEMAP'] === '1',
   },
   // `npx vite --config web/board/vite.config.ts` beside a running api, for working on the page.
   server: { proxy: { '/v1': api, '/socket.io': { target: api, ws: true } } },

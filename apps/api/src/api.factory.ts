@@ -17,6 +17,7 @@ import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
 import { installBoardPage } from './board-page.js';
 import { installGuestPage } from './guest-page.js';
+import { installSecurityHeaders } from './security-headers.js';
 
 export interface CreateApiOptions {
   clock?: Clock;
@@ -32,6 +33,7 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   });
   const http = app.getHttpAdapter().getInstance();
   http.disable('x-powered-by');
+  installSecurityHeaders(http, { production: config.NODE_ENV === 'production' });
   http.set('trust proxy', 'loopback');
   http.use(requestContextMiddleware);
   // One structured access-log line per request, tagged with the correlation id the client sees.

@@ -7,3 +7,4 @@ export * from './board.module.js';
 export * from './gateway/board-gateway.module.js';
 export * from './gateway/board-io.adapter.js';
 export * from './gateway/board.gateway.js';
+export * from './gateway/board-socket.limiter.js';

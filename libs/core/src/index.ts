@@ -12,6 +12,8 @@ export * from './health/readiness.js';
 export * from './history/history.entity.js';
 export * from './history/history.writer.js';
 export * from './http/body-parsing.js';
+export * from './http/hostile-input.js';
+export * from './http/is-instant.validator.js';
 export * from './http/validation.pipe.js';
 export * from './idempotency/idempotency-key.entity.js';
 export * from './idempotency/idempotency.interceptor.js';

@@ -12,7 +12,8 @@ import { AuthService, MembershipService } from '@hostboard/auth';
 import { TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '../board-event.writer.js';
 import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
-import { BoardSnapshotSource } from '../board-snapshot.source.js';
+import { BoardSocketLimiter, RATE_LIMITED_ACK } from './board-socket.limiter.js';
+import { SnapshotReads } from './snapshot-reads.js';
 
 /** A board further behind than this gets a snapshot instead of the events it missed. */
 export const MAX_REPLAY_EVENTS = 500;
@@ -53,7 +54,8 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
     private readonly tx: TransactionRunner,
     private readonly events: BoardEventWriter,
     private readonly publisher: BoardPublisher,
-    private readonly snapshots: BoardSnapshotSource,
+    private readonly snapshots: SnapshotReads,
+    private readonly limiter: BoardSocketLimiter,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -69,6 +71,8 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
         () => next(new Error('UNAUTHENTICATED')),
       );
     });
+    // Subscribes past a socket's limit are refused before any read (board-socket.limiter.ts).
+    namespace.on('connection', (socket: Socket) => socket.use(this.limiter.middleware(socket)));
     this.unsubscribe = this.publisher.subscribe((e) => namespace.to(room(e.venueId)).emit('board.event', e));
     this.heartbeat = setInterval(() => void this.sendVersions(namespace), VERSION_HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -88,7 +92,7 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
     if (!venueId || !role) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
     await socket.join(room(venueId));
     const since =
-      typeof body.sinceVersion === 'number' && Number.isInteger(body.sinceVersion) && body.sinceVersion >= 0
+      typeof body.sinceVersion === 'number' && Number.isSafeInteger(body.sinceVersion) && body.sinceVersion >= 0
         ? body.sinceVersion
         : null;
     if (since !== null) {
@@ -99,7 +103,8 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
         if (version === current) return { version, events: missed };
       }
     }
-    const snapshot = await this.snapshots.snapshot(venueId);
+    if (!this.limiter.admit(socket, 'snapshot')) return RATE_LIMITED_ACK;
+    const snapshot = await this.snapshots.read(venueId);
     return { version: snapshot.version, snapshot };
   }
 

@@ -1,10 +1,10 @@
+import { IsInstant } from '@hostboard/core';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsEmail,
   IsInt,
-  IsISO8601,
   IsOptional,
   IsString,
   IsUUID,
@@ -37,7 +37,7 @@ export class CreateReservationDto {
 
   /** Table venues: the booking's start. */
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   start?: string;
 
   /** Table venues: one table the party fits, or an approved combination. */

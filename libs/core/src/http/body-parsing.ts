@@ -1,5 +1,6 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { DomainException } from '../errors/domain.exception.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './hostile-input.js';
 
 export const BODY_LIMIT = '64kb';
 
@@ -21,4 +22,12 @@ export function installBodyParsing(app: Express): void {
     next(err);
   };
   app.use(onParseError);
+  // Before any transformer runs: class-transformer recursed out of stack on JSON ~5,000 deep.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
+      res.status(400).json(DomainException.validation(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`).toBody());
+      return;
+    }
+    next();
+  });
 }

@@ -1,42 +1,39 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainException } from '../errors/domain.exception.js';
-
-/** A UTF-16 surrogate not paired with its other half: JSON's "\ud800" can carry one. */
-const LONE_SURROGATE = /\p{Surrogate}/u;
+import { findForbiddenNull, findInputProblem } from './hostile-input.js';
 
 /**
- * Refuses text that is not well-formed Unicode before any validator sees it: validator's isEmail
- * calls encodeURI, which throws on a lone surrogate (the fuzz found it as a 500).
+ * Refuses what class-validator would pass but something behind it cannot take (see hostile-input.ts):
+ * text PostgreSQL cannot store or validator.js cannot read, numbers past any column, prototype-named
+ * keys, each a VALIDATION naming the field before any transformer or validator runs; and a null
+ * where the DTO's type has none, after.
  */
-class WellFormedValidationPipe extends ValidationPipe {
+class HostileInputValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // Only what arrived as text (JSON bodies, queries, path params): a socket or a request object
-    // passed to a custom parameter is not data, and is cyclic.
-    const fromText = metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param';
-    const field = fromText ? illFormedField(value, '') : null;
-    if (field !== null) throw DomainException.validation('Text must be valid Unicode.', { field: field || metadata.type });
-    return super.transform(value, metadata);
+    // Only what arrived as text: queries, path params, and bodies declared with a DTO class. A socket
+    // or a request object passed to a custom parameter is not data (and is cyclic); a board socket
+    // message (`@MessageBody()`, typed by an interface) is checked by its gateway, which must answer
+    // it with an ack: a refusal thrown here would leave the client waiting.
+    const declared = typeof metadata.metatype === 'function' && metadata.metatype !== Object;
+    const fromText = metadata.type === 'query' || metadata.type === 'param' || (metadata.type === 'body' && declared);
+    const problem = fromText ? findInputProblem(value, metadata.data ?? '') : null;
+    if (problem) {
+      const field = problem.field || metadata.data || metadata.type;
+      throw DomainException.validation(problem.message, { field, fields: [{ field, message: problem.message }] });
+    }
+    // After validation: only then is the value an instance of the DTO, with its declared types.
+    const dto: unknown = await super.transform(value, metadata);
+    const nulled = fromText ? findForbiddenNull(dto, metadata.data ?? '') : null;
+    if (nulled) throw DomainException.validation(nulled.message, { field: nulled.field, fields: [nulled] });
+    return dto;
   }
-}
-
-/** The path of the first string (key or value) holding a lone surrogate, or null. */
-function illFormedField(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
-    if (LONE_SURROGATE.test(key)) return at;
-    const found = illFormedField(child, at);
-    if (found !== null) return found;
-  }
-  return null;
 }
 
 /**
  * The global pipe: unknown fields and wrong types are refused, never coerced ("3" is not 3).
  */
 export function createValidationPipe(): ValidationPipe {
-  return new WellFormedValidationPipe({
+  return new HostileInputValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

@@ -1,7 +1,7 @@
-import { IsISO8601 } from 'class-validator';
+import { IsInstant } from '@hostboard/core';
 
 export class MoveClockDto {
   /** An instant with offset; the sandbox clock moves forward only. */
-  @IsISO8601({ strict: true })
+  @IsInstant()
   now: string;
 }

@@ -1,18 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsInstant } from '@hostboard/core';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { VenueDecisionsDto } from './venue-decisions.dto.js';
 import { IsTimeZone } from './is-time-zone.validator.js';
 import { IsCountryCode } from '../venues/venue-country.js';
@@ -51,7 +39,7 @@ export class CreateVenueDto {
 
   /** The sandbox clock's starting instant. */
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsInstant()
   clock?: string;
 
   /** The worksheet's decisions (who may cancel, retries, discrepancy owner, rule changes, reviewer, date). */

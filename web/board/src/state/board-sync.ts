@@ -100,6 +100,11 @@ export class BoardSync {
       }
       return;
     }
+    if ('error' in ack && ack.error.code === 'RATE_LIMITED') {
+      // The server's per-screen limit: not a refusal of this board, so ask again a little later.
+      setTimeout(() => void (this.closed || !this.socket.connected ? undefined : this.subscribe()), RETRY_READ_MS);
+      return;
+    }
     if ('error' in ack) {
       this.connection.value = 'refused';
       this.problem.value = ack.error.message;
