@@ -14,7 +14,7 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../../dist/web/guest', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    sourcemap: process.env['BOARD_SOURCEMAP'] === '1',
   },
   // `npx vite --config web/guest/vite.config.ts` beside a running api, for working on the page.
   server: { proxy: { '/v1': api } },

@@ -14,7 +14,12 @@ const api = new ApiClient(
   () => undefined,
 );
 
-type Shown = { kind: 'loading' } | { kind: 'no-link' } | { kind: 'gone' } | { kind: 'view'; view: PartyView; readAt: number };
+/** `final`: the party left; its session ended with its entry, so the page shows the answer and stops reading. */
+type Shown =
+  | { kind: 'loading' }
+  | { kind: 'no-link' }
+  | { kind: 'gone' }
+  | { kind: 'view'; view: PartyView; readAt: number; final?: boolean };
 
 const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 'TOKEN_INVALID';
 
@@ -23,6 +28,8 @@ const isGone = (err: unknown): boolean => err instanceof ApiError && err.code ==
  * it (POST /v1/queue-status); only an act (confirm, leave) exchanges the token for the 60-minute
  * session, which later reads and acts use. When neither works any more, it says how to get a new link.
  */
+const LEAVE = '/v1/queue-session/leave';
+
 export function App() {
   const creds = useRef<Credentials>(takeTokenFromFragment());
   const [shown, setShown] = useState<Shown>(() =>
@@ -55,8 +62,9 @@ export function App() {
     }
   }, []);
 
+  const final = shown.kind === 'view' && shown.final === true;
   useEffect(() => {
-    if (shown.kind === 'no-link' || shown.kind === 'gone') return;
+    if (shown.kind === 'no-link' || shown.kind === 'gone' || final) return;
     if (shown.kind === 'loading') void read();
     const timer = window.setInterval(() => void read(), POLL_MS);
     const onVisible = (): void => {
@@ -67,7 +75,7 @@ export function App() {
       window.clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [shown.kind, read]);
+  }, [shown.kind, final, read]);
 
   /** The session, opening it with the token on the first act (a token opens one session, once). */
   const session = async (): Promise<string> => {
@@ -85,8 +93,14 @@ export function App() {
     setBusy(true);
     setProblem(null);
     try {
-      await api.post(path, body, { queueSession: await session() });
+      const answer = await api.post<{ entry: PartyView['entry'] }>(path, body, { queueSession: await session() });
       setAskLeave(false);
+      if (path === LEAVE && shown.kind === 'view') {
+        // Leaving ends the party's session and link with its entry: show the answer, read no more.
+        const view = { ...shown.view, entry: answer.entry, position: null, ahead: null, offer: null };
+        setShown({ kind: 'view', view, readAt: readWallClock(), final: true });
+        return;
+      }
     } catch (err) {
       if (isGone(err)) {
         setShown({ kind: 'gone' });
@@ -126,7 +140,7 @@ export function App() {
           busy={busy}
           askLeave={askLeave}
           onConfirm={(offerId) => void act('/v1/queue-session/accept', { offerId })}
-          onLeave={() => (askLeave ? void act('/v1/queue-session/leave', {}) : setAskLeave(true))}
+          onLeave={() => (askLeave ? void act(LEAVE, {}) : setAskLeave(true))}
           onKeep={() => setAskLeave(false)}
           onLapsed={() => void read()}
         />
