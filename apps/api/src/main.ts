@@ -1,9 +1,11 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@hostboard/core';
+import { assertProductionBootstrap, ConfigError, installProcessGuards, loadConfig } from '@hostboard/core';
 import { createApiApp } from './api.factory.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  assertProductionBootstrap(config);
+  installProcessGuards('api');
   const app = await createApiApp(config);
   await app.listen(config.PORT, config.HOST);
   const url = await app.getUrl();

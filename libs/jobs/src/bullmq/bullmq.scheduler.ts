@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { Clock } from '@hostboard/core';
+import type { Redis } from 'ioredis';
+import { Clock, failFastRedis, redisRetry, withTimeout } from '@hostboard/core';
 import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import {
   assertJobId,
@@ -22,12 +23,22 @@ export interface BullmqSchedulerOptions {
   repeating?: boolean;
 }
 
-/** Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming. */
+/** How long scheduling or cancelling a job may hold up the answer to a committed command. */
+export const SCHEDULE_TIMEOUT_MS = 750;
+
+/**
+ * Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming.
+ * Redis may be away at any moment: producing fails within SCHEDULE_TIMEOUT_MS (the safety-net sweep
+ * expires what a lost job would have), the worker waits and reconnects by itself, and the job
+ * schedulers, which a restarted Redis has forgotten, are upserted again at every reconnect.
+ */
 @Injectable()
 export class BullmqScheduler extends JobScheduler {
   private readonly logger = new Logger(BullmqScheduler.name);
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private readonly connection: ConnectionOptions;
+  /** The producer's own client: fail-fast, so an add never waits for Redis; ours to watch and close. */
+  private readonly queueRedis: Redis;
   private readonly queue: Queue;
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
@@ -37,16 +48,28 @@ export class BullmqScheduler extends JobScheduler {
     private readonly options: BullmqSchedulerOptions,
   ) {
     super();
-    this.connection = { url: options.redisUrl, maxRetriesPerRequest: null };
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
+    // The worker's blocking connection must wait for Redis (BullMQ requires no retry limit there).
+    this.connection = { url: options.redisUrl, maxRetriesPerRequest: null, retryStrategy: redisRetry };
+    this.queueRedis = failFastRedis(options.redisUrl, 'job queue');
+    this.queue = new Queue(QUEUE_NAME, { connection: this.queueRedis, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
+    // Without a listener an 'error' event would be thrown; the client's watcher already logs it.
+    this.queue.on('error', () => undefined);
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
     const delay = Math.max(0, options.runAt.getTime() - this.clock.now().getTime());
-    await this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay });
+    await withTimeout(
+      this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay }),
+      SCHEDULE_TIMEOUT_MS,
+      'scheduling a job',
+    );
   }
 
   async cancel(jobId: string): Promise<boolean> {
+    return withTimeout(this.cancelPending(jobId), SCHEDULE_TIMEOUT_MS, 'cancelling a job');
+  }
+
+  private async cancelPending(jobId: string): Promise<boolean> {
     // queue.remove answers 1 even for unknown or finished ids: check the state first.
     const job = await this.queue.getJob(jobId);
     if (!job) return false;
@@ -62,9 +85,16 @@ export class BullmqScheduler extends JobScheduler {
 
   async start(): Promise<void> {
     if (!this.options.consume) return;
-    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
-      await this.queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
-    }
+    await this.upsertSchedulers().catch((err: Error) =>
+      this.logger.warn(`job schedulers not created yet (${err.message}); retried when Redis is ready`),
+    );
+    // A Redis that restarted has forgotten the schedulers: create them again at every reconnect.
+    this.queueRedis.on('ready', () => {
+      this.upsertSchedulers().then(
+        () => this.logger.log('job schedulers re-created after Redis returned'),
+        (err: Error) => this.logger.warn(`job schedulers not re-created: ${err.message}`),
+      );
+    });
     this.worker = new Worker(
       QUEUE_NAME,
       async (job) => {
@@ -77,6 +107,8 @@ export class BullmqScheduler extends JobScheduler {
       { connection: this.connection, prefix: this.options.prefix, concurrency: 32 },
     );
     this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
+    // Connection errors while Redis is away: the worker retries by itself; the watcher logs the outage once.
+    this.worker.on('error', () => undefined);
     // The job schedulers live in Redis, which here keeps nothing on disk: after a Redis restart they
     // are gone with every delayed job. So each consuming process also runs the repeating jobs on its
     // own timer; they are idempotent sweeps, and running them from several workers is harmless.
@@ -90,14 +122,21 @@ export class BullmqScheduler extends JobScheduler {
     }
   }
 
+  private async upsertSchedulers(): Promise<void> {
+    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
+      await withTimeout(this.queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} }), 5000, `upserting ${name}`);
+    }
+  }
+
   async stop(): Promise<void> {
     for (const t of this.localTimers.splice(0)) clearInterval(t);
     await this.worker?.close();
     await this.queue.close();
+    this.queueRedis.disconnect();
   }
 
-  /** For readiness: a round trip to the queue's Redis. */
+  /** For readiness: a round trip to the queue's Redis, failed at once while it is away. */
   async ping(): Promise<void> {
-    await this.queue.getJobCounts('delayed');
+    await withTimeout(this.queueRedis.ping(), SCHEDULE_TIMEOUT_MS, 'Redis ping');
   }
 }
