@@ -1,4 +1,4 @@
-import { Controller, Get, Header, HttpCode, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -51,11 +51,12 @@ export class HealthController {
    */
   @Public('Prometheus scrape; answers only a request carrying METRICS_TOKEN')
   @Get('metrics')
-  @HttpCode(200)
-  @Header('Content-Type', 'text/plain; version=0.0.4')
-  async scrape(@Req() req: Request): Promise<string> {
+  async scrape(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (!metricsTokenMatches(this.config.METRICS_TOKEN, req)) throw DomainException.notFound('No such route.');
-    return this.metrics.registry.metrics();
+    res
+      .status(200)
+      .type('text/plain; version=0.0.4')
+      .send(await this.metrics.registry.metrics());
   }
 }
 

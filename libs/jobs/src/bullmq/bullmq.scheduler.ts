@@ -130,9 +130,13 @@ export class BullmqScheduler extends JobScheduler {
 
   async stop(): Promise<void> {
     for (const t of this.localTimers.splice(0)) clearInterval(t);
-    await this.worker?.close();
-    await this.queue.close();
-    this.queueRedis.disconnect();
+    try {
+      await this.worker?.close();
+      await this.queue.close();
+    } finally {
+      // Ours (the queue only borrows it); without this a process waiting on a dead Redis never exits.
+      this.queueRedis.disconnect();
+    }
   }
 
   /** For readiness: a round trip to the queue's Redis, failed at once while it is away. */
