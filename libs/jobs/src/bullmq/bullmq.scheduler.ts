@@ -89,9 +89,11 @@ export class BullmqScheduler extends JobScheduler {
       this.logger.warn(`job schedulers not created yet (${err.message}); retried when Redis is ready`),
     );
     // A Redis that restarted has forgotten the schedulers: create them again at every reconnect.
+    let readies = 0;
     this.queueRedis.on('ready', () => {
+      readies++;
       this.upsertSchedulers().then(
-        () => this.logger.log('job schedulers re-created after Redis returned'),
+        () => readies > 1 && this.logger.log('job schedulers re-created after Redis returned'),
         (err: Error) => this.logger.warn(`job schedulers not re-created: ${err.message}`),
       );
     });
