@@ -25,6 +25,8 @@ export interface BullmqSchedulerOptions {
 
 /** How long scheduling or cancelling a job may hold up the answer to a committed command. */
 export const SCHEDULE_TIMEOUT_MS = 750;
+/** How long a shutdown waits for BullMQ to close gracefully before forcing it (Redis may be away). */
+const STOP_TIMEOUT_MS = 3000;
 
 /**
  * Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming.
@@ -85,9 +87,11 @@ export class BullmqScheduler extends JobScheduler {
 
   async start(): Promise<void> {
     if (!this.options.consume) return;
-    await this.upsertSchedulers().catch((err: Error) =>
-      this.logger.warn(`job schedulers not created yet (${err.message}); retried when Redis is ready`),
-    );
+    // Created now if Redis is there (so they exist once start-up ends); if not, at the first 'ready' below, so a
+    // worker started during an outage starts at once and serves the database sweeps meanwhile.
+    if (this.queueRedis.status === 'ready') {
+      await this.upsertSchedulers().catch((err: Error) => this.logger.warn(`job schedulers not created yet: ${err.message}`));
+    }
     // A Redis that restarted has forgotten the schedulers: create them again at every reconnect.
     let readies = 0;
     this.queueRedis.on('ready', () => {
@@ -133,8 +137,14 @@ export class BullmqScheduler extends JobScheduler {
   async stop(): Promise<void> {
     for (const t of this.localTimers.splice(0)) clearInterval(t);
     try {
-      await this.worker?.close();
-      await this.queue.close();
+      // A graceful close waits for Redis; while it is away, give up after a few seconds and force it.
+      if (this.worker) {
+        const worker = this.worker;
+        await withTimeout(worker.close(), STOP_TIMEOUT_MS, 'closing the worker').catch(() =>
+          withTimeout(worker.close(true), STOP_TIMEOUT_MS, 'forcing the worker closed').catch(() => undefined),
+        );
+      }
+      await withTimeout(this.queue.close(), STOP_TIMEOUT_MS, 'closing the queue').catch(() => undefined);
     } finally {
       // Ours (the queue only borrows it); without this a process waiting on a dead Redis never exits.
       this.queueRedis.disconnect();
