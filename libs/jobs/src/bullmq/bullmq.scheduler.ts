@@ -42,6 +42,7 @@ export class BullmqScheduler extends JobScheduler {
   /** The producer's own client: fail-fast, so an add never waits for Redis; ours to watch and close. */
   private readonly queueRedis: Redis;
   private readonly queue: Queue;
+  private redisLost = false;
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
 
@@ -56,9 +57,14 @@ export class BullmqScheduler extends JobScheduler {
     this.queue = new Queue(QUEUE_NAME, { connection: this.queueRedis, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
     // Without a listener an 'error' event would be thrown; the client's watcher already logs it.
     this.queue.on('error', () => undefined);
+    // Lost after an error or a close, found again at 'ready'; a first connection still in progress is not "lost".
+    this.queueRedis.on('error', () => (this.redisLost = true));
+    this.queueRedis.on('close', () => (this.redisLost = true));
+    this.queueRedis.on('ready', () => (this.redisLost = false));
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
+    this.assertConnected();
     const delay = Math.max(0, options.runAt.getTime() - this.clock.now().getTime());
     await withTimeout(
       this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay }),
@@ -68,7 +74,16 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   async cancel(jobId: string): Promise<boolean> {
+    this.assertConnected();
     return withTimeout(this.cancelPending(jobId), SCHEDULE_TIMEOUT_MS, 'cancelling a job');
+  }
+
+  /**
+   * BullMQ waits for a connection before any command: once Redis is lost, refuse at once instead of
+   * spending the after-commit budget on a wait that cannot succeed.
+   */
+  private assertConnected(): void {
+    if (this.redisLost) throw new Error(`Redis is not connected (${this.queueRedis.status})`);
   }
 
   private async cancelPending(jobId: string): Promise<boolean> {
@@ -153,6 +168,7 @@ export class BullmqScheduler extends JobScheduler {
 
   /** For readiness: a round trip to the queue's Redis, failed at once while it is away. */
   async ping(): Promise<void> {
+    this.assertConnected();
     await withTimeout(this.queueRedis.ping(), SCHEDULE_TIMEOUT_MS, 'Redis ping');
   }
 }
