@@ -294,7 +294,7 @@ async function jobsWorkAgain() {
 
 /** DRILL_ONLY=<part of a name> runs only the drills whose name contains it (a quick local check). */
 const ONLY = process.env.DRILL_ONLY;
-const DRILL_COUNT = 5;
+const DRILL_COUNT = 6;
 
 async function drill(name, fn) {
   if (ONLY && !name.includes(ONLY)) return;
@@ -421,6 +421,50 @@ async function redisTwice() {
   };
 }
 
+/** Redis frozen (SIGSTOP) for 10 s: connections stay open and commands hang, so only timeouts help. */
+async function redisFrozen() {
+  const venueId = await newVenue();
+  const pid = Number(/process_id:(\d+)/.exec(redisCli('INFO', 'server'))[1]);
+  process.kill(pid, 'SIGSTOP');
+  const frozenAt = performance.now();
+  let during;
+  let answers;
+  let readyDuring;
+  const logins = [];
+  try {
+    const traffic = joinTraffic(venueId, 1000, 'frozen');
+    const ready = readyPoller(2000);
+    await sleep(1500);
+    for (const u of URLS) logins.push(await req(u, 'POST', '/v1/auth/sessions', { body: OWNER, timeoutMs: JOIN_BOUND_MS }));
+    during = await liveOffers(2, 600);
+    await sleep(Math.max(0, 10_000 - (performance.now() - frozenAt)));
+    readyDuring = (await ready.stop()).filter((r) => r.t >= frozenAt + 200);
+    answers = await traffic.stop();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+  const thawedAt = performance.now();
+  const backS = await readyAgain(thawedAt, READY_BACK_BOUND_S);
+  const j = joinFigures(answers);
+  const integrity = await lostOrDoubled(venueId, answers);
+  const readyWorst = Math.max(0, ...readyDuring.map((r) => r.ms));
+  const loginWorst = Math.max(...logins.map((l) => l.ms));
+  return {
+    checks: {
+      'every join answered 201 within 5 s': answers.length >= 8 && answers.every((a) => a.status === 201 && a.ms <= JOIN_BOUND_MS),
+      'no join lost or doubled': integrity.lost.length + integrity.doubled.length + integrity.unanswered.length === 0,
+      'offers answered within 1 s': during.slowestMs <= 1000,
+      'logins 201 within 1 s': logins.every((l) => l.status === 201 && l.ms <= 1000),
+      '/ready 503 naming redis within 1 s': readyDuring.length > 0 && readyDuring.every((r) => r.status === 503 && r.body?.checks?.redis === 'unreachable') && readyWorst <= READY_DOWN_BOUND_MS,
+      [`/ready 200 within ${READY_BACK_BOUND_S} s after`]: backS !== null && backS <= READY_BACK_BOUND_S,
+    },
+    figures: [
+      `Redis frozen 10 s; ${j.text}; offers answered in ≤ ${Math.round(during.slowestMs)} ms; logins in ≤ ${Math.round(loginWorst)} ms`,
+      `/ready during: ${readyDuring.length} answers, ${[...new Set(readyDuring.map(codeOf))].join('/')}, slowest ${Math.round(readyWorst)} ms; 200 again ${backS ?? 'never'} s after it resumed`,
+    ],
+  };
+}
+
 /** PostgreSQL stopped for 5 s under two joins a second: 503 UNAVAILABLE, nothing partial, resumption. */
 async function postgresRestart() {
   const venueId = await newVenue();
@@ -525,6 +569,7 @@ async function main() {
   try {
     await drill(`Redis down ${REDIS_OUTAGE_S} s under one join a second`, redisOutage);
     await drill('Redis restarted twice in a minute under traffic', redisTwice);
+    await drill('Redis frozen (SIGSTOP) 10 s under traffic', redisFrozen);
     await drill('PostgreSQL restarted under traffic', postgresRestart);
     await drill('kill -9 the worker while offers are due', workerKill);
     await drill('kill -9 an api process with boards connected', apiKill);

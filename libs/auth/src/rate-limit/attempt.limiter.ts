@@ -3,6 +3,9 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppConfig, DomainException, ErrorCode, failFastRedis } from '@hostboard/core';
 
+/** How long one limiter command may wait for Redis before the in-process insurance answers. */
+const LIMITER_REDIS_TIMEOUT_MS = 300;
+
 /**
  * Failed-attempt limits for login and token exchanges (rate-limiter-flexible), per address and per
  * account: AUTH_RATE_LIMIT failures in AUTH_RATE_WINDOW_SECONDS, then 429 until the window ends.
@@ -18,7 +21,8 @@ export class AttemptLimiter implements OnModuleDestroy {
   constructor(config: AppConfig) {
     const opts = { points: config.AUTH_RATE_LIMIT, duration: config.AUTH_RATE_WINDOW_SECONDS, keyPrefix: 'hb-auth-fail' };
     if (config.REDIS_URL) {
-      this.redis = failFastRedis(config.REDIS_URL, 'login limits');
+      // A frozen Redis costs a login at most this twice (count, then forgive): well under a second.
+      this.redis = failFastRedis(config.REDIS_URL, 'login limits', LIMITER_REDIS_TIMEOUT_MS);
       this.limiter = new RateLimiterRedis({
         ...opts,
         storeClient: this.redis,

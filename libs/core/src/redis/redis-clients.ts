@@ -35,17 +35,17 @@ export function watchRedis(client: Pick<Redis, 'on'>, role: string): void {
  * Commands fail at once while Redis is down (no offline queue) and after REDIS_COMMAND_TIMEOUT_MS
  * when it hangs: for requests that must answer within a second (rate counters, job scheduling).
  */
-export function failFastRedisOptions(): RedisOptions {
+export function failFastRedisOptions(commandTimeout = REDIS_COMMAND_TIMEOUT_MS): RedisOptions {
   return {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout,
     retryStrategy: redisRetry,
   };
 }
 
-export function failFastRedis(url: string, role: string): Redis {
-  const client = new Redis(url, failFastRedisOptions());
+export function failFastRedis(url: string, role: string, commandTimeout = REDIS_COMMAND_TIMEOUT_MS): Redis {
+  const client = new Redis(url, failFastRedisOptions(commandTimeout));
   watchRedis(client, role);
   return client;
 }
