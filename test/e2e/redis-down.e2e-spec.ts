@@ -59,7 +59,7 @@ describe('the api with its Redis down', () => {
     expect(wrong.ms).toBeLessThan(1000);
   });
 
-  it('commits joins and offers within a second: pushes and job scheduling do not wait for Redis', async () => {
+  it('commits joins and offers and exchanges tokens within a second: pushes and job scheduling do not wait for Redis', async () => {
     const me = await signIn(t, owner.email, owner.password);
     const venue = await createVenue(t, me, { preset: 'workshop', poolCapacity: 5 });
     await request(t.baseUrl)
@@ -77,6 +77,17 @@ describe('the api with its Redis down', () => {
       expect(join.res.status).toBe(201);
       expect(join.ms).toBeLessThan(1000);
     }
+    // A party's token exchange goes through the same limiter as login: a session, not a 500.
+    const joined = await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/queue`)
+      .set(me.auth)
+      .send({ name: 'Token', partySize: 1 });
+    expect(joined.status).toBe(201);
+    const queueToken = (joined.body as { queueToken?: string }).queueToken;
+    expect(typeof queueToken).toBe('string');
+    const exchanged = await timed(() => request(t.baseUrl).post('/v1/queue-sessions').send({ token: queueToken }));
+    expect(exchanged.res.status).toBe(201);
+    expect(exchanged.ms).toBeLessThan(1000);
     const offer = await timed(() => request(t.baseUrl).post(`/v1/venues/${venue.id}/promotions`).set(me.auth).send({}));
     expect(offer.res.status).toBe(201);
     // Its expiry job cannot be queued: refused at once, not after a wait (the sweep expires it).
