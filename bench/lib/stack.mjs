@@ -50,11 +50,16 @@ export class Proc {
     }
   }
 
+  /** Ended, by exit or by a signal (a process killed by a signal keeps exitCode null). */
+  get ended() {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
   async stop(signal = 'SIGTERM') {
-    if (this.child.exitCode !== null) return;
+    if (this.ended) return;
     this.child.kill(signal);
-    for (let i = 0; i < 50 && this.child.exitCode === null; i++) await sleep(100);
-    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+    for (let i = 0; i < 50 && !this.ended; i++) await sleep(100);
+    if (!this.ended) this.child.kill('SIGKILL');
   }
 }
 
@@ -66,7 +71,7 @@ export async function waitReady(port, proc) {
     } catch {
       // not listening yet
     }
-    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited: ${proc.log}`);
+    if (proc.ended) throw new Error(`${proc.name} exited: ${proc.log}`);
     await sleep(100);
   }
   throw new Error(`${proc.name} not ready: ${proc.log}`);

@@ -54,8 +54,9 @@ describe(`boot on ${hasServer() ? 'PostgreSQL' : 'embedded PGlite'} + ${hasRedis
     }
   });
 
-  it('serves OpenAPI at /docs and Prometheus metrics at /metrics', async () => {
-    const t = await startApp();
+  it('serves OpenAPI at /docs, and Prometheus metrics at /metrics only to a request carrying METRICS_TOKEN', async () => {
+    const token = 'metrics-token-for-the-boot-test';
+    const t = await startApp({ env: { METRICS_TOKEN: token } });
     try {
       await request(t.baseUrl).get('/health').expect(200);
       const docs = await request(t.baseUrl).get('/docs-json').expect(200);
@@ -63,9 +64,28 @@ describe(`boot on ${hasServer() ? 'PostgreSQL' : 'embedded PGlite'} + ${hasRedis
         expect.arrayContaining(['/v1/venues', '/v1/auth/sessions']),
       );
       await request(t.baseUrl).get('/docs').expect(200).expect('Content-Type', /html/);
-      const metrics = await request(t.baseUrl).get('/metrics').expect(200);
+      // Without the token (or with a wrong one) /metrics reads as a route that does not exist.
+      for (const headers of [{}, { Authorization: 'Bearer not-the-metrics-token' }, { 'X-Metrics-Token': `${token}x` }]) {
+        const refused = await request(t.baseUrl).get('/metrics').set(headers).expect(404);
+        expect((refused.body as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+      }
+      await request(t.baseUrl).get('/metrics').set({ 'X-Metrics-Token': token }).expect(200);
+      const metrics = await request(t.baseUrl)
+        .get('/metrics')
+        .set({ Authorization: `Bearer ${token}` })
+        .expect(200);
       expect(metrics.text).toContain('hostboard_http_request_duration_seconds_count{method="GET",route="/health",status="200"}');
       expect(metrics.text).toContain('process_resident_memory_bytes');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('does not serve /metrics at all when no METRICS_TOKEN is configured', async () => {
+    const t = await startApp();
+    try {
+      await request(t.baseUrl).get('/metrics').expect(404);
+      await request(t.baseUrl).get('/metrics').set({ Authorization: 'Bearer anything-at-all-really' }).expect(404);
     } finally {
       await t.close();
     }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig } from '@hostboard/core';
+import { assertProductionBootstrap, ConfigError, loadConfig } from '@hostboard/core';
 
 const API_MAIN = resolve('dist/apps/api/src/main.js');
 
@@ -40,5 +40,47 @@ describe('configuration', () => {
     expect(config.embedded).toBe(true);
     expect(config.PORT).toBe(3000);
     expect(config.HOSTBOARD_DATA_DIR).toBe('./.data');
+  });
+
+  it('in production, the api refuses to start with a missing or weak first-owner password, naming it in one line', () => {
+    const run = spawnSync(process.execPath, [API_MAIN], {
+      env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', HOSTBOARD_DATA_DIR: 'memory://' },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'Configuration error: BOOTSTRAP_OWNER_PASSWORD is missing: set BOOTSTRAP_OWNER_EMAIL and a strong BOOTSTRAP_OWNER_PASSWORD (NODE_ENV=production)',
+    ]);
+    expect(run.stdout).toBe('');
+  });
+
+  it.each([
+    ['short-pw-1', /at least 12 characters/],
+    ['change-me-now', /well-known default/],
+    ['Password123456!', /well-known default/],
+    ['maria.lopez-2026', /contains the email/],
+    ['aaaaaaaaaaaaabbbb', /more different characters/],
+  ])('in production refuses the bootstrap password %j', (password, pattern) => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      BOOTSTRAP_OWNER_EMAIL: 'maria.lopez@example.com',
+      BOOTSTRAP_OWNER_PASSWORD: password,
+    });
+    expect(() => assertProductionBootstrap(config)).toThrow(ConfigError);
+    expect(() => assertProductionBootstrap(config)).toThrow(pattern);
+  });
+
+  it('accepts a strong bootstrap password in production, and any (or none) outside it', () => {
+    const strong = { BOOTSTRAP_OWNER_EMAIL: 'maria.lopez@example.com', BOOTSTRAP_OWNER_PASSWORD: 'quiet-harbour-7314' };
+    expect(() => assertProductionBootstrap(loadConfig({ NODE_ENV: 'production', ...strong }))).not.toThrow();
+    expect(() => assertProductionBootstrap(loadConfig({ NODE_ENV: 'development' }))).not.toThrow();
+    expect(() =>
+      assertProductionBootstrap(loadConfig({ BOOTSTRAP_OWNER_EMAIL: 'a@b.c', BOOTSTRAP_OWNER_PASSWORD: 'change-me-now' })),
+    ).not.toThrow();
+  });
+
+  it('refuses a METRICS_TOKEN shorter than 16 characters', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });
 });

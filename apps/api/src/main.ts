@@ -1,11 +1,13 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@hostboard/core';
 import cluster from 'node:cluster';
+import { assertProductionBootstrap, ConfigError, installProcessGuards, loadConfig } from '@hostboard/core';
 import { createApiApp } from './api.factory.js';
 import { apiProcessCount, reportListening, runPrimary } from './cluster.launcher.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  assertProductionBootstrap(config);
+  installProcessGuards('api');
   const processes = apiProcessCount(config, process.argv);
   if (processes > 1 && cluster.isPrimary) {
     runPrimary(processes, (line) => process.stdout.write(line));

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, createLogger, loadConfig, PinoNestLogger } from '@hostboard/core';
+import { ConfigError, createLogger, installProcessGuards, loadConfig, PinoNestLogger } from '@hostboard/core';
 import { WorkerModule } from './worker.module.js';
 
 async function main(): Promise<void> {
@@ -8,12 +9,26 @@ async function main(): Promise<void> {
   if (!config.REDIS_URL) {
     throw new Error('the worker consumes BullMQ jobs: set REDIS_URL (without Redis, `npm start` runs jobs in-process)');
   }
+  installProcessGuards('worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger(config.LOG_LEVEL)),
   });
   app.enableShutdownHooks();
   await app.init();
   process.stdout.write('hostboard worker is consuming jobs\n');
+  const heartbeat = config.WORKER_HEARTBEAT_FILE;
+  if (heartbeat) {
+    // A health check reads the file's age: an event loop that stops turning stops touching it.
+    const touch = (): void => {
+      try {
+        writeFileSync(heartbeat, '');
+      } catch (err) {
+        process.stderr.write(`worker heartbeat not written to ${heartbeat}: ${(err as Error).message}\n`);
+      }
+    };
+    touch();
+    setInterval(touch, 5000).unref();
+  }
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Emitter } from '@socket.io/redis-emitter';
-import { Redis } from 'ioredis';
-import { AppConfig } from '@hostboard/core';
+import type { Redis } from 'ioredis';
+import { AppConfig, publisherRedis } from '@hostboard/core';
 import { BoardPublisher } from './board-publisher.js';
 
 /**
@@ -20,7 +20,8 @@ export class BoardEmitterRelay implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     if (!this.config.REDIS_URL) return;
-    this.redis = new Redis(this.config.REDIS_URL);
+    // Fails fast while Redis is down, its rejections handled: a lost push is repaired by the boards' resync.
+    this.redis = publisherRedis(this.config.REDIS_URL, 'emitter relay');
     const emitter = new Emitter(this.redis).of('/board');
     this.unsubscribe = this.publisher.subscribe((e) => emitter.to(`venue:${e.venueId}`).emit('board.event', e));
   }

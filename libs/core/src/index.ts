@@ -28,3 +28,5 @@ export * from './transaction/venue-lock.js';
 export * from './transaction/commit-then-refuse.js';
 export * from './transaction/returning-rows.js';
 export * from './transaction/entity-rows.js';
+export * from './redis/redis-clients.js';
+export * from './process/process-guards.js';

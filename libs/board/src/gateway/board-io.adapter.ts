@@ -1,9 +1,10 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { IncomingMessage } from 'node:http';
 import type { Server, ServerOptions } from 'socket.io';
+import { publisherRedis, subscriberRedis } from '@hostboard/core';
 
 /** Board socket messages larger than this are refused. */
 export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -11,7 +12,7 @@ export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
 /**
  * socket.io for the board: messages capped at 64 KB, handshakes only from the api's own origin or
  * an allowed one, and with REDIS_URL the Redis adapter, so an event emitted by any api process
- * reaches boards held by every api process.
+ * reaches boards held by every api process (while Redis is down, only the boards of the emitting one).
  */
 export class BoardIoAdapter extends IoAdapter {
   private readonly clients: Redis[] = [];
@@ -31,8 +32,10 @@ export class BoardIoAdapter extends IoAdapter {
         callback(null, originAllowed(req, this.options.allowedOrigins)),
     } as ServerOptions);
     if (this.options.redisUrl) {
-      const pub = new Redis(this.options.redisUrl);
-      const sub = pub.duplicate();
+      // Built for outages: pushes fail fast and quietly while Redis is away (boards resync by
+      // version), and the subscriber subscribes again by itself when it returns.
+      const pub = publisherRedis(this.options.redisUrl, 'board publisher');
+      const sub = subscriberRedis(this.options.redisUrl, 'board subscriber');
       this.clients.push(pub, sub);
       server.adapter(createAdapter(pub, sub));
     }

@@ -126,6 +126,22 @@ export class AppConfig {
   @IsUrlWithProtocol(['http:', 'https:'])
   PUBLIC_URL?: string;
 
+  /**
+   * `/metrics` answers only a request that sends this token (`Authorization: Bearer …` or
+   * `X-Metrics-Token: …`); unset, `/metrics` is not served at all.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters (a random string)' })
+  METRICS_TOKEN?: string;
+
+  /** The worker touches this file every 5 s while it runs (a container health check reads its age). */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  WORKER_HEARTBEAT_FILE?: string;
+
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
@@ -187,4 +203,46 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (missing.length > 0) throw new ConfigError(`Configuration error: SMS_URL needs ${missing.join(', ')} too`);
   }
   return config;
+}
+
+/**
+ * The api in production (NODE_ENV=production) starts only with a strong first-owner password: no
+ * default credentials anywhere. The worker and the CLI never create accounts, so they do not ask.
+ */
+export function assertProductionBootstrap(config: AppConfig): void {
+  if (config.NODE_ENV !== 'production') return;
+  const weakness = bootstrapPasswordWeakness(config.BOOTSTRAP_OWNER_PASSWORD, config.BOOTSTRAP_OWNER_EMAIL);
+  if (weakness) throw new ConfigError(`Configuration error: BOOTSTRAP_OWNER_PASSWORD ${weakness} (NODE_ENV=production)`);
+}
+
+/** Passwords that example files and quick starts suggest; production refuses them. */
+const KNOWN_DEFAULTS = [
+  'change-me-now',
+  'changeme',
+  'password',
+  'hostboard',
+  'admin',
+  'secret',
+  'letmein',
+  'owner',
+  'qwerty',
+  '123456',
+];
+
+/**
+ * Why a production bootstrap password is refused, or undefined. In production there is no demo
+ * owner and no default: the first owner's password must be given, at least 12 characters, not a
+ * known default, not containing the email's name, and of at least 5 different characters.
+ */
+export function bootstrapPasswordWeakness(password: string | undefined, email: string | undefined): string | undefined {
+  if (password === undefined) return 'is missing: set BOOTSTRAP_OWNER_EMAIL and a strong BOOTSTRAP_OWNER_PASSWORD';
+  if (password.length < 12) return 'is too weak: use at least 12 characters';
+  const lower = password.toLowerCase();
+  // "Password123!" is "password" with decorations.
+  const letters = lower.replace(/[^a-z-]/g, '').replace(/^-+|-+$/g, '');
+  if (KNOWN_DEFAULTS.includes(letters) || KNOWN_DEFAULTS.includes(lower)) return 'is too weak: it is a well-known default';
+  const local = email?.toLowerCase().split('@')[0] ?? '';
+  if (local.length >= 4 && lower.includes(local)) return 'is too weak: it contains the email';
+  if (new Set(password).size < 5) return 'is too weak: use more different characters';
+  return undefined;
 }

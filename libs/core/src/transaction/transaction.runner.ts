@@ -8,6 +8,7 @@ import { ErrorCode } from '../errors/error-code.js';
 import { IdempotencyStore } from '../idempotency/idempotency.store.js';
 import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
 import { IdempotentReplay } from './idempotent-replay.js';
+import { withTimeout } from '../redis/redis-clients.js';
 import type { Tx } from './tx.js';
 import { lockVenueRow } from './venue-lock.js';
 
@@ -102,17 +103,26 @@ export class TransactionRunner {
     return claim;
   }
 
+  /**
+   * Side effects of a committed transaction (socket pushes, job scheduling), in order, all within
+   * AFTER_COMMIT_BUDGET_MS: a slow or absent Redis must not hold up the answer. What fails or runs
+   * late is covered elsewhere (the safety-net sweep expires offers, boards resync by version).
+   */
   private async runHooks(hooks: Array<() => void | Promise<void>>): Promise<void> {
+    const deadline = performance.now() + AFTER_COMMIT_BUDGET_MS;
     for (const hook of hooks) {
       try {
-        await hook();
+        await withTimeout(Promise.resolve().then(hook), Math.max(1, deadline - performance.now()), 'an after-commit step');
       } catch (err) {
         // The transaction has committed; a failed side effect (a socket push) must not turn it into an error.
-        this.logger.error(`after-commit hook failed: ${(err as Error).message}`, (err as Error).stack);
+        this.logger.warn(`after-commit step failed (the sweep and the boards' resync cover it): ${(err as Error).message}`);
       }
     }
   }
 }
+
+/** The after-commit steps of one transaction together may take this long before the answer goes. */
+export const AFTER_COMMIT_BUDGET_MS = 800;
 
 class RecordedRefusal extends Error {
   constructor(readonly refusal: DomainException) {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { Clock } from '@hostboard/core';
+import type { Redis } from 'ioredis';
+import { Clock, failFastRedis, redisRetry, withTimeout } from '@hostboard/core';
 import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import {
   assertJobId,
@@ -22,13 +23,26 @@ export interface BullmqSchedulerOptions {
   repeating?: boolean;
 }
 
-/** Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming. */
+/** How long scheduling or cancelling a job may hold up the answer to a committed command. */
+export const SCHEDULE_TIMEOUT_MS = 750;
+/** How long a shutdown waits for BullMQ to close gracefully before forcing it (Redis may be away). */
+const STOP_TIMEOUT_MS = 3000;
+
+/**
+ * Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming.
+ * Redis may be away at any moment: producing fails within SCHEDULE_TIMEOUT_MS (the safety-net sweep
+ * expires what a lost job would have), the worker waits and reconnects by itself, and the job
+ * schedulers, which a restarted Redis has forgotten, are upserted again at every reconnect.
+ */
 @Injectable()
 export class BullmqScheduler extends JobScheduler {
   private readonly logger = new Logger(BullmqScheduler.name);
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private readonly connection: ConnectionOptions;
+  /** The producer's own client: fail-fast, so an add never waits for Redis; ours to watch and close. */
+  private readonly queueRedis: Redis;
   private readonly queue: Queue;
+  private redisLost = false;
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
 
@@ -37,16 +51,42 @@ export class BullmqScheduler extends JobScheduler {
     private readonly options: BullmqSchedulerOptions,
   ) {
     super();
-    this.connection = { url: options.redisUrl, maxRetriesPerRequest: null };
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
+    // The worker's blocking connection must wait for Redis (BullMQ requires no retry limit there).
+    this.connection = { url: options.redisUrl, maxRetriesPerRequest: null, retryStrategy: redisRetry };
+    this.queueRedis = failFastRedis(options.redisUrl, 'job queue');
+    this.queue = new Queue(QUEUE_NAME, { connection: this.queueRedis, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
+    // Without a listener an 'error' event would be thrown; the client's watcher already logs it.
+    this.queue.on('error', () => undefined);
+    // Lost after an error or a close, found again at 'ready'; a first connection still in progress is not "lost".
+    this.queueRedis.on('error', () => (this.redisLost = true));
+    this.queueRedis.on('close', () => (this.redisLost = true));
+    this.queueRedis.on('ready', () => (this.redisLost = false));
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
+    this.assertConnected();
     const delay = Math.max(0, options.runAt.getTime() - this.clock.now().getTime());
-    await this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay });
+    await withTimeout(
+      this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay }),
+      SCHEDULE_TIMEOUT_MS,
+      'scheduling a job',
+    );
   }
 
   async cancel(jobId: string): Promise<boolean> {
+    this.assertConnected();
+    return withTimeout(this.cancelPending(jobId), SCHEDULE_TIMEOUT_MS, 'cancelling a job');
+  }
+
+  /**
+   * BullMQ waits for a connection before any command: once Redis is lost, refuse at once instead of
+   * spending the after-commit budget on a wait that cannot succeed.
+   */
+  private assertConnected(): void {
+    if (this.redisLost) throw new Error(`Redis is not connected (${this.queueRedis.status})`);
+  }
+
+  private async cancelPending(jobId: string): Promise<boolean> {
     // queue.remove answers 1 even for unknown or finished ids: check the state first.
     const job = await this.queue.getJob(jobId);
     if (!job) return false;
@@ -62,9 +102,20 @@ export class BullmqScheduler extends JobScheduler {
 
   async start(): Promise<void> {
     if (!this.options.consume) return;
-    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
-      await this.queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} });
+    // Created now if Redis is there (so they exist once start-up ends); if not, at the first 'ready' below, so a
+    // worker started during an outage starts at once and serves the database sweeps meanwhile.
+    if (this.queueRedis.status === 'ready') {
+      await this.upsertSchedulers().catch((err: Error) => this.logger.warn(`job schedulers not created yet: ${err.message}`));
     }
+    // A Redis that restarted has forgotten the schedulers: create them again at every reconnect.
+    let readies = 0;
+    this.queueRedis.on('ready', () => {
+      readies++;
+      this.upsertSchedulers().then(
+        () => readies > 1 && this.logger.log('job schedulers re-created after Redis returned'),
+        (err: Error) => this.logger.warn(`job schedulers not re-created: ${err.message}`),
+      );
+    });
     this.worker = new Worker(
       QUEUE_NAME,
       async (job) => {
@@ -77,6 +128,8 @@ export class BullmqScheduler extends JobScheduler {
       { connection: this.connection, prefix: this.options.prefix, concurrency: 32 },
     );
     this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
+    // Connection errors while Redis is away: the worker retries by itself; the watcher logs the outage once.
+    this.worker.on('error', () => undefined);
     // The job schedulers live in Redis, which here keeps nothing on disk: after a Redis restart they
     // are gone with every delayed job. So each consuming process also runs the repeating jobs on its
     // own timer; they are idempotent sweeps, and running them from several workers is harmless.
@@ -90,14 +143,32 @@ export class BullmqScheduler extends JobScheduler {
     }
   }
 
-  async stop(): Promise<void> {
-    for (const t of this.localTimers.splice(0)) clearInterval(t);
-    await this.worker?.close();
-    await this.queue.close();
+  private async upsertSchedulers(): Promise<void> {
+    for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
+      await withTimeout(this.queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {} }), 5000, `upserting ${name}`);
+    }
   }
 
-  /** For readiness: a round trip to the queue's Redis. */
+  async stop(): Promise<void> {
+    for (const t of this.localTimers.splice(0)) clearInterval(t);
+    try {
+      // A graceful close waits for Redis; while it is away, give up after a few seconds and force it.
+      if (this.worker) {
+        const worker = this.worker;
+        await withTimeout(worker.close(), STOP_TIMEOUT_MS, 'closing the worker').catch(() =>
+          withTimeout(worker.close(true), STOP_TIMEOUT_MS, 'forcing the worker closed').catch(() => undefined),
+        );
+      }
+      await withTimeout(this.queue.close(), STOP_TIMEOUT_MS, 'closing the queue').catch(() => undefined);
+    } finally {
+      // Ours (the queue only borrows it); without this a process waiting on a dead Redis never exits.
+      this.queueRedis.disconnect();
+    }
+  }
+
+  /** For readiness: a round trip to the queue's Redis, failed at once while it is away. */
   async ping(): Promise<void> {
-    await this.queue.getJobCounts('delayed');
+    this.assertConnected();
+    await withTimeout(this.queueRedis.ping(), SCHEDULE_TIMEOUT_MS, 'Redis ping');
   }
 }
