@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Not, type EntityManager } from 'typeorm';
 import { insertEntities } from '@hostboard/core';
 import { OutboxMessage } from './outbox-message.entity.js';
 
@@ -49,7 +49,8 @@ export class OutboxWriter {
   }
 
   async list(tx: EntityManager, venueId: string): Promise<MessageView[]> {
-    const rows = await tx.find(OutboxMessage, { where: { venueId }, order: { createdAt: 'ASC', id: 'ASC' }, take: 1000 });
+    // Staff invitations carry a one-time link meant for one person: never listed to the venue's managers.
+    const rows = await tx.find(OutboxMessage, { where: { venueId, template: Not('staff-invitation') }, order: { createdAt: 'ASC', id: 'ASC' }, take: 1000 });
     return rows.map((r) => ({
       id: r.id,
       to: r.to,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, requestContext, TransactionRunner, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { OutboxWriter } from '@hostboard/outbox';
 import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
@@ -11,6 +11,7 @@ import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
 import { quoteText } from '../quote/quote.js';
 import { QuoteService } from '../quote/quote.service.js';
 import { QueueTokenService } from '../tokens/queue-token.service.js';
+import { JoinLimiter } from './join.limiter.js';
 import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from './queue-joined.email.js';
 import {
   assertPartySize,
@@ -61,24 +62,27 @@ export class JoinService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly outbox: OutboxWriter,
+    private readonly limiter: JoinLimiter,
   ) {}
 
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
     const contact = normaliseContact(input.email, input.phone);
-    return this.command(async (tx) => this.join(tx, await this.venues.lock(tx.manager, venueId), input, contact));
+    return this.command(async (tx) => this.join(tx, await this.venues.lock(tx.manager, venueId), input, contact, true));
   }
 
   /** Anyone, by slug: an unknown or unpublished venue is the same plain NOT_FOUND. */
   async publicJoin(slug: string, input: JoinInput): Promise<JoinResult> {
     const contact = normaliseContact(input.email, input.phone);
+    await this.limiter.fromAddress(requestContext.current()?.ip ?? 'unknown');
     const found = await this.tx.run(({ manager }) => this.venues.findBySlug(manager, slug));
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
+    await this.limiter.intoVenue(found.id);
     return this.command(async (tx) => {
       const venue = await this.venues.lock(tx.manager, found.id);
       // Read again under the lock: it may have been unpublished since.
       if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
-      return this.join(tx, venue, input, contact);
+      return this.join(tx, venue, input, contact, false);
     });
   }
 
@@ -86,7 +90,8 @@ export class JoinService {
     return this.tx.command<JoinResult>({ translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }) }, fn);
   }
 
-  private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact): Promise<JoinResult> {
+  /** `staff`: the desk is told where the existing entry stands; an anonymous caller is not (it would reveal who is queued). */
+  private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact, staff: boolean): Promise<JoinResult> {
     if (venue.seating === 'tables') {
       assertPartySizeRange(input.partySize);
       if (!contact.key) throw DomainException.validation(CONTACT_MISSING, { field: 'email' });
@@ -101,7 +106,7 @@ export class JoinService {
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
     if (contactKey) {
       const existing = await this.entries.activeWithContact(tx.manager, venue.id, businessDate, contact);
-      if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: existing.id });
+      if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: existing.id } : {});
     }
 
     const standing = await this.quotes.forJoin(
