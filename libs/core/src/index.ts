@@ -26,3 +26,4 @@ export * from './transaction/venue-lock.js';
 export * from './transaction/commit-then-refuse.js';
 export * from './transaction/returning-rows.js';
 export * from './transaction/entity-rows.js';
+export * from './http/paging.js';

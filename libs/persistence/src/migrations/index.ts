@@ -4,7 +4,14 @@ import { QueueOffersReservations1796154221021 } from './1796154221021-queue-offe
 import { RestaurantQueue1796155347723 } from './1796155347723-restaurant-queue.js';
 import { TableReservations1796156249353 } from './1796156249353-table-reservations.js';
 import { OutboxSending1796157220102 } from './1796157220102-outbox-sending.js';
-import { StaffInvitations1796190084201 } from './1796190084201-staff-invitations.js';
+import { StaffInvitations1796191233817 } from './1796191233817-staff-invitations.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Initial1796153038184, QueueOffersReservations1796154221021, RestaurantQueue1796155347723, TableReservations1796156249353, OutboxSending1796157220102, StaffInvitations1796190084201];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [
+  Initial1796153038184,
+  QueueOffersReservations1796154221021,
+  RestaurantQueue1796155347723,
+  TableReservations1796156249353,
+  OutboxSending1796157220102,
+  StaffInvitations1796191233817,
+];
