@@ -278,7 +278,7 @@ const CASES: Case[] = [
       const s = await runUntil(client, sheet, slug('access'), 'T-01');
       const stranger = await host.stranger();
       const anonymous = await fetch(`${host.baseUrl}${s.path('/queue')}`);
-      const read = await stranger.call('GET', s.path('/reservations'));
+      const read = await stranger.call('GET', s.path('/reservations?limit=500'));
       const change = await stranger.call('POST', s.path(`/reservations/${s.reservations.get('A') ?? ''}/cancel`), {});
       const c = await s.counts();
       const ok = anonymous.status === 401 && read.status === 404 && change.status === 404 && countsText(c) === '7/0/5';
@@ -309,9 +309,9 @@ const CASES: Case[] = [
 ];
 
 async function expiryRows(s: LedgerSession, ref: string): Promise<number> {
-  const history = await s.client.must<Array<{ subjectType: string; to: string; subjectId: string }>>('GET', s.path('/history'));
+  const history = await s.client.must<Array<{ subjectType: string; to: string; subjectId: string }>>('GET', s.path('/history?limit=500'));
   const entryId = s.entries.get(ref);
-  const reservations = await s.client.must<Array<{ id: string; entryId: string | null }>>('GET', s.path('/reservations'));
+  const reservations = await s.client.must<Array<{ id: string; entryId: string | null }>>('GET', s.path('/reservations?limit=500'));
   const ids = new Set(reservations.filter((r) => r.entryId === entryId).map((r) => r.id));
   return history.filter((h) => h.subjectType === 'reservation' && ids.has(h.subjectId) && h.to === 'EXPIRED').length;
 }
@@ -320,10 +320,10 @@ async function snapshot(client: LedgerClient, s: LedgerSession): Promise<string>
   const other = new LedgerSession(client, s.sheet);
   other.venueId = s.venueId;
   const [reservations, queue, counts, history] = await Promise.all([
-    client.must('GET', s.path('/reservations')),
+    client.must('GET', s.path('/reservations?limit=500')),
     client.must<{ entries: unknown[] }>('GET', s.path('/queue')),
     other.counts(),
-    client.must('GET', s.path('/history')),
+    client.must('GET', s.path('/history?limit=500')),
   ]);
   return JSON.stringify({ reservations, queue: queue.entries, counts, history });
 }
