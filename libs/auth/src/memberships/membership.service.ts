@@ -102,7 +102,9 @@ export class MembershipService {
             email: existing.email,
             name: existing.name,
             role: input.role,
-            message: `${existing.email} was already a member; their role is now ${input.role}.`,
+            message: `${existing.email} was already a member; their role is now ${input.role}.${
+              passwordHash !== undefined ? ' Their password is theirs: the one you gave was not used.' : ''
+            }`,
           };
         }
         // An invitation: for an account that exists (its password is its holder's, whatever was
