@@ -36,6 +36,7 @@ export function TopBar({ title, venueId, current, children }: Props) {
         {tab('venues', 'Venues', { view: 'venues' })}
         {venueId && tab('board', 'Board', { view: 'board', venueId })}
         {venueId && tab('messages', 'Messages', { view: 'messages', venueId })}
+        {venueId && tab('staff', 'Staff', { view: 'staff', venueId })}
       </nav>
       <div class="top-right">
         {children}

@@ -1,7 +1,11 @@
 import { signal } from '@preact/signals';
 
 /** The page's views, under /board (the api answers index.html for any /board/<view> path). */
-export type Route = { view: 'venues' } | { view: 'board'; venueId: string } | { view: 'messages'; venueId: string };
+export type Route =
+  | { view: 'venues' }
+  | { view: 'board'; venueId: string }
+  | { view: 'messages'; venueId: string }
+  | { view: 'staff'; venueId: string };
 
 const BASE = '/board';
 const UUID = '[0-9a-fA-F-]{36}';
@@ -12,6 +16,8 @@ export function parse(pathname: string): Route {
   if (board?.[1]) return { view: 'board', venueId: board[1] };
   const messages = new RegExp(`^/venues/(${UUID})/messages/?$`).exec(rest);
   if (messages?.[1]) return { view: 'messages', venueId: messages[1] };
+  const staff = new RegExp(`^/venues/(${UUID})/staff/?$`).exec(rest);
+  if (staff?.[1]) return { view: 'staff', venueId: staff[1] };
   return { view: 'venues' };
 }
 
@@ -23,6 +29,8 @@ export function hrefOf(route: Route): string {
       return `${BASE}/venues/${route.venueId}`;
     case 'messages':
       return `${BASE}/venues/${route.venueId}/messages`;
+    case 'staff':
+      return `${BASE}/venues/${route.venueId}/staff`;
   }
 }
 
