@@ -383,12 +383,23 @@ describeWithServerAndRedis('two api processes sharing PostgreSQL and Redis')('en
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(onB.events).toEqual([]);
 
+    // A session ended in SQL (no notice at all): the next subscribe on its open socket is refused,
+    // never a snapshot (or the re-check has already closed the socket).
+    const third = await addMember(a, venue.id, owner, 'host');
+    const quiet = await boardOn(b, third, venue.id);
+    await ds.query('UPDATE staff_sessions SET ended_at = now() WHERE user_id = $1', [third.userId]);
+    const answer = await quiet.subscribe(venue.id).catch((err: Error) => ({ closed: err.message }));
+    expect(answer).not.toHaveProperty('snapshot');
+    expect(answer).not.toHaveProperty('events');
+    await waitFor(() => !quiet.socket.connected, 2000, 'the quiet socket to be closed');
+
     // Expiry by process B's clock (sessions here were opened on A, by the wall clock): 12 h later B's re-check cuts the socket.
     const other = await addMember(a, venue.id, owner, 'host');
     const expiring = await boardOn(b, other, venue.id);
     const cut = cutWithin(expiring, 2500);
     clockB.set(new Date(Date.now() + 12 * 3600_000 + 5000));
     await cut;
+    clockB.set(new Date());
   });
 
   it('an existing account added to a second venue joins it only by claiming: earlier sockets are cut', async () => {

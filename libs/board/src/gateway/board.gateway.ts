@@ -10,7 +10,7 @@ import {
 } from '@nestjs/websockets';
 import type { Namespace, Socket } from 'socket.io';
 import { AuthService, StaffAccessEvents, type StaffAccessChange } from '@hostboard/auth';
-import { TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '../board-event.writer.js';
 import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
 import { BoardSnapshotSource } from '../board-snapshot.source.js';
@@ -88,7 +88,7 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     this.unsubscribe = this.publisher.subscribe((e) => namespace.to(room(e.venueId)).emit('board.event', e));
     this.heartbeat = setInterval(() => void this.sendVersions(namespace), VERSION_HEARTBEAT_MS);
     this.heartbeat.unref();
-    this.unsubscribeAccess = this.access.subscribe((c) => void this.cut(namespace, c));
+    this.unsubscribeAccess = this.access.subscribe((c) => this.cut(namespace, c));
     this.recheck = setInterval(() => void this.recheckAccess(namespace), ACCESS_RECHECK_MS);
     this.recheck.unref();
   }
@@ -107,7 +107,7 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
   }
 
   /** Through the adapter (Redis with REDIS_URL), so the sockets on every api process are reached. */
-  private async cut(namespace: Namespace, change: StaffAccessChange): Promise<void> {
+  private cut(namespace: Namespace, change: StaffAccessChange): void {
     try {
       if (change.kind === 'sessions-ended') namespace.in(change.sessionIds.map(sessionRoom)).disconnectSockets(true);
       else namespace.in(userRoom(change.userId)).socketsLeave(room(change.venueId));
@@ -151,7 +151,10 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     let role: string | null;
     try {
       role = (await this.auth.authenticateAt(token, venueId)).role;
-    } catch {
+    } catch (err) {
+      // An ended or expired session: refused, and the socket closed. Anything else (the database
+      // briefly gone) is not the session's fault and is answered as any failure is.
+      if (!(err instanceof DomainException && err.code === ErrorCode.UNAUTHENTICATED)) throw err;
       setImmediate(() => socket.disconnect(true));
       return { error: { code: 'UNAUTHENTICATED', message: 'Your session is not valid; sign in again.' } };
     }

@@ -93,7 +93,7 @@ export class HistoryWriter {
     }
     const rows = await qb.getMany();
     return rows.map((r) => ({
-      id: r.id,
+      id: String(r.id), // bigint: a string on PostgreSQL, a number on the embedded database
       at: r.at.toISOString(),
       subjectType: r.subjectType,
       subjectId: r.subjectId,
