@@ -321,7 +321,7 @@ describe('staff sessions, roles and audit', () => {
       };
       expect(host).toEqual({
         outcome: 'created',
-        message: expect.stringContaining('must change it'),
+        message: expect.stringContaining('choose their own'),
         userId: expect.any(String),
         email: h.email,
         name: h.name,

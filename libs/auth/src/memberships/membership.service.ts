@@ -88,7 +88,7 @@ export class MembershipService {
             email: user.email,
             name: user.name,
             role: input.role,
-            message: `A new account was created for ${user.email} with the password you chose, and added as ${input.role}. Hand the password over in person; they must change it when they first sign in.`,
+            message: `A new account was created for ${user.email} with the password you chose, and added as ${input.role}. Hand the password over in person; they are asked to choose their own when they first sign in.`,
           };
         }
         const current = existing ? await this.memberships.roleOf(manager, venueId, existing.id) : null;
