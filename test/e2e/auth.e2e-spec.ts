@@ -75,7 +75,9 @@ describe('staff sessions, roles and audit', () => {
       const a = await account(t, 'login');
       const res = await login(t, a.email, a.password).expect(201);
       const body = res.body as { token: string; expiresAt: string; user: { id: string; email: string; name: string } };
-      expect(Object.keys(body).sort()).toEqual(['expiresAt', 'token', 'user']);
+      expect(Object.keys(body).sort()).toEqual(['expiresAt', 'mustChangePassword', 'token', 'user']);
+      // An account whose holder chose the password is not asked to change it.
+      expect((body as unknown as { mustChangePassword: boolean }).mustChangePassword).toBe(false);
       expect(body.user).toEqual({ id: a.id, email: a.email, name: a.name });
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{32,128}$/);
       expect(body.expiresAt).toBe(new Date(clock.now().getTime() + 12 * HOUR).toISOString());
@@ -317,7 +319,14 @@ describe('staff sessions, roles and audit', () => {
         email: string;
         role: Role;
       };
-      expect(host).toEqual({ userId: expect.any(String), email: h.email, name: h.name, role: 'host' });
+      expect(host).toEqual({
+        outcome: 'created',
+        message: expect.stringContaining('choose their own'),
+        userId: expect.any(String),
+        email: h.email,
+        name: h.name,
+        role: 'host',
+      });
 
       for (const role of ['manager', 'owner'] as const) {
         const p = newPerson(`by-manager-${role}`);
@@ -371,8 +380,20 @@ describe('staff sessions, roles and audit', () => {
       expect(missing.status).toBe(404);
       expect(errorOf(missing.body)).toEqual(notFound);
 
-      // B's owner adds the existing account (no password needed) as a manager of B.
-      await add(venueB.id, ownerB, { email: p.email, role: 'manager' }).expect(201);
+      // B's owner invites the existing account as a manager of B: nothing is granted until it is claimed.
+      const invited = (await add(venueB.id, ownerB, { email: p.email, role: 'manager' }).expect(201)).body as {
+        outcome: string;
+        invitation: { token: string };
+      };
+      expect(invited.outcome).toBe('invited');
+      expectRefusal(await request(t.baseUrl).get(`/v1/venues/${venueB.id}`).set(person.auth), 404, 'NOT_FOUND');
+      const claimed = await request(t.baseUrl)
+        .post('/v1/auth/invitations/claim')
+        .send({ token: invited.invitation.token, password: p.password, currentPassword: p.password })
+        .expect(201);
+      // Claiming ended the earlier session; the fresh one works at both venues.
+      expectRefusal(await request(t.baseUrl).get(`/v1/venues/${venueA.id}`).set(person.auth), 401, 'UNAUTHENTICATED');
+      person.auth = bearer((claimed.body as { token: string }).token);
       expectRefusal(await request(t.baseUrl).get(`/v1/venues/${venueA.id}/members`).set(person.auth), 403, 'FORBIDDEN');
       await request(t.baseUrl).get(`/v1/venues/${venueB.id}/members`).set(person.auth).expect(200);
       await request(t.baseUrl).get(`/v1/venues/${venueA.id}`).set(person.auth).expect(200);
@@ -408,14 +429,24 @@ describe('staff sessions, roles and audit', () => {
       await add(venue.id, owner, { ...newPerson('h'), role: 'host' }).expect(201);
     });
 
-    it('a new email without a password is refused with 400 VALIDATION', async () => {
+    it('without a password, a new email and an existing account get the same answer: an invitation granting nothing', async () => {
       const owner = await signUp(t, 'nopw-owner');
       const venue = await createVenue(t, owner);
-      const email = `nopw-${unique()}@example.test`;
-      const res = await add(venue.id, owner, { email, role: 'host' });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: { code: 'VALIDATION', message: 'A new staff member needs a password.', details: {} } });
-      expect(await dataSourceOf(t).query('SELECT id FROM staff_users WHERE email = $1', [email])).toEqual([]);
+      const existing = await account(t, 'nopw-existing');
+      const answers = [];
+      for (const email of [`nopw-${unique()}@example.test`, existing.email]) {
+        const res = await add(venue.id, owner, { email, role: 'host' }).expect(201);
+        const body = res.body as { outcome: string; message: string; invitation: Record<string, unknown> };
+        answers.push({
+          keys: Object.keys(body).sort(),
+          outcome: body.outcome,
+          message: body.message.replace(email, '<email>'),
+          invitation: Object.keys(body.invitation).sort(),
+        });
+      }
+      // No 400-versus-201 difference any more: nothing tells the manager whether an account exists.
+      expect(answers[0]).toEqual(answers[1]);
+      expect(answers[0]?.outcome).toBe('invited');
       expect(await members(venue.id, owner)).toHaveLength(1);
     });
   });
@@ -467,6 +498,7 @@ describe('staff sessions, roles and audit', () => {
       ]);
       const membership = await rowsFrom(addFrom);
       expect(membership.map((r) => [r.action, r.actor, r.venue_id, r.subject_user_id, r.details['role']])).toEqual([
+        ['account-created', `staff:${owner.userId}`, venue.id, memberId, undefined],
         ['membership-added', `staff:${owner.userId}`, venue.id, memberId, 'host'],
       ]);
       // The app clock stands still here: each row carries exactly its time.
@@ -526,33 +558,86 @@ describe('failed-attempt limits (AUTH_RATE_LIMIT=3)', () => {
     });
   });
 
-  describe('in a 60-second window', () => {
+  describe('in a 1-second window: the back-off doubles', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startApp({ env: { AUTH_RATE_LIMIT: '3', AUTH_RATE_WINDOW_SECONDS: '60' } });
+      t = await startApp({ env: { AUTH_RATE_LIMIT: '3', AUTH_RATE_WINDOW_SECONDS: '1' } });
     });
     afterAll(() => t.close());
 
-    it('per account: failures from many addresses add up for that account, and another account still signs in', async () => {
+    it('each further lockout of the same account and address waits twice as long (Retry-After says how long)', async () => {
+      const a = await account(t, 'backoff');
+      const from = freshAddress();
+      const lockout = async (): Promise<number> => {
+        for (let i = 0; i < 3; i++) expectRefusal(await login(t, a.email, `wrong-${i}`, from), 401, 'UNAUTHENTICATED');
+        const res = await login(t, a.email, a.password, from);
+        expectRefusal(res, 429, 'RATE_LIMITED');
+        return Number(res.headers['retry-after']);
+      };
+      expect(await lockout()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(await lockout()).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 2200));
+      expect(await lockout()).toBe(4);
+      // Meanwhile the owner, from another address, signs in.
+      await login(t, a.email, a.password, freshAddress()).expect(201);
+    });
+  });
+
+  describe('in a 60-second window', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startApp({
+        env: {
+          AUTH_RATE_LIMIT: '3',
+          AUTH_RATE_WINDOW_SECONDS: '60',
+          AUTH_ADDRESS_LIMIT: '8',
+          AUTH_ACCOUNT_LIMIT: '3',
+          AUTH_ACCOUNT_SLOWDOWN_MS: '300',
+        },
+      });
+    });
+    afterAll(() => t.close());
+
+    it('the owner signs in from a second address while the first is locked out', async () => {
+      const owner = await account(t, 'lockout-owner');
+      const attacker = freshAddress();
+      for (let i = 0; i < 3; i++) expectRefusal(await login(t, owner.email, `guess-${i}`, attacker), 401, 'UNAUTHENTICATED');
+      expectRefusal(await login(t, owner.email, owner.password, attacker), 429, 'RATE_LIMITED');
+      const res = await login(t, owner.email, owner.password, freshAddress()).expect(201);
+      await request(t.baseUrl)
+        .get('/v1/venues')
+        .set(bearer((res.body as { token: string }).token))
+        .expect(200);
+      // The first address is still locked out.
+      expectRefusal(await login(t, owner.email, `guess-again`, attacker), 429, 'RATE_LIMITED');
+    });
+
+    it('per account: failures from many addresses slow the account down, one try per address, but never lock its owner out', async () => {
       const x = await account(t, 'acct-x');
       const y = await account(t, 'acct-y');
       for (let i = 0; i < 3; i++) expectRefusal(await login(t, x.email, `wrong-${i}`, freshAddress()), 401, 'UNAUTHENTICATED');
-      const fresh = freshAddress();
-      expectRefusal(await login(t, x.email, x.password, fresh), 429, 'RATE_LIMITED');
-      // The address of that 429 is not limited, and y's account is not x's.
-      await login(t, y.email, y.password, fresh).expect(201);
-      await login(t, y.email, y.password, freshAddress()).expect(201);
-      expectRefusal(await login(t, x.email.toUpperCase(), x.password, freshAddress()), 429, 'RATE_LIMITED');
+      // Past the account's ceiling: a new address gets one try, and it is slowed.
+      const guesser = freshAddress();
+      expectRefusal(await login(t, x.email, 'wrong-again', guesser), 401, 'UNAUTHENTICATED');
+      expectRefusal(await login(t, x.email, 'wrong-once-more', guesser), 429, 'RATE_LIMITED');
+      const started = Date.now();
+      await login(t, x.email.toUpperCase(), x.password, freshAddress()).expect(201);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      // y's account is not x's.
+      const fast = Date.now();
+      await login(t, y.email, y.password, guesser).expect(201);
+      expect(Date.now() - fast).toBeLessThan(300);
     });
 
     it('per address: failures against different accounts add up for that address; those accounts still sign in elsewhere', async () => {
-      const [u1, u2, u3, u4] = await Promise.all(['addr-1', 'addr-2', 'addr-3', 'addr-4'].map((l) => account(t, l)));
+      const users = await Promise.all(Array.from({ length: 9 }, (_, i) => account(t, `addr-${i}`)));
       const from = freshAddress();
-      for (const u of [u1, u2, u3])
-        expectRefusal(await login(t, (u as Account).email, 'wrong-password', from), 401, 'UNAUTHENTICATED');
-      expectRefusal(await login(t, (u4 as Account).email, (u4 as Account).password, from), 429, 'RATE_LIMITED');
-      await login(t, (u4 as Account).email, (u4 as Account).password, freshAddress()).expect(201);
-      await login(t, (u1 as Account).email, (u1 as Account).password, freshAddress()).expect(201);
+      for (const u of users.slice(0, 8)) expectRefusal(await login(t, u.email, 'wrong-password', from), 401, 'UNAUTHENTICATED');
+      const last = users[8] as Account;
+      expectRefusal(await login(t, last.email, last.password, from), 429, 'RATE_LIMITED');
+      await login(t, last.email, last.password, freshAddress()).expect(201);
+      await login(t, (users[0] as Account).email, (users[0] as Account).password, freshAddress()).expect(201);
     });
 
     it('holds under concurrency: of many wrong passwords sent at once, at most the limit are tried', async () => {
@@ -563,19 +648,59 @@ describe('failed-attempt limits (AUTH_RATE_LIMIT=3)', () => {
       expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
       // Each 401 is a password that was actually checked; the limit allows 3 per window.
       expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(3);
-      expectRefusal(await login(t, c.email, c.password, freshAddress()), 429, 'RATE_LIMITED');
+      expectRefusal(await login(t, c.email, c.password, from), 429, 'RATE_LIMITED');
+      // Elsewhere, the owner still signs in.
+      await login(t, c.email, c.password, freshAddress()).expect(201);
     });
 
-    it('a successful login clears the account count (but only a success does)', async () => {
+    it('a successful login clears the count for that account and address (but only a success does)', async () => {
       const z = await account(t, 'acct-z');
-      for (let i = 0; i < 2; i++) await login(t, z.email, `wrong-${i}`, freshAddress()).expect(401);
-      await login(t, z.email, z.password, freshAddress()).expect(201);
-      for (let i = 0; i < 2; i++) await login(t, z.email, `wrong-again-${i}`, freshAddress()).expect(401);
+      const from = freshAddress();
+      for (let i = 0; i < 2; i++) await login(t, z.email, `wrong-${i}`, from).expect(401);
+      await login(t, z.email, z.password, from).expect(201);
+      for (let i = 0; i < 2; i++) await login(t, z.email, `wrong-again-${i}`, from).expect(401);
       // Four failures in the window, but a success between them: not limited.
-      await login(t, z.email, z.password, freshAddress()).expect(201);
+      await login(t, z.email, z.password, from).expect(201);
       // Three failures in a row are.
-      for (let i = 0; i < 3; i++) await login(t, z.email, `wrong-last-${i}`, freshAddress()).expect(401);
-      expectRefusal(await login(t, z.email, z.password, freshAddress()), 429, 'RATE_LIMITED');
+      for (let i = 0; i < 3; i++) await login(t, z.email, `wrong-last-${i}`, from).expect(401);
+      expectRefusal(await login(t, z.email, z.password, from), 429, 'RATE_LIMITED');
+    });
+  });
+
+  describe('TRUST_PROXY', () => {
+    it('by default X-Forwarded-For is ignored: the socket address is the caller', async () => {
+      const t = await startApp({ env: { TRUST_PROXY: '', AUTH_RATE_LIMIT: '2', AUTH_ADDRESS_LIMIT: '2' } });
+      try {
+        const a = await account(t, 'xff-ignored');
+        // Rotating the header does not buy more tries: both failures count against 127.0.0.1.
+        await login(t, a.email, 'wrong-1', freshAddress()).expect(401);
+        await login(t, a.email, 'wrong-2', freshAddress()).expect(401);
+        expectRefusal(await login(t, a.email, a.password, freshAddress()), 429, 'RATE_LIMITED');
+        const rows: Array<{ ip: string }> = await dataSourceOf(t).query(
+          `SELECT ip FROM audit_events WHERE action = 'login-failed' AND subject_user_id = $1`,
+          [a.id],
+        );
+        expect(rows.map((r) => r.ip.replace(/^::ffff:/, ''))).toEqual(['127.0.0.1', '127.0.0.1']);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('trusted (TRUST_PROXY=loopback), the forwarded address is the caller', async () => {
+      const t = await startApp({ env: { TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT: '2', AUTH_ADDRESS_LIMIT: '2' } });
+      try {
+        const a = await account(t, 'xff-trusted');
+        const from = freshAddress();
+        await login(t, a.email, 'wrong-1', from).expect(401);
+        await login(t, a.email, a.password, freshAddress()).expect(201);
+        const rows: Array<{ ip: string }> = await dataSourceOf(t).query(
+          `SELECT ip FROM audit_events WHERE action = 'login-failed' AND subject_user_id = $1`,
+          [a.id],
+        );
+        expect(rows.map((r) => r.ip)).toEqual([from]);
+      } finally {
+        await t.close();
+      }
     });
   });
 });

@@ -79,10 +79,11 @@ describe('restaurant queue: joining', () => {
       await moveClock(t, owner, v.id, FRIDAY_6PM);
       const dup = await publicJoin(t, v.slug, { ...all, partySize: 4 });
       expect(refusal(dup)).toEqual({ status: 409, code: 'WAITLIST_DUPLICATE' });
+      // An anonymous caller learns nothing about the party already queued (issue 13).
       expect(errorOf(dup)).toEqual({
         code: 'WAITLIST_DUPLICATE',
         message: 'This contact is already in the queue for today.',
-        details: { entryId: first.entry.id },
+        details: {},
       });
 
       // Nothing of the refused joins was saved; a new contact now passes every guard.
@@ -240,10 +241,12 @@ describe('restaurant queue: joining', () => {
         const answers = [x, y].sort((p, q) => p.status - q.status);
         expect(answers.map((r) => r.status)).toEqual([201, 409]);
         const [won, lost] = answers as [request.Response, request.Response];
+        // The desk is told where the party stands; the anonymous public side is not (issue 13).
+        const deskLost = lost === x;
         expect(errorOf(lost)).toEqual({
           code: 'WAITLIST_DUPLICATE',
           message: 'This contact is already in the queue for today.',
-          details: { entryId: (won.body as JoinBody).entry.id },
+          details: deskLost ? { entryId: (won.body as JoinBody).entry.id } : {},
         });
       }
       const entries = await activeEntries(t, owner, v.id);
@@ -362,7 +365,8 @@ describe('restaurant queue: joining', () => {
       const history = (
         await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${a.entry.id}`).set(host.auth).expect(200)
       ).body as Array<{ from: string | null; to: string; reason: string | null; at: string; actor: string }>;
-      expect(history.at(-1)).toMatchObject({
+      // History is newest first.
+      expect(history[0]).toMatchObject({
         from: 'waiting',
         to: 'waiting',
         reason: 'corrected name, partySize',

@@ -242,7 +242,8 @@ describe('restaurant queue: tokens and sessions', () => {
       const history = (
         await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${a.entry.id}`).set(owner.auth).expect(200)
       ).body as Array<{ reason: string | null; actor: string }>;
-      expect(history.at(-1)).toMatchObject({ reason: 'queue token replaced', actor: `staff:${owner.userId}` });
+      // History is newest first.
+      expect(history[0]).toMatchObject({ reason: 'queue token replaced', actor: `staff:${owner.userId}` });
     });
 
     it('exchanges are rate-limited per address, counting each attempt before the token is checked', async () => {
@@ -306,7 +307,8 @@ describe('restaurant queue: tokens and sessions', () => {
       const history = (
         await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${me.entry.id}`).set(owner.auth).expect(200)
       ).body as Array<{ to: string; actor: string }>;
-      expect(history.at(-1)).toMatchObject({ to: 'cancelled', actor: `party:${me.entry.id}` });
+      // History is newest first.
+      expect(history[0]).toMatchObject({ to: 'cancelled', actor: `party:${me.entry.id}` });
 
       await request(t.baseUrl).get('/v1/queue-session').set(other).expect(200);
       await moveClock(t, owner, v.id, s.expiresAt);

@@ -48,9 +48,12 @@ describe('Maple Room ledger (workshop preset, sandbox venue)', () => {
 
     const queue = await session.queue();
     expect(queue.entries.map((e) => [e.name, e.status])).toEqual([['W-05', 'waiting']]);
-    const history = await client.must<
-      Array<{ subjectId: string; from: string | null; to: string; operationId: string; actor: string }>
-    >('GET', session.path(`/history?subjectId=${session.reservations.get('B') ?? ''}`));
+    const history = (
+      await client.must<Array<{ subjectId: string; from: string | null; to: string; operationId: string; actor: string }>>(
+        'GET',
+        session.path(`/history?subjectId=${session.reservations.get('B') ?? ''}`),
+      )
+    ).reverse(); // newest first on the wire; read oldest first here
     // B: booked, then cancelled once; the retry left no second row, and the cancellation stays.
     expect(history.map((h) => `${h.from}→${h.to}`)).toEqual(['null→CONFIRMED', 'CONFIRMED→CANCELLED']);
     expect(history[1]?.operationId).toBe(`cancel-reservation-${session.reservations.get('B')}`);

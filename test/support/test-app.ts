@@ -39,6 +39,13 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     REDIS_URL: process.env['REDIS_URL'],
     // Each test file's own job queue on the shared Redis.
     JOBS_PREFIX: `t${process.pid}`,
+    // Tests stand for many callers behind a proxy on this host: each sends X-Forwarded-For with an
+    // address of its own. Production trusts no proxy unless TRUST_PROXY says so (the limits tests
+    // pass TRUST_PROXY: '' to check that).
+    TRUST_PROXY: 'loopback',
+    // Suites join many parties from one place; the join limits have tests of their own.
+    JOIN_RATE_PER_ADDRESS: '1000000',
+    JOIN_RATE_PER_VENUE: '1000000',
     ...options.env,
   };
   const config = loadConfig(env);

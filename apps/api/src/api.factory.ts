@@ -34,7 +34,8 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   const http = app.getHttpAdapter().getInstance();
   http.disable('x-powered-by');
   installSecurityHeaders(http, { production: config.NODE_ENV === 'production' });
-  http.set('trust proxy', 'loopback');
+  // Default none: the socket's address. Behind a load balancer, TRUST_PROXY names it (docs/operations.md).
+  http.set('trust proxy', config.trustProxy);
   http.use(requestContextMiddleware);
   // One structured access-log line per request, tagged with the correlation id the client sees.
   http.use(pinoHttp({ logger, genReqId: (_req, res) => String(res.getHeader('X-Request-Id')), quietReqLogger: true }));

@@ -74,19 +74,19 @@ const promotionWords = (p: { ref: string | null; reason: string | null }, st: Mo
 
 /** How many times a party's held seats lapsed (EXPIRED rows in the history of its reservations). */
 export async function expiryRows(s: LedgerSession, ref: string): Promise<number> {
-  const history = await s.client.must<Array<{ subjectType: string; to: string; subjectId: string }>>('GET', s.path('/history'));
+  const history = await s.client.must<Array<{ subjectType: string; to: string; subjectId: string }>>('GET', s.path('/history?limit=500'));
   const entryId = s.entries.get(ref);
-  const reservations = await s.client.must<Array<{ id: string; entryId: string | null }>>('GET', s.path('/reservations'));
+  const reservations = await s.client.must<Array<{ id: string; entryId: string | null }>>('GET', s.path('/reservations?limit=500'));
   const ids = new Set(reservations.filter((r) => r.entryId === entryId).map((r) => r.id));
   return history.filter((h) => h.subjectType === 'reservation' && ids.has(h.subjectId) && h.to === 'EXPIRED').length;
 }
 
 async function snapshot(client: LedgerClient, s: LedgerSession): Promise<string> {
   const [reservations, queue, counts, history] = await Promise.all([
-    client.must('GET', s.path('/reservations')),
+    client.must('GET', s.path('/reservations?limit=500')),
     client.must<{ entries: unknown[] }>('GET', s.path('/queue')),
     client.must('GET', s.path('/counts')),
-    client.must('GET', s.path('/history')),
+    client.must('GET', s.path('/history?limit=500')),
   ]);
   return JSON.stringify({ reservations, queue: queue.entries, counts, history });
 }
@@ -412,7 +412,7 @@ export const CASES: Case[] = [
       const fresh = await s.cancel(x.ref, s.keyOf(`${op}-new-key`));
       const c = await s.counts();
       const subject = s.reservations.get(x.ref) ?? s.holds.get(x.ref) ?? s.entries.get(x.ref) ?? '';
-      const history = await client.must<Array<{ to: string }>>('GET', s.path(`/history?subjectId=${subject}`));
+      const history = await client.must<Array<{ to: string }>>('GET', s.path(`/history?subjectId=${subject}&limit=500`));
       const cancels = history.filter((h) => h.to.toUpperCase() === 'CANCELLED').length;
       const ok = same.status === 200 && fresh.status === 200 && sameCounts(c, stateAt(plan, at)) && cancels === 1;
       return {
@@ -454,7 +454,7 @@ export const CASES: Case[] = [
       const anyRef = [...s.reservations.keys()][0];
       const stranger = await host.stranger();
       const anonymous = await fetch(`${host.baseUrl}${s.path('/queue')}`);
-      const read = await stranger.call('GET', s.path('/reservations'));
+      const read = await stranger.call('GET', s.path('/reservations?limit=500'));
       const target = anyRef ? s.path(`/reservations/${s.reservations.get(anyRef) ?? ''}/cancel`) : s.path('/promotions');
       const change = await stranger.call('POST', target, {});
       const c = await s.counts();

@@ -152,7 +152,7 @@ export class LedgerSession {
     if (reservationId) return this.client.call('POST', this.path(`/reservations/${reservationId}/cancel`), {}, key);
     const holdId = this.holds.get(ref);
     if (holdId) {
-      const all = await this.client.must<Array<{ id: string; state: string }>>('GET', this.path('/reservations'));
+      const all = await this.client.must<Array<{ id: string; state: string }>>('GET', this.path('/reservations?limit=500'));
       if (all.find((r) => r.id === holdId)?.state === 'CONFIRMED')
         return this.client.call('POST', this.path(`/reservations/${holdId}/cancel`), {}, key);
     }
@@ -163,13 +163,14 @@ export class LedgerSession {
 
   async offerState(ref: string): Promise<string | undefined> {
     const entryId = this.entries.get(ref);
-    const history = await this.client.must<Array<{ subjectType: string; subjectId: string; to: string }>>(
-      'GET',
-      this.path('/history'),
-    );
     const offerId = this.offers.get(ref);
-    const rows = history.filter((h) => h.subjectType === 'offer' && h.subjectId === offerId);
-    return entryId ? rows.at(-1)?.to : undefined;
+    if (!entryId || !offerId) return undefined;
+    // History is newest first and paged: the offer's own rows, the latest first.
+    const rows = await this.client.must<Array<{ subjectType: string; subjectId: string; to: string }>>(
+      'GET',
+      this.path(`/history?subjectId=${offerId}&limit=500`),
+    );
+    return rows.find((h) => h.subjectType === 'offer')?.to;
   }
 
   /**

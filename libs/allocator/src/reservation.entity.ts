@@ -11,6 +11,7 @@ export const ACTIVE_RESERVATION_STATES: ReservationState[] = ['HELD', 'CONFIRMED
 @Entity({ name: 'reservations' })
 @Index('reservations_venue_state_idx', ['venueId', 'state'])
 @Index('reservations_entry_idx', ['entryId'])
+@Index('reservations_venue_created_idx', ['venueId', 'createdAt'])
 @Check('reservations_state_check', `"state" IN ('HELD', 'CONFIRMED', 'SEATED', 'COMPLETED', 'CANCELLED', 'EXPIRED')`)
 @Check('reservations_held_expiry_check', `"state" <> 'HELD' OR "hold_expires_at" IS NOT NULL`)
 @Check('reservations_kind_check', `"kind" IN ('pool', 'tables')`)

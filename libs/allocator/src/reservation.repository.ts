@@ -13,6 +13,25 @@ export class ReservationRepository {
     return selectEntity(tx, Reservation, 'venue_id = $1 AND id = $2', [venueId, id]);
   }
 
+  /**
+   * Newest first, one page: `beforeId` is the last reservation of the previous page; the page holds
+   * those strictly older in (created_at, id) order. Read `limit + 1` to know whether more follow.
+   */
+  page(tx: EntityManager, venueId: string, limit: number, beforeId: string | null): Promise<Reservation[]> {
+    const qb = tx
+      .createQueryBuilder(Reservation, 'r')
+      .where('r.venue_id = :venueId', { venueId })
+      .orderBy('r.created_at', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .limit(limit);
+    if (beforeId) {
+      qb.andWhere('(r.created_at, r.id) < (SELECT c.created_at, c.id FROM reservations c WHERE c.id = :beforeId AND c.venue_id = :venueId)', {
+        beforeId,
+      });
+    }
+    return qb.getMany();
+  }
+
   list(tx: EntityManager, venueId: string): Promise<Reservation[]> {
     return tx.find(Reservation, { where: { venueId }, order: { createdAt: 'ASC', id: 'ASC' }, take: 5000 });
   }

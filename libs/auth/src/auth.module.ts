@@ -6,7 +6,13 @@ import { AuthController } from './http/auth.controller.js';
 import { MembersController } from './http/members.controller.js';
 import { MembershipRepository } from './memberships/membership.repository.js';
 import { MembershipService } from './memberships/membership.service.js';
+import { OutboxWriter } from '@hostboard/outbox';
+import { InvitationService } from './invitations/invitation.service.js';
+import { StaffInvitationRepository } from './invitations/staff-invitation.repository.js';
 import { AttemptLimiter } from './rate-limit/attempt.limiter.js';
+import { LimiterStore } from './rate-limit/limiter.store.js';
+import { LoginLimiter } from './rate-limit/login.limiter.js';
+import { StaffAccessEvents } from './sessions/staff-access.events.js';
 import { AuthService } from './sessions/auth.service.js';
 import { StaffSessionRepository } from './sessions/staff-session.repository.js';
 import { PasswordHasher } from './users/password.hasher.js';
@@ -20,6 +26,12 @@ import { StaffUserRepository } from './users/staff-user.repository.js';
     AuditLog,
     AuthService,
     AttemptLimiter,
+    InvitationService,
+    LimiterStore,
+    LoginLimiter,
+    OutboxWriter,
+    StaffAccessEvents,
+    StaffInvitationRepository,
     MembershipRepository,
     MembershipService,
     PasswordHasher,
@@ -28,6 +40,6 @@ import { StaffUserRepository } from './users/staff-user.repository.js';
     StaffUserRepository,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
-  exports: [AuthService, MembershipService, StaffAccountService, AttemptLimiter, AuditLog],
+  exports: [AuthService, MembershipService, StaffAccountService, AttemptLimiter, AuditLog, LimiterStore, StaffAccessEvents],
 })
 export class AuthModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import { cursor, DomainException, ErrorCode, HistoryWriter, toPage, TransactionRunner, type Page, type Tx } from '@hostboard/core';
 import { hashSecret, newSecretToken } from '@hostboard/auth';
 import {
   PoolAllocator,
@@ -125,14 +125,21 @@ export class BookingService {
     return { ...toReservationView(r, [...input.tableIds].sort()), bookingLink: link };
   }
 
-  async list(venueId: string): Promise<ReservationView[]> {
+  /** Newest first, a page at a time (`before`: the cursor of the previous page's Link header). */
+  async list(venueId: string, query: { limit: number; before?: string }): Promise<Page<ReservationView>> {
+    const beforeId = cursor.decode(query.before);
+    if (beforeId !== null && !UUID.test(beforeId)) throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
     return this.tx.run(async ({ manager }) => {
-      const rows = await this.reservations.list(manager, venueId);
+      const page = toPage(await this.reservations.page(manager, venueId, query.limit + 1, beforeId), query.limit, (r) =>
+        cursor.encode(r.id),
+      );
       const tables = await this.tables.tableIdsOf(
         manager,
-        rows.filter((r) => r.kind === 'tables').map((r) => r.id),
+        page.items.filter((r) => r.kind === 'tables').map((r) => r.id),
       );
-      return rows.map((r) => toReservationView(r, tables.get(r.id) ?? []));
+      return { items: page.items.map((r) => toReservationView(r, tables.get(r.id) ?? [])), next: page.next };
     });
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -30,3 +30,4 @@ export * from './transaction/returning-rows.js';
 export * from './transaction/entity-rows.js';
 export * from './redis/redis-clients.js';
 export * from './process/process-guards.js';
+export * from './http/paging.js';

@@ -14,7 +14,11 @@ export interface MessageFilter {
 @Injectable()
 export class MessagesRepository {
   page(tx: EntityManager, venueId: string, filter: MessageFilter, take: number): Promise<OutboxMessage[]> {
-    const q = tx.createQueryBuilder(OutboxMessage, 'm').where('m.venue_id = :venueId', { venueId });
+    // Staff invitations carry a one-time link meant for one person: never listed to the venue's managers.
+    const q = tx
+      .createQueryBuilder(OutboxMessage, 'm')
+      .where('m.venue_id = :venueId', { venueId })
+      .andWhere('m.template <> :invitation', { invitation: 'staff-invitation' });
     if (filter.template !== undefined) q.andWhere('m.template = :template', { template: filter.template });
     if (filter.channel !== undefined) q.andWhere('m.channel = :channel', { channel: filter.channel });
     if (filter.to !== undefined) q.andWhere('m.to_address = :to', { to: filter.to });

@@ -2,6 +2,7 @@ import { HistoryRow, IdempotencyKeyRow } from '@hostboard/core';
 import { AuditEvent } from '@hostboard/auth/audit/audit-event.entity.js';
 import { StaffSession } from '@hostboard/auth/sessions/staff-session.entity.js';
 import { StaffUser } from '@hostboard/auth/users/staff-user.entity.js';
+import { StaffInvitation } from '@hostboard/auth/invitations/staff-invitation.entity.js';
 import { VenueMembership } from '@hostboard/auth/memberships/venue-membership.entity.js';
 import { Venue } from '@hostboard/venue/venues/venue.entity.js';
 import { VenueTable } from '@hostboard/venue/tables/venue-table.entity.js';
@@ -27,6 +28,7 @@ export const ENTITIES = [
   StaffUser,
   StaffSession,
   VenueMembership,
+  StaffInvitation,
   AuditEvent,
   Venue,
   VenueTable,

@@ -13,6 +13,7 @@ import { QueueEntryRepository } from './entries/queue-entry.repository.js';
 import { PublicQueueController } from './http/public-queue.controller.js';
 import { QueueSessionsController } from './http/queue-sessions.controller.js';
 import { QueueController } from './http/queue.controller.js';
+import { JoinLimiter } from './join/join.limiter.js';
 import { JoinService } from './join/join.service.js';
 import { QuoteService } from './quote/quote.service.js';
 import { QueueSessionGuard } from './sessions/queue-session.guard.js';
@@ -30,6 +31,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
   providers: [
     QueueEntryRepository,
     JoinService,
+    JoinLimiter,
     QuoteService,
     EntryCorrectionService,
     EntryDetailsService,

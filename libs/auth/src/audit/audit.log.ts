@@ -3,7 +3,21 @@ import type { EntityManager } from 'typeorm';
 import { Clock, requestContext } from '@hostboard/core';
 import { AuditEvent } from './audit-event.entity.js';
 
-export type AuditAction = 'login' | 'login-failed' | 'logout' | 'owner-created' | 'membership-added' | 'membership-changed';
+export type AuditAction =
+  | 'login'
+  | 'login-failed'
+  | 'logout'
+  | 'logout-everywhere'
+  | 'password-changed'
+  | 'password-change-failed'
+  | 'password-reset'
+  | 'owner-created'
+  | 'account-created'
+  | 'membership-added'
+  | 'membership-changed'
+  | 'membership-removed'
+  | 'invitation-created'
+  | 'invitation-claimed';
 
 export interface AuditEntry {
   action: AuditAction;

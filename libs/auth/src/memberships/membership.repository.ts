@@ -18,6 +18,10 @@ export class MembershipRepository {
     return before?.role ?? null;
   }
 
+  async remove(tx: EntityManager, venueId: string, userId: string): Promise<void> {
+    await tx.delete(VenueMembership, { venueId, userId });
+  }
+
   list(tx: EntityManager, venueId: string): Promise<Array<{ userId: string; role: Role; email: string; name: string }>> {
     return tx.query(
       `SELECT m.user_id AS "userId", m.role, u.email, u.name

@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, DomainException, ErrorCode, requestContext, TransactionRunner, type Role } from '@hostboard/core';
+import type { EntityManager } from 'typeorm';
+import { AppConfig, Clock, DomainException, ErrorCode, requestContext, TransactionRunner, type Role, type Tx } from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
-import { AttemptLimiter } from '../rate-limit/attempt.limiter.js';
+import { LoginLimiter } from '../rate-limit/login.limiter.js';
 import { normaliseEmail } from '../users/normalise-email.js';
 import { PasswordHasher } from '../users/password.hasher.js';
+import type { StaffUser } from '../users/staff-user.entity.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
 import { hashSecret, newSecretToken, sameDigest } from './secret-token.js';
+import { StaffAccessEvents } from './staff-access.events.js';
 import { StaffSessionRepository, type SessionRow } from './staff-session.repository.js';
 
 export interface SessionView {
   token: string;
   expiresAt: string;
   user: { id: string; email: string; name: string };
+  /** The password was chosen by someone else (a manager): change it now (POST /v1/auth/password). */
+  mustChangePassword: boolean;
 }
 
 export interface StaffIdentity {
@@ -20,7 +25,7 @@ export interface StaffIdentity {
 }
 
 /** One answer for every failed sign-in, so nobody learns which emails have accounts. */
-const BAD_LOGIN = 'The email or password is not right.';
+export const BAD_LOGIN = 'The email or password is not right.';
 
 @Injectable()
 export class AuthService {
@@ -31,41 +36,52 @@ export class AuthService {
     private readonly users: StaffUserRepository,
     private readonly sessions: StaffSessionRepository,
     private readonly hasher: PasswordHasher,
-    private readonly limiter: AttemptLimiter,
+    private readonly limiter: LoginLimiter,
     private readonly audit: AuditLog,
+    private readonly events: StaffAccessEvents,
   ) {}
 
   async login(emailInput: string, password: string): Promise<SessionView> {
     const email = normaliseEmail(emailInput);
     const ip = requestContext.current()?.ip ?? 'unknown';
-    const ipKey = `ip:${ip}`;
-    const accountKey = `account:${email}`;
-    await this.limiter.attempt([ipKey, accountKey]);
+    const { slowdownMs } = await this.limiter.attempt(email, ip);
+    if (slowdownMs > 0) await new Promise((resolve) => setTimeout(resolve, slowdownMs));
     const user = await this.tx.run(({ manager }) => this.users.findByEmail(manager, email));
     // Hashing runs outside any transaction: it is slow, and the embedded database has one session.
-    const ok = await this.hasher.verify(user?.passwordHash, password);
+    const ok = await this.hasher.verify(user?.passwordHash ?? undefined, password);
     if (!user || !ok) {
       await this.tx.run(({ manager }) =>
         this.audit.record(manager, { action: 'login-failed', subjectUserId: user?.id ?? null, details: { email } }),
       );
       throw new DomainException(ErrorCode.UNAUTHENTICATED, BAD_LOGIN);
     }
-    await this.limiter.succeeded([accountKey], [ipKey]);
+    await this.limiter.succeeded(email, ip);
+    return this.tx.run(async ({ manager }) => {
+      const view = await this.openSession(manager, user);
+      await this.audit.record(manager, { action: 'login', actor: `staff:${user.id}`, subjectUserId: user.id });
+      return view;
+    });
+  }
+
+  /** A new session for `user`, inside the caller's transaction (a login, a claimed invitation). */
+  async openSession(manager: EntityManager, user: StaffUser): Promise<SessionView> {
     const token = newSecretToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.SESSION_TTL_HOURS * 3600_000);
-    await this.tx.run(async ({ manager }) => {
-      await this.sessions.insert(manager, { userId: user.id, tokenHash: hashSecret(token), createdAt: now, expiresAt });
-      await this.audit.record(manager, { action: 'login', actor: `staff:${user.id}`, subjectUserId: user.id });
-    });
-    return { token, expiresAt: expiresAt.toISOString(), user: { id: user.id, email: user.email, name: user.name } };
+    await this.sessions.insert(manager, { userId: user.id, tokenHash: hashSecret(token), createdAt: now, expiresAt });
+    return {
+      token,
+      expiresAt: expiresAt.toISOString(),
+      user: { id: user.id, email: user.email, name: user.name },
+      mustChangePassword: user.mustChangePassword,
+    };
   }
 
   /** The staff user behind a bearer token, or UNAUTHENTICATED (unknown, ended and expired alike). */
-  async authenticate(token: string): Promise<StaffIdentity> {
+  async authenticate(token: string): Promise<StaffIdentity & { expiresAt: Date }> {
     const digest = hashSecret(token);
     const session = await this.tx.read((manager) => this.sessions.findByTokenHash(manager, digest));
-    return this.identityOf(session, digest);
+    return { ...this.identityOf(session, digest), expiresAt: session?.expiresAt ?? new Date(0) };
   }
 
   /** As `authenticate`, with the user's role at `venueId` (null: not a member) from the same read. */
@@ -73,6 +89,11 @@ export class AuthService {
     const digest = hashSecret(token);
     const row = await this.tx.read((manager) => this.sessions.findWithRole(manager, digest, venueId));
     return { identity: this.identityOf(row, digest), role: row?.role ?? null };
+  }
+
+  /** Of these sessions, the live ones with the venues their user belongs to now (the board's re-check). */
+  liveSessions(sessionIds: string[]): Promise<Map<string, string[]>> {
+    return this.tx.read((manager) => this.sessions.liveWithVenues(manager, sessionIds, this.clock.now()));
   }
 
   private identityOf(session: SessionRow | null, digest: string): StaffIdentity {
@@ -86,9 +107,68 @@ export class AuthService {
   }
 
   async logout(identity: StaffIdentity): Promise<void> {
-    await this.tx.run(async ({ manager }) => {
-      await this.sessions.end(manager, identity.sessionId, this.clock.now());
-      await this.audit.record(manager, { action: 'logout', subjectUserId: identity.userId });
+    await this.tx.run(async (tx) => {
+      await this.sessions.end(tx.manager, identity.sessionId, this.clock.now());
+      await this.audit.record(tx.manager, { action: 'logout', subjectUserId: identity.userId });
+      this.afterEnding(tx, [identity.sessionId]);
     });
   }
+
+  /** Signs out every session of the caller, this one included, on every device. */
+  async logoutEverywhere(identity: StaffIdentity): Promise<{ ended: number }> {
+    return this.tx.run(async (tx) => {
+      const ended = await this.sessions.endAllOf(tx.manager, identity.userId, this.clock.now());
+      await this.audit.record(tx.manager, { action: 'logout-everywhere', subjectUserId: identity.userId, details: { ended: ended.length } });
+      this.afterEnding(tx, ended);
+      return { ended: ended.length };
+    });
+  }
+
+  /**
+   * Changes the caller's own password after checking the current one (counted like a login, so a
+   * stolen session cannot guess it), and ends every other session of the account.
+   */
+  async changePassword(identity: StaffIdentity, currentPassword: string, newPassword: string): Promise<{ endedSessions: number }> {
+    const user = await this.tx.read((manager) => this.users.findById(manager, identity.userId));
+    if (!user) throw DomainException.unauthenticated();
+    const ip = requestContext.current()?.ip ?? 'unknown';
+    await this.limiter.attempt(user.email, ip);
+    if (!(await this.hasher.verify(user.passwordHash ?? undefined, currentPassword))) {
+      await this.tx.run(({ manager }) =>
+        this.audit.record(manager, { action: 'password-change-failed', subjectUserId: user.id }),
+      );
+      throw DomainException.validation('The current password is not right.', { field: 'currentPassword' });
+    }
+    await this.limiter.succeeded(user.email, ip);
+    const passwordHash = await this.hashNew(newPassword);
+    return this.tx.run(async (tx) => {
+      await this.users.setPassword(tx.manager, user.id, passwordHash, false);
+      const ended = await this.sessions.endAllOf(tx.manager, user.id, this.clock.now(), identity.sessionId);
+      await this.audit.record(tx.manager, { action: 'password-changed', subjectUserId: user.id, details: { endedSessions: ended.length } });
+      this.afterEnding(tx, ended);
+      return { endedSessions: ended.length };
+    });
+  }
+
+  /** Ends every session of a user inside the caller's transaction (a reset, a claimed invitation). */
+  async endAllSessions(tx: Tx, userId: string): Promise<number> {
+    const ended = await this.sessions.endAllOf(tx.manager, userId, this.clock.now());
+    this.afterEnding(tx, ended);
+    return ended.length;
+  }
+
+  async hashNew(password: string): Promise<string> {
+    if (password.length < MIN_PASSWORD) throw DomainException.validation(`A password needs at least ${MIN_PASSWORD} characters.`);
+    return this.hasher.hash(password);
+  }
+
+  verifyPassword(stored: string | null, password: string): Promise<boolean> {
+    return this.hasher.verify(stored ?? undefined, password);
+  }
+
+  private afterEnding(tx: Tx, sessionIds: string[]): void {
+    tx.afterCommit(() => this.events.publish({ kind: 'sessions-ended', sessionIds }));
+  }
 }
+
+const MIN_PASSWORD = 8;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Role } from '@hostboard/core';
+import { returningRows, type Role } from '@hostboard/core';
 import { StaffSession } from './staff-session.entity.js';
 
 /** What deciding whether a session is live needs. */
@@ -41,6 +41,32 @@ export class StaffSessionRepository {
     const r = rows[0];
     if (!r) return null;
     return { id: r.id, userId: r.user_id, tokenHash: r.token_hash, expiresAt: r.expires_at, endedAt: r.ended_at, role: r.role };
+  }
+
+  /** Ends every live session of a user (but `exceptId`); answers the ids it ended. */
+  async endAllOf(tx: EntityManager, userId: string, at: Date, exceptId?: string): Promise<string[]> {
+    const rows: unknown = await tx.query(
+      `UPDATE staff_sessions SET ended_at = $2
+        WHERE user_id = $1 AND ended_at IS NULL AND ($3::uuid IS NULL OR id <> $3::uuid)
+        RETURNING id`,
+      [userId, at, exceptId ?? null],
+    );
+    return returningRows<{ id: string }>(rows).map((r) => r.id);
+  }
+
+  /**
+   * For the board's periodic re-check: of these sessions, which are still live at `now`, and the
+   * venues their user is a member of now.
+   */
+  async liveWithVenues(tx: EntityManager, ids: string[], now: Date): Promise<Map<string, string[]>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; venues: string[] | null }> = await tx.query(
+      `SELECT s.id, ARRAY(SELECT m.venue_id::text FROM venue_memberships m WHERE m.user_id = s.user_id) AS venues
+         FROM staff_sessions s
+        WHERE s.id = ANY($1::uuid[]) AND s.ended_at IS NULL AND s.expires_at > $2`,
+      [ids, now],
+    );
+    return new Map(rows.map((r) => [r.id, r.venues ?? []]));
   }
 
   /** Ends a session once; a second logout changes nothing. */

@@ -45,9 +45,23 @@ export class StaffAccountService {
     });
   }
 
-  /** Inside a caller's transaction (adding a member with a new account). Hash the password before. */
-  insert(tx: EntityManager, input: { email: string; name: string; passwordHash: string }): Promise<StaffUser> {
-    return this.users.insert(tx, { ...input, email: normaliseEmail(input.email), createdAt: this.clock.now() });
+  /**
+   * Inside a caller's transaction (adding a member with a new account). Hash the password before.
+   * `provisionedByVenueId`: a manager of that venue chose the password, so it must be changed at
+   * first sign-in. No password at all: an invited account nobody can sign in to until it is claimed.
+   */
+  insert(
+    tx: EntityManager,
+    input: { email: string; name: string; passwordHash: string | null; provisionedByVenueId?: string },
+  ): Promise<StaffUser> {
+    return this.users.insert(tx, {
+      email: normaliseEmail(input.email),
+      name: input.name,
+      passwordHash: input.passwordHash,
+      mustChangePassword: input.provisionedByVenueId !== undefined,
+      provisionedByVenueId: input.provisionedByVenueId ?? null,
+      createdAt: this.clock.now(),
+    });
   }
 
   hashPassword(password: string): Promise<string> {

@@ -19,6 +19,19 @@ export class StaffUserRepository {
     return row;
   }
 
+  /** A new password: whoever set it, it is no longer someone else's choice unless `mustChange`. */
+  async setPassword(tx: EntityManager, id: string, passwordHash: string, mustChange: boolean): Promise<void> {
+    await tx.update(
+      StaffUser,
+      { id },
+      mustChange ? { passwordHash, mustChangePassword: true } : { passwordHash, mustChangePassword: false, provisionedByVenueId: null },
+    );
+  }
+
+  lockById(tx: EntityManager, id: string): Promise<StaffUser | null> {
+    return tx.findOne(StaffUser, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
   async count(tx: EntityManager): Promise<number> {
     return tx.count(StaffUser);
   }

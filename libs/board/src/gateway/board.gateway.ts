@@ -5,11 +5,12 @@ import {
   SubscribeMessage,
   WebSocketGateway,
   WebSocketServer,
+  type OnGatewayConnection,
   type OnGatewayInit,
 } from '@nestjs/websockets';
 import type { Namespace, Socket } from 'socket.io';
-import { AuthService, MembershipService } from '@hostboard/auth';
-import { TransactionRunner } from '@hostboard/core';
+import { AuthService, StaffAccessEvents, type StaffAccessChange } from '@hostboard/auth';
+import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '../board-event.writer.js';
 import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
 import { BoardSocketLimiter, RATE_LIMITED_ACK } from './board-socket.limiter.js';
@@ -19,9 +20,23 @@ import { SnapshotReads } from './snapshot-reads.js';
 export const MAX_REPLAY_EVENTS = 500;
 /** Every room hears its current version this often, so a board that missed a push notices. */
 export const VERSION_HEARTBEAT_MS = 10_000;
+/**
+ * Every process re-checks its own sockets' sessions and memberships this often: a session that
+ * expired, or access ended by a path that sent no notice (SQL, a lost Redis message), is cut within it.
+ */
+export const ACCESS_RECHECK_MS = 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const room = (venueId: string): string => `venue:${venueId}`;
+const sessionRoom = (sessionId: string): string => `session:${sessionId}`;
+const userRoom = (userId: string): string => `user:${userId}`;
+
+/** What the handshake learnt; the token stays in this process's memory to re-check every subscribe. */
+interface SocketData {
+  userId?: string;
+  sessionId?: string;
+  token?: string;
+}
 
 interface SubscribeBody {
   venueId?: unknown;
@@ -40,17 +55,20 @@ type SubscribeAck =
 // WebSocket only: with several api processes on one port (node:cluster) or behind a balancer without
 // sticky sessions, a long-polling client's requests would land on processes that never saw its handshake.
 @WebSocketGateway({ namespace: '/board', transports: ['websocket'] })
-export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
+export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModuleDestroy {
   private readonly logger = new Logger(BoardGateway.name);
   private heartbeat?: NodeJS.Timeout;
+  private recheck?: NodeJS.Timeout;
+  private rechecking = false;
   private unsubscribe?: () => void;
+  private unsubscribeAccess?: () => void;
 
   @WebSocketServer()
   private readonly namespace: Namespace;
 
   constructor(
     private readonly auth: AuthService,
-    private readonly memberships: MembershipService,
+    private readonly access: StaffAccessEvents,
     private readonly tx: TransactionRunner,
     private readonly events: BoardEventWriter,
     private readonly publisher: BoardPublisher,
@@ -65,7 +83,7 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
       if (typeof token !== 'string' || token.length > 256) return next(new Error('UNAUTHENTICATED'));
       this.auth.authenticate(token).then(
         (identity) => {
-          (socket.data as { userId?: string }).userId = identity.userId;
+          Object.assign(socket.data as SocketData, { userId: identity.userId, sessionId: identity.sessionId, token });
           next();
         },
         () => next(new Error('UNAUTHENTICATED')),
@@ -76,20 +94,78 @@ export class BoardGateway implements OnGatewayInit, OnModuleDestroy {
     this.unsubscribe = this.publisher.subscribe((e) => namespace.to(room(e.venueId)).emit('board.event', e));
     this.heartbeat = setInterval(() => void this.sendVersions(namespace), VERSION_HEARTBEAT_MS);
     this.heartbeat.unref();
+    this.unsubscribeAccess = this.access.subscribe((c) => this.cut(namespace, c));
+    this.recheck = setInterval(() => void this.recheckAccess(namespace), ACCESS_RECHECK_MS);
+    this.recheck.unref();
+  }
+
+  /** Rooms by session and by user, so an ended session or a removed member reaches this socket from any process. */
+  async handleConnection(socket: Socket): Promise<void> {
+    const data = socket.data as SocketData;
+    if (data.sessionId && data.userId) await socket.join([sessionRoom(data.sessionId), userRoom(data.userId)]);
   }
 
   onModuleDestroy(): void {
     clearInterval(this.heartbeat);
+    clearInterval(this.recheck);
     this.unsubscribe?.();
+    this.unsubscribeAccess?.();
+  }
+
+  /** Through the adapter (Redis with REDIS_URL), so the sockets on every api process are reached. */
+  private cut(namespace: Namespace, change: StaffAccessChange): void {
+    try {
+      if (change.kind === 'sessions-ended') namespace.in(change.sessionIds.map(sessionRoom)).disconnectSockets(true);
+      else namespace.in(userRoom(change.userId)).socketsLeave(room(change.venueId));
+    } catch (err) {
+      this.logger.warn(`could not cut board access at once (the re-check will): ${(err as Error).message}`);
+    }
+  }
+
+  /** This process's sockets only: each process checks its own, so together they cover every socket. */
+  private async recheckAccess(namespace: Namespace): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      const sockets = [...namespace.sockets.values()];
+      const ids = [...new Set(sockets.map((s) => (s.data as SocketData).sessionId).filter((id): id is string => !!id))];
+      if (ids.length === 0) return;
+      const live = await this.auth.liveSessions(ids);
+      for (const socket of sockets) {
+        const venues = live.get((socket.data as SocketData).sessionId ?? '');
+        if (!venues) {
+          socket.disconnect(true);
+          continue;
+        }
+        for (const r of socket.rooms) {
+          if (r.startsWith('venue:') && !venues.includes(r.slice(6))) await socket.leave(r);
+        }
+      }
+    } catch (err) {
+      this.logger.warn(`board access re-check failed: ${(err as Error).message}`);
+    } finally {
+      this.rechecking = false;
+    }
   }
 
   @SubscribeMessage('subscribe')
   async subscribe(@ConnectedSocket() socket: Socket, @MessageBody() body: SubscribeBody): Promise<SubscribeAck> {
     const venueId = typeof body?.venueId === 'string' && UUID.test(body.venueId) ? body.venueId : null;
-    const userId = (socket.data as { userId?: string }).userId;
+    const { token } = socket.data as SocketData;
+    if (!venueId || !token) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
+    // The session and the membership are checked again on every subscribe, not only at the handshake.
+    let role: string | null;
+    try {
+      role = (await this.auth.authenticateAt(token, venueId)).role;
+    } catch (err) {
+      // An ended or expired session: refused, and the socket closed. Anything else (the database
+      // briefly gone) is not the session's fault and is answered as any failure is.
+      if (!(err instanceof DomainException && err.code === ErrorCode.UNAUTHENTICATED)) throw err;
+      setImmediate(() => socket.disconnect(true));
+      return { error: { code: 'UNAUTHENTICATED', message: 'Your session is not valid; sign in again.' } };
+    }
     // Not a member reads the same as no such venue: nothing confirms another venue exists.
-    const role = venueId && userId ? await this.memberships.roleOf(venueId, userId) : null;
-    if (!venueId || !role) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
+    if (!role) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
     await socket.join(room(venueId));
     const since =
       typeof body.sinceVersion === 'number' && Number.isSafeInteger(body.sinceVersion) && body.sinceVersion >= 0

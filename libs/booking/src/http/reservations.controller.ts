@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { VenueRole } from '@hostboard/core';
+import { linkNextPage, pageLimit, PageQueryDto, VenueRole } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
 import { BookingService, type CreatedBooking } from '../booking.service.js';
 import { CreateReservationDto } from './create-reservation.dto.js';
@@ -20,7 +21,14 @@ export class ReservationsController {
 
   @VenueRole('host')
   @Get()
-  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<ReservationView[]> {
-    return this.bookings.list(venueId);
+  async list(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Query() query: PageQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ReservationView[]> {
+    const page = await this.bookings.list(venueId, { limit: pageLimit(query), before: query.before });
+    linkNextPage(req, res, page.next);
+    return page.items;
   }
 }

@@ -80,6 +80,63 @@ export class AppConfig {
   @Min(1)
   AUTH_RATE_WINDOW_SECONDS = 60;
 
+  /**
+   * Failed logins allowed for one account across all addresses in a window before each further
+   * attempt for it is slowed (never refused: its owner can still sign in from another address).
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_ACCOUNT_LIMIT = 50;
+
+  /** Failed logins allowed from one address (any account) in a window; then 429. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_ADDRESS_LIMIT = 50;
+
+  /** How long each login attempt for an account past AUTH_ACCOUNT_LIMIT waits before its password is checked. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(30_000)
+  AUTH_ACCOUNT_SLOWDOWN_MS = 1000;
+
+  /** Public queue joins allowed from one address per JOIN_RATE_WINDOW_SECONDS; then 429 with Retry-After. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  JOIN_RATE_PER_ADDRESS = 20;
+
+  /** Public queue joins allowed into one venue per JOIN_RATE_WINDOW_SECONDS, from everyone together. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  JOIN_RATE_PER_VENUE = 300;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  JOIN_RATE_WINDOW_SECONDS = 600;
+
+  /**
+   * Which proxies may set the client address through X-Forwarded-For (express "trust proxy"):
+   * empty or `none` (the default) uses the socket's address; a hop count (`1`), or a comma-separated
+   * list of addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal`.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^(|none|\d{1,2}|[0-9A-Za-z:./]+(\s*,\s*[0-9A-Za-z:./]+)*)$/, {
+    message: 'TRUST_PROXY must be none, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+  })
+  TRUST_PROXY = '';
+
   /** Comma-separated origins allowed to open the board socket; empty: same-origin and non-browser clients only. */
   @IsOptional()
   @IsString()
@@ -160,6 +217,14 @@ export class AppConfig {
   @Min(1)
   @Max(64)
   API_PROCESSES?: number;
+
+  /** The express "trust proxy" value TRUST_PROXY stands for (false: trust no proxy). */
+  get trustProxy(): boolean | number | string[] {
+    const v = this.TRUST_PROXY.trim();
+    if (v === '' || v === 'none') return false;
+    if (/^\d+$/.test(v)) return Number(v);
+    return v.split(',').map((x) => x.trim());
+  }
 
   get embedded(): boolean {
     return this.DATABASE_URL === undefined;

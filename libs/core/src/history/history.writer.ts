@@ -50,6 +50,7 @@ export class HistoryWriter {
     );
   }
 
+  /** One subject's (or the venue's) history, oldest first, for code that needs all of it at once. */
   async list(tx: EntityManager, venueId: string, subjectId?: string): Promise<HistoryView[]> {
     const rows = await tx.find(HistoryRow, {
       where: subjectId ? { venueId, subjectId } : { venueId },
@@ -57,6 +58,42 @@ export class HistoryWriter {
       take: 5000,
     });
     return rows.map((r) => ({
+      at: r.at.toISOString(),
+      subjectType: r.subjectType,
+      subjectId: r.subjectId,
+      from: r.fromState,
+      to: r.toState,
+      operationId: r.operationId,
+      actor: r.actor,
+      reason: r.reason,
+    }));
+  }
+
+  /**
+   * Newest first, one page: `before` is the id of the last row of the previous page; the page holds
+   * the rows strictly older in (at, id) order. Read `limit + 1` rows to know whether more follow.
+   */
+  async page(
+    tx: EntityManager,
+    venueId: string,
+    opts: { subjectId?: string; limit: number; beforeId?: string | null },
+  ): Promise<Array<HistoryView & { id: string }>> {
+    const qb = tx
+      .createQueryBuilder(HistoryRow, 'h')
+      .where('h.venue_id = :venueId', { venueId })
+      .orderBy('h.at', 'DESC')
+      .addOrderBy('h.id', 'DESC')
+      .limit(opts.limit);
+    if (opts.subjectId) qb.andWhere('h.subject_id = :subjectId', { subjectId: opts.subjectId });
+    if (opts.beforeId) {
+      // An unknown cursor matches no row, so the page is empty rather than restarting at the top.
+      qb.andWhere('(h.at, h.id) < (SELECT c.at, c.id FROM history c WHERE c.id = :beforeId AND c.venue_id = :venueId)', {
+        beforeId: opts.beforeId,
+      });
+    }
+    const rows = await qb.getMany();
+    return rows.map((r) => ({
+      id: String(r.id), // bigint: a string on PostgreSQL, a number on the embedded database
       at: r.at.toISOString(),
       subjectType: r.subjectType,
       subjectId: r.subjectId,

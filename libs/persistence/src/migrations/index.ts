@@ -9,6 +9,7 @@ import { GuestChannels1796190122787 } from './1796190122787-guest-channels.js';
 import { EntryQuotes1796190155236 } from './1796190155236-entry-quotes.js';
 import { VenueCountry1796190292083 } from './1796190292083-venue-country.js';
 import { AddVenueDecisions1796190448932 } from './1796190448932-add-venue-decisions.js';
+import { StaffInvitations1796191233817 } from './1796191233817-staff-invitations.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   EntryQuotes1796190155236,
   VenueCountry1796190292083,
   AddVenueDecisions1796190448932,
+  StaffInvitations1796191233817,
 ];

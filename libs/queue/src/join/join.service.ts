@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, requestContext, TransactionRunner, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, OutboxWriter, queueJoinedText } from '@hostboard/outbox';
 import { RunningWindowFinder, TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
@@ -11,6 +11,7 @@ import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
 import { QuoteService } from '../quote/quote.service.js';
 import { QueueTokenService } from '../tokens/queue-token.service.js';
 import { BusinessDayCloser } from '../day-close/business-day.closer.js';
+import { JoinLimiter } from './join.limiter.js';
 import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from './queue-joined.email.js';
 import {
   assertPartySize,
@@ -65,6 +66,7 @@ export class JoinService {
     private readonly dayClose: BusinessDayCloser,
     private readonly seating: TablesRepository,
     private readonly guest: GuestMessenger,
+    private readonly limiter: JoinLimiter,
   ) {}
 
   /** Host+ at the desk: the venue is theirs, published or not. */
@@ -73,23 +75,25 @@ export class JoinService {
     return this.command(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       // A national phone number is read with the venue's country, so the contact is checked here.
-      return this.join(tx, venue, input, normaliseContact(input.email, input.phone, venue.country));
+      return this.join(tx, venue, input, normaliseContact(input.email, input.phone, venue.country), true);
     });
   }
 
   /** Anyone, by slug: an unknown or unpublished venue is the same plain NOT_FOUND. */
   async publicJoin(slug: string, input: JoinInput): Promise<JoinResult> {
+    await this.limiter.fromAddress(requestContext.current()?.ip ?? 'unknown');
     const found = await this.tx.run(({ manager }) => this.venues.findBySlug(manager, slug));
     // The request is checked before the venue's guards; an unknown or unpublished venue reads phones
     // as international only, which tells an outsider nothing about it.
     const contact = normaliseContact(input.email, input.phone, found?.published ? found.country : null);
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
     await this.dayClose.closeFirst(found.id);
+    await this.limiter.intoVenue(found.id);
     return this.command(async (tx) => {
       const venue = await this.venues.lock(tx.manager, found.id);
       // Read again under the lock: it may have been unpublished since.
       if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
-      return this.join(tx, venue, input, contact);
+      return this.join(tx, venue, input, contact, false);
     });
   }
 
@@ -97,7 +101,8 @@ export class JoinService {
     return this.tx.command<JoinResult>({ translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }) }, fn);
   }
 
-  private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact): Promise<JoinResult> {
+  /** `staff`: the desk is told where the existing entry stands; an anonymous caller is not (it would reveal who is queued). */
+  private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact, staff: boolean): Promise<JoinResult> {
     if (venue.seating === 'tables') {
       assertPartySizeRange(input.partySize);
       if (!contact.key) throw DomainException.validation(CONTACT_MISSING, { field: 'email' });
@@ -113,7 +118,7 @@ export class JoinService {
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
     if (contactKey) {
       const existing = await this.entries.activeWithContact(tx.manager, venue.id, businessDate, contact);
-      if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: existing.id });
+      if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: existing.id } : {});
     }
 
     const standing = await this.quotes.forJoin(

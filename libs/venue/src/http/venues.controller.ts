@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { SignedIn, VenueRole, type HistoryView } from '@hostboard/core';
+import { linkNextPage, pageLimit, SignedIn, VenueRole, type HistoryView } from '@hostboard/core';
 import { CurrentStaff, type StaffIdentity } from '@hostboard/auth';
 import { VenueService } from '../venues/venue.service.js';
 import type { VenueView } from '../venues/venue.view.js';
@@ -41,7 +42,14 @@ export class VenuesController {
 
   @VenueRole('host')
   @Get(':venueId/history')
-  history(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() query: HistoryQueryDto): Promise<HistoryView[]> {
-    return this.venues.listHistory(venueId, query.subjectId);
+  async history(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Query() query: HistoryQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<HistoryView[]> {
+    const page = await this.venues.listHistory(venueId, { subjectId: query.subjectId, limit: pageLimit(query), before: query.before });
+    linkNextPage(req, res, page.next);
+    return page.items;
   }
 }

@@ -9,6 +9,9 @@ import {
   SQLSTATE,
   TransactionRunner,
   type HistoryView,
+  cursor,
+  toPage,
+  type Page,
 } from '@hostboard/core';
 import { MembershipService } from '@hostboard/auth';
 import type { CreateVenueDto } from '../http/create-venue.dto.js';
@@ -128,8 +131,15 @@ export class VenueService {
     });
   }
 
-  async listHistory(venueId: string, subjectId?: string): Promise<HistoryView[]> {
-    return this.tx.run(({ manager }) => this.history.list(manager, venueId, subjectId));
+  /** Newest first, a page at a time (`before`: the cursor of the previous page's Link header). */
+  async listHistory(venueId: string, query: { subjectId?: string; limit: number; before?: string }): Promise<Page<HistoryView>> {
+    const beforeId = cursor.decode(query.before);
+    if (beforeId !== null && !/^\d{1,19}$/.test(beforeId)) throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
+    const rows = await this.tx.run(({ manager }) =>
+      this.history.page(manager, venueId, { subjectId: query.subjectId, limit: query.limit + 1, beforeId }),
+    );
+    const page = toPage(rows, query.limit, (r) => cursor.encode(r.id));
+    return { items: page.items.map(({ id: _id, ...view }) => view), next: page.next };
   }
 }
 

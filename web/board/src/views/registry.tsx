@@ -3,6 +3,7 @@ import type { Role } from '../state/role';
 import type { VenueData } from '../state/venue-data';
 import { BoardView } from './board-view';
 import { MessagesView } from './messages-view';
+import { StaffView } from '../staff/staff-view';
 import { SetupView } from './setup-view';
 
 /** What every venue tab receives. */
@@ -31,4 +32,6 @@ export const TABS: TabDef[] = [
   { id: 'floor', label: 'Floor', minRole: 'host', view: BoardView },
   { id: 'messages', label: 'Messages', minRole: 'manager', view: MessagesView },
   { id: 'setup', label: 'Set up', minRole: 'manager', view: SetupView },
+  // Everyone: managers manage the venue's staff here, and anyone changes their own password.
+  { id: 'staff', label: 'Staff', minRole: 'host', view: StaffView },
 ];

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppConfig, Clock, DomainException, ErrorCode, requestContext, roleRank, TransactionRunner, type Role, type Tx } from '@hostboard/core';
+import { OutboxWriter } from '@hostboard/outbox';
+import { AuditLog } from '../audit/audit.log.js';
+import { MembershipRepository } from '../memberships/membership.repository.js';
+import { AttemptLimiter } from '../rate-limit/attempt.limiter.js';
+import { AuthService, BAD_LOGIN, type SessionView } from '../sessions/auth.service.js';
+import { hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '../sessions/secret-token.js';
+import type { StaffUser } from '../users/staff-user.entity.js';
+import { StaffUserRepository } from '../users/staff-user.repository.js';
+import { claimPath, invitationEmail, STAFF_INVITATION_TEMPLATE } from './invitation.email.js';
+import type { InvitationDelivery } from './staff-invitation.entity.js';
+import { StaffInvitationRepository } from './staff-invitation.repository.js';
+
+export const INVITATION_DAYS = 7;
+const INVITATION_INVALID = 'This invitation link is not valid. Ask the venue for a new one.';
+
+export interface InvitationView {
+  id: string;
+  expiresAt: string;
+  delivery: InvitationDelivery;
+  /** Shown once, and only when it is handed over in person (no SMTP): null when it went by email. */
+  token: string | null;
+  link: string | null;
+  /** The claim also asks for the account's current password (an in-person link proves nothing about the email). */
+  needsCurrentPassword: boolean;
+}
+
+/**
+ * Invitations: a role at a venue that is granted only when the holder of the email claims it. With
+ * SMTP configured the one-time link goes by email (the outbox relay), which proves control of the
+ * address; otherwise it is shown once to the inviter to hand over in person, and for an account that
+ * already had a password the claim must also give that password, so an inviter holding the link
+ * cannot take the account over. Claiming sets a new password and ends every earlier session.
+ */
+@Injectable()
+export class InvitationService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly tx: TransactionRunner,
+    private readonly invitations: StaffInvitationRepository,
+    private readonly users: StaffUserRepository,
+    private readonly memberships: MembershipRepository,
+    private readonly auth: AuthService,
+    private readonly limiter: AttemptLimiter,
+    private readonly outbox: OutboxWriter,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** Inside the adding transaction, under the venue lock; a newer invitation replaces an open one. */
+  async create(
+    tx: Tx,
+    input: { venueId: string; user: StaffUser; role: Role; invitedBy: string; accountExisted: boolean },
+  ): Promise<InvitationView> {
+    const { manager } = tx;
+    const now = this.clock.now();
+    const token = newSecretToken();
+    const delivery: InvitationDelivery = this.config.SMTP_URL ? 'email' : 'in-person';
+    const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
+    await this.invitations.endOpen(manager, input.venueId, input.user.id, now);
+    const id = randomUUID();
+    await this.invitations.insert(manager, {
+      id,
+      venueId: input.venueId,
+      userId: input.user.id,
+      role: input.role,
+      tokenHash: hashSecret(token),
+      delivery,
+      accountExisted: input.accountExisted,
+      invitedBy: input.invitedBy,
+      createdAt: now,
+      expiresAt,
+      endedAt: null,
+    });
+    if (delivery === 'email') {
+      const venueName = await venueNameOf(manager, input.venueId);
+      const mail = invitationEmail({ venueName, role: input.role, token, days: INVITATION_DAYS });
+      await this.outbox.record(manager, { venueId: input.venueId, to: input.user.email, template: STAFF_INVITATION_TEMPLATE, ...mail, at: now });
+    }
+    await this.audit.record(manager, {
+      action: 'invitation-created',
+      venueId: input.venueId,
+      subjectUserId: input.user.id,
+      details: { role: input.role, delivery, invitationId: id },
+    });
+    const inPerson = delivery === 'in-person';
+    return {
+      id,
+      expiresAt: expiresAt.toISOString(),
+      delivery,
+      token: inPerson ? token : null,
+      link: inPerson ? claimPath(token) : null,
+      needsCurrentPassword: inPerson && input.accountExisted,
+    };
+  }
+
+  endOpen(manager: EntityManager, venueId: string, userId: string): Promise<void> {
+    return this.invitations.endOpen(manager, venueId, userId, this.clock.now());
+  }
+
+  /**
+   * Claims a link once: counted per address before it is looked at (like a token exchange). Sets the
+   * new password, ends every earlier session of the account, grants the role (never lowering one the
+   * person already holds there) and answers a fresh session.
+   */
+  async claim(token: string, password: string, currentPassword?: string): Promise<SessionView> {
+    const addressKey = `invitation:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    await this.limiter.attempt([addressKey]);
+    const found = SECRET_TOKEN_SHAPE.test(token)
+      ? await this.tx.read((manager) => this.invitations.findByTokenHash(manager, hashSecret(token)))
+      : null;
+    if (!found || found.endedAt || this.clock.now().getTime() >= found.expiresAt.getTime()) throw invalid();
+    const user = await this.tx.read((manager) => this.users.findById(manager, found.userId));
+    if (!user) throw invalid();
+    if (found.delivery === 'in-person' && found.accountExisted) {
+      if (currentPassword === undefined || !(await this.auth.verifyPassword(user.passwordHash, currentPassword))) {
+        throw new DomainException(ErrorCode.UNAUTHENTICATED, `${BAD_LOGIN} This invitation also needs the account's current password.`);
+      }
+    }
+    await this.limiter.succeeded([], [addressKey]);
+    const passwordHash = await this.auth.hashNew(password);
+    return this.tx.run(async (tx) => {
+      const { manager } = tx;
+      const invitation = await this.invitations.lockByTokenHash(manager, found.tokenHash);
+      if (!invitation || invitation.endedAt) throw invalid();
+      const now = this.clock.now();
+      await this.invitations.end(manager, invitation.id, now);
+      await this.users.setPassword(manager, invitation.userId, passwordHash, false);
+      const endedSessions = await this.auth.endAllSessions(tx, invitation.userId);
+      const before = await this.memberships.roleOf(manager, invitation.venueId, invitation.userId);
+      const role = before && roleRank(before) > roleRank(invitation.role) ? before : invitation.role;
+      await this.memberships.upsert(manager, invitation.venueId, invitation.userId, role, now);
+      const actor = `staff:${invitation.userId}`;
+      await this.audit.record(manager, {
+        action: 'invitation-claimed',
+        actor,
+        venueId: invitation.venueId,
+        subjectUserId: invitation.userId,
+        details: { invitationId: invitation.id, endedSessions },
+      });
+      await this.audit.record(manager, {
+        action: before ? 'membership-changed' : 'membership-added',
+        actor,
+        venueId: invitation.venueId,
+        subjectUserId: invitation.userId,
+        details: { role, previousRole: before, invitationId: invitation.id },
+      });
+      const fresh = await this.users.findById(manager, invitation.userId);
+      if (!fresh) throw invalid();
+      return this.auth.openSession(manager, fresh);
+    });
+  }
+}
+
+function invalid(): DomainException {
+  return new DomainException(ErrorCode.TOKEN_INVALID, INVITATION_INVALID);
+}
+
+async function venueNameOf(manager: EntityManager, venueId: string): Promise<string> {
+  const rows: Array<{ name: string }> = await manager.query('SELECT name FROM venues WHERE id = $1', [venueId]);
+  return rows[0]?.name ?? 'a venue';
+}

@@ -1,0 +1,179 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, messageOf } from '../api/client';
+import { session } from '../state/session';
+import { ROLES, staffApi, type AddMemberAnswer, type Member, type Role } from './staff-api';
+
+/**
+ * The venue's staff, for managers and owners: list, add (a new account with a password to hand
+ * over, or an invitation), change a role, remove, reset a password the venue set and nobody has
+ * changed since. What each add did is shown in the server's own words.
+ */
+export function MembersPanel({ venueId }: { venueId: string }) {
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
+  const [note, setNote] = useState<{ text: string; error: boolean; link?: string | null } | null>(null);
+  const load = (): void => {
+    staffApi.members(venueId).then(
+      (m) => {
+        setMembers(m);
+        setError(null);
+      },
+      (err: unknown) => setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 }),
+    );
+  };
+  useEffect(load, [venueId]);
+  const act = async (what: () => Promise<unknown>, done: string): Promise<void> => {
+    try {
+      await what();
+      setNote({ text: done, error: false });
+    } catch (err) {
+      setNote({ text: messageOf(err), error: true });
+    }
+    load();
+  };
+  const me = session.value?.user.id;
+  if (error) {
+    return (
+      <section class="card" data-testid="members-error">
+        <p class="error">{error.text}</p>
+        {error.forbidden && <p>Only a manager or the owner of this venue can manage its staff.</p>}
+      </section>
+    );
+  }
+  return (
+    <section class="card members-panel" data-testid="members">
+      <h2>Staff</h2>
+      {note && (
+        <div class={note.error ? 'error-box' : 'info'} role={note.error ? 'alert' : 'status'} data-testid="members-note">
+          <p>{note.text}</p>
+          {note.link && (
+            <p>
+              One-time link (shown only now): <code data-testid="invitation-link">{location.origin + note.link}</code>
+            </p>
+          )}
+        </div>
+      )}
+      {members === null && <p class="muted">Loading staff…</p>}
+      <table class="members-table">
+        <tbody>
+          {members?.map((m) => (
+            <tr key={m.userId} data-testid="member" data-email={m.email}>
+              <td>
+                {m.name} <span class="muted">{m.email}</span>
+              </td>
+              <td>
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  value={m.role}
+                  onChange={(e) => void act(() => staffApi.changeRole(venueId, m.userId, e.currentTarget.value as Role), `${m.email} is now ${e.currentTarget.value}.`)}
+                >
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <ResetButton onReset={(pw) => act(() => staffApi.resetPassword(venueId, m.userId, pw), `New initial password set for ${m.email}; their sessions ended.`)} />
+                {m.userId !== me && (
+                  <button
+                    type="button"
+                    class="btn btn-danger"
+                    onClick={() => {
+                      if (confirm(`Remove ${m.email} from this venue? Their access ends at once.`)) void act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`);
+                    }}
+                  >
+                    Remove
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <AddMemberForm
+        venueId={venueId}
+        onAdded={(a) => {
+          setNote({ text: a.message, error: false, link: a.invitation?.link ?? null });
+          load();
+        }}
+        onError={(text) => setNote({ text, error: true })}
+      />
+    </section>
+  );
+}
+
+function ResetButton({ onReset }: { onReset: (password: string) => Promise<void> }) {
+  return (
+    <button
+      type="button"
+      class="btn btn-secondary"
+      onClick={() => {
+        const pw = prompt('New initial password to hand over in person (8 characters or more). Only for an account this venue created and its holder has not changed.');
+        if (pw) void onReset(pw);
+      }}
+    >
+      Reset password
+    </button>
+  );
+}
+
+function AddMemberForm({ venueId, onAdded, onError }: { venueId: string; onAdded: (a: AddMemberAnswer) => void; onError: (t: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>('host');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      onAdded(
+        await staffApi.add(venueId, {
+          email: email.trim(),
+          role,
+          ...(name.trim() ? { name: name.trim() } : {}),
+          ...(password ? { password } : {}),
+        }),
+      );
+      setEmail('');
+      setName('');
+      setPassword('');
+    } catch (err) {
+      onError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="form" onSubmit={(e) => void submit(e)} data-testid="add-member">
+      <h3>Add someone</h3>
+      <label>
+        Email
+        <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+      </label>
+      <label>
+        Name
+        <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        Initial password (optional: used only for a brand-new account; without one they get an invitation)
+        <input type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+      </label>
+      <label>
+        Role
+        <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="btn btn-primary" disabled={busy || email.trim() === ''}>
+        Add
+      </button>
+    </form>
+  );
+}

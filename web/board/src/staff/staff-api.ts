@@ -1,0 +1,48 @@
+import type { Session } from '../api/types';
+import { api } from '../state/session';
+
+/** The staff-lifecycle routes of issue 13 (members, invitations, passwords, sessions). */
+
+export type Role = 'host' | 'manager' | 'owner';
+export const ROLES: Role[] = ['host', 'manager', 'owner'];
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export interface AddMemberAnswer extends Member {
+  outcome: 'created' | 'invited' | 'updated';
+  message: string;
+  invitation?: { delivery: 'email' | 'in-person'; token: string | null; link: string | null; expiresAt: string };
+}
+
+/** The sign-in answer, with the flag the server sets on a password someone else chose. */
+export type StaffSession = Session & { mustChangePassword?: boolean };
+
+export const staffApi = {
+  members: (venueId: string) => api.get<Member[]>(`/v1/venues/${venueId}/members`),
+  add: (venueId: string, body: { email: string; name?: string; password?: string; role: Role }) =>
+    api.post<AddMemberAnswer>(`/v1/venues/${venueId}/members`, body),
+  changeRole: (venueId: string, userId: string, role: Role) =>
+    api.request<Member>('PATCH', `/v1/venues/${venueId}/members/${userId}`, { body: { role } }),
+  remove: (venueId: string, userId: string) => api.request<void>('DELETE', `/v1/venues/${venueId}/members/${userId}`),
+  resetPassword: (venueId: string, userId: string, password: string) =>
+    api.post<{ endedSessions: number }>(`/v1/venues/${venueId}/members/${userId}/password`, { password }),
+  changeOwnPassword: (currentPassword: string, newPassword: string) =>
+    api.post<{ endedSessions: number }>('/v1/auth/password', { currentPassword, newPassword }),
+  signOutEverywhere: () => api.request<void>('DELETE', '/v1/auth/sessions'),
+  // No Idempotency-Key: a replay would hand the stored session token to whoever repeats it.
+  claim: (token: string, password: string, currentPassword?: string) =>
+    api.post<StaffSession>('/v1/auth/invitations/claim', { token, password, ...(currentPassword ? { currentPassword } : {}) }, {
+      idempotencyKey: undefined,
+    }),
+};
+
+/** The invitation secret from `/board/#claim=<token>` (a fragment: no server log sees it), or null. */
+export function claimTokenInLocation(): string | null {
+  const m = /^#claim=([A-Za-z0-9_-]{16,128})$/.exec(location.hash);
+  return m?.[1] ?? null;
+}
