@@ -112,7 +112,7 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     expect(ready).toMatchObject({ channel: 'sms', to: '+13125550123', status: 'recorded' });
     // The venue, the venue-local deadline, how to confirm.
     expect(ready?.body).toBe(
-      `The Test Kitchen: your table is ready. Please confirm within 5 minutes, by 6:05 PM, on your queue page (${PUBLIC_URL}/q/) or with the host.`,
+      `The Test Kitchen: your table is ready. Please confirm within 5 minutes, by 6:05 PM CDT, on your queue page (${PUBLIC_URL}/q/) or with the host.`,
     );
     // No email was recorded for a party that gave none.
     expect((await of(v, phone.entry.id)).every((m) => m.channel === 'sms')).toBe(true);

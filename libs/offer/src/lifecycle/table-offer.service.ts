@@ -12,7 +12,7 @@ import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 import { OFFER_NOT_OPEN } from './acceptance.service.js';
 import { SweepService } from './sweep.service.js';
-import { TABLE_READY_TEMPLATE, tableReadyEmail } from './table-ready.email.js';
+import { holdLengthWords, TABLE_READY_TEMPLATE, tableReadyEmail } from './table-ready.email.js';
 
 export const SKIPS_HEAD = 'This queue is in strict order: offer a table to the oldest waiting party first (details.headEntryId).';
 
@@ -129,8 +129,9 @@ export class TableOfferService {
       if (entry.phone) {
         const body = tableReadyText({
           venueName: venue.name,
-          holdMinutes: Math.max(1, Math.round(venue.holdSeconds / 60)),
-          expiresAtLocal: this.clock.localTime(venue, expiresAt),
+          holdLength: holdLengthWords(venue.holdSeconds),
+          // With its zone, like the email: on the night clocks fall back, 1:35 AM happens twice.
+          expiresAtLocal: this.clock.localStamp(venue, expiresAt),
           link: this.guest.queueLink,
         });
         await this.guest.text(m, {

@@ -40,7 +40,7 @@ describe('guest announcements', () => {
     expect(joined).toBe(
       'Maple: you are in the queue for 4 (joined 7:42 PM). Queue position when you joined: 3. Quoted wait about 60 min (approx), an estimate, not a promise. We will text you when your table is ready.',
     );
-    const ready = tableReadyText({ venueName: 'Maple', holdMinutes: 1, expiresAtLocal: '7:43 PM', link: null });
+    const ready = tableReadyText({ venueName: 'Maple', holdLength: '1 minute', expiresAtLocal: '7:43 PM', link: null });
     expect(ready).toBe(
       'Maple: your table is ready. Please confirm within 1 minute, by 7:43 PM, through your queue link or with the host.',
     );

@@ -24,13 +24,14 @@ export function queueJoinedText(f: {
 
 export function tableReadyText(f: {
   venueName: string;
-  holdMinutes: number;
+  /** The hold in words ("10 minutes", "90 seconds"): never rounded up, so it promises no time the hold does not give. */
+  holdLength: string;
   expiresAtLocal: string;
   link: string | null;
 }): string {
   return [
     `${f.venueName}: your table is ready.`,
-    `Please confirm within ${f.holdMinutes} ${f.holdMinutes === 1 ? 'minute' : 'minutes'}, by ${f.expiresAtLocal},`,
+    `Please confirm within ${f.holdLength}, by ${f.expiresAtLocal},`,
     f.link ? `on your queue page (${f.link}) or with the host.` : 'through your queue link or with the host.',
   ].join(' ');
 }

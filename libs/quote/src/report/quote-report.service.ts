@@ -63,6 +63,11 @@ export class QuoteReportService {
   ) {}
 
   async report(venueId: string, from: string, to: string): Promise<QuoteReport> {
+    // The pattern lets 2026-02-30 or year 0000 through; the database refuses those dates, so say it here.
+    for (const [field, value] of [['from', from], ['to', to]] as const) {
+      const d = DateTime.fromISO(value);
+      if (!d.isValid || d.year < 1) throw DomainException.validation(`${field} is not a calendar date: ${value}.`, { field });
+    }
     const days = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days;
     if (days < 0) throw DomainException.validation('from must not be after to.', { field: 'from' });
     if (days >= MAX_REPORT_DAYS)

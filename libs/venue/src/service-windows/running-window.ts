@@ -38,12 +38,25 @@ export function runsPastMidnight(w: Pick<WindowTimes, 'startMinute' | 'endMinute
 /**
  * A venue-local wall time on a date, through the IANA zone. A wall time that a clock change skips
  * (02:30 on a spring-forward night, midnight in Santiago) resolves to the first instant after the gap.
+ * A wall time that happens twice (01:15 on a fall-back night) resolves to its first occurrence when
+ * `first` is set (a window opens the first time its start is read), else to its last (it closes the
+ * last time its end is read).
  */
-function wallTime(date: DateTime, minute: number): DateTime {
-  return DateTime.fromObject(
-    { year: date.year, month: date.month, day: date.day, hour: Math.floor(minute / 60), minute: minute % 60 },
-    { zone: date.zone },
-  );
+function wallTime(date: DateTime, minute: number, first = false): DateTime {
+  const wanted = { year: date.year, month: date.month, day: date.day, hour: Math.floor(minute / 60), minute: minute % 60 };
+  const keyOf = (d: { year: number; month: number; day: number; hour: number; minute: number }): number =>
+    (((d.year * 100 + d.month) * 100 + d.day) * 100 + d.hour) * 100 + d.minute;
+  const key = keyOf(wanted);
+  let t = DateTime.fromObject(wanted, { zone: date.zone });
+  if (keyOf(t) !== key) {
+    // Skipped: Luxon moves it forward by the gap (02:30 becomes 03:30); walk back to the gap's end.
+    while (keyOf(t.minus({ minutes: 1 })) >= key) t = t.minus({ minutes: 1 });
+    return t;
+  }
+  if (!first) return t;
+  // Luxon gives an ambiguous time's later occurrence: the same wall time at the day before's offset may come first.
+  const earlier = DateTime.fromMillis(t.toMillis() - (t.minus({ days: 1 }).offset - t.offset) * 60_000, { zone: date.zone });
+  return earlier < t && keyOf(earlier) === key ? earlier : t;
 }
 
 /**
@@ -60,7 +73,7 @@ export function runningWindowAt<W extends WindowTimes>(windows: W[], timeZone: s
   for (const day of [today.minus({ days: 1 }), today]) {
     for (const window of windows) {
       if (!window.days.includes(day.weekday)) continue;
-      const start = wallTime(day, window.startMinute);
+      const start = wallTime(day, window.startMinute, true);
       const end = wallTime(runsPastMidnight(window) ? day.plus({ days: 1 }) : day, window.endMinute);
       if (!(start.toMillis() <= now.getTime() && now.getTime() < end.toMillis())) continue;
       if (best && best.startsAt.getTime() <= start.toMillis()) continue;
