@@ -1,4 +1,4 @@
-import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsEmail, Matches, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** A staff correction of a queue entry. Absent fields stay as they are; `email: null` or `phone: null` removes that channel. */
 export class CorrectEntryDto {
@@ -11,6 +11,8 @@ export class CorrectEntryDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
+  // A host reads the name aloud: one made only of spaces names nobody.
+  @Matches(/\S/, { message: 'name must not be blank' })
   name?: string;
 
   @ValidateIf((o: CorrectEntryDto) => o.partySize !== undefined)

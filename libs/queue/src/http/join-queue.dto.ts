@@ -1,10 +1,12 @@
-import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEmail, Matches, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /** A party joining the queue. Types are strict: "4" is not a party size. */
 export class JoinQueueDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
+  // A host reads the name aloud: one made only of spaces names nobody.
+  @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 
   /** Bounded here only against absurd numbers; the venue's own limit is checked by the join. */
