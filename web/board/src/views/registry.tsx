@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import type { Role } from '../state/role';
 import type { VenueData } from '../state/venue-data';
+import { ReportsView } from '../reports/reports-view';
 import { BoardView } from './board-view';
 import { MessagesView } from './messages-view';
 import { SetupView } from './setup-view';
@@ -31,4 +32,6 @@ export const TABS: TabDef[] = [
   { id: 'floor', label: 'Floor', minRole: 'host', view: BoardView },
   { id: 'messages', label: 'Messages', minRole: 'manager', view: MessagesView },
   { id: 'setup', label: 'Set up', minRole: 'manager', view: SetupView },
+  // The quote report compares the floor model with the turns formula: tables only (issue 17).
+  { id: 'reports', label: 'Reports', minRole: 'manager', seating: 'tables', view: ReportsView },
 ];
