@@ -84,6 +84,7 @@ export function MessagesView({ venueId, data }: TabProps) {
             key={m.id}
             class="message"
             data-testid="message"
+            data-id={m.id}
             data-template={m.template}
             data-channel={m.channel}
             data-status={m.status}
