@@ -55,9 +55,8 @@ export function App() {
     }
   }, []);
 
-  const over = shown.kind === 'view' && shown.view.entry.status === 'cancelled';
   useEffect(() => {
-    if (shown.kind === 'no-link' || shown.kind === 'gone' || over) return;
+    if (shown.kind === 'no-link' || shown.kind === 'gone') return;
     if (shown.kind === 'loading') void read();
     const timer = window.setInterval(() => void read(), POLL_MS);
     const onVisible = (): void => {
@@ -68,7 +67,7 @@ export function App() {
       window.clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-  }, [shown.kind, over, read]);
+  }, [shown.kind, read]);
 
   /** The session, opening it with the token on the first act (a token opens one session, once). */
   const session = async (): Promise<string> => {
@@ -88,14 +87,6 @@ export function App() {
     try {
       await api.post(path, body, { queueSession: await session() });
       setAskLeave(false);
-      // Leaving ends the party's session and link with its entry (nothing is left to read):
-      // say it left, and stop asking.
-      if (path.endsWith('/leave')) {
-        setShown((s) =>
-          s.kind === 'view' ? { ...s, view: { ...s.view, entry: { ...s.view.entry, status: 'cancelled' }, offer: null } } : s,
-        );
-        return;
-      }
     } catch (err) {
       if (isGone(err)) {
         setShown({ kind: 'gone' });
@@ -122,8 +113,8 @@ export function App() {
         <section class="card" data-testid="gone">
           <h1>This link no longer works</h1>
           <p>
-            A queue link stops working at the end of the day, when the desk gives you a new one, when you leave the queue,
-            or an hour after you confirm with it.
+            A queue link stops working at the end of the day, when the desk gives you a new one, or an hour after you first
+            confirm or leave with it.
           </p>
           <p class="strong">Ask at the desk for a new queue link: the host gives you a new code to scan.</p>
         </section>
