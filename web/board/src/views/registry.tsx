@@ -31,7 +31,7 @@ export interface TabDef {
 export const TABS: TabDef[] = [
   { id: 'floor', label: 'Floor', minRole: 'host', view: BoardView },
   { id: 'messages', label: 'Messages', minRole: 'manager', view: MessagesView },
-  { id: 'setup', label: 'Set up', minRole: 'manager', view: SetupView },
   // The quote report compares the floor model with the turns formula: tables only (issue 17).
   { id: 'reports', label: 'Reports', minRole: 'manager', seating: 'tables', view: ReportsView },
+  { id: 'setup', label: 'Set up', minRole: 'manager', view: SetupView },
 ];
