@@ -174,6 +174,77 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await screenshot(tablet, 'messages-channels');
   });
 
+  /** The board, signed in as the owner, on a screen of this size. */
+  async function board(width: number, height: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height }, hasTouch: true, locale: 'en-US' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${v.id}"]`);
+    return page;
+  }
+
+  it('the QR on the token card holds the queue link, and Find by code takes that link back', async () => {
+    const tablet = await board(1024, 768);
+    await tablet.getByTestId('open-join').click();
+    await tablet.fill('input[name=name]', 'Eli Scanned');
+    await tablet.fill('input[name=partySize]', '2');
+    await tablet.fill('input[name=email]', 'eli@example.test');
+    await tablet.getByTestId('join-submit').click();
+    const token = (await tablet.getByTestId('queue-token').getAttribute('data-token')) ?? '';
+    const snapshot = (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
+      queuePage?: string | null;
+    };
+    const link = `${snapshot.queuePage ?? `${t.baseUrl}/q/`}#${token}`;
+    expect(await tablet.getByTestId('token-qr').getAttribute('data-link')).toBe(link);
+    await tablet.locator('[data-testid=token-qr] svg').waitFor();
+    await tablet.getByTestId('token-done').click();
+
+    // What a scanner reads off that QR (or a host pastes): the whole link, not just the code.
+    await tablet.getByTestId('open-lookup').click();
+    await tablet.fill('input[name=token]', link);
+    await tablet.getByTestId('lookup-submit').click();
+    await tablet.getByTestId('found').waitFor({ timeout: SHOW_BOUND });
+    expect(await tablet.getByTestId('found-status').textContent()).toContain('waiting in line');
+  });
+
+  it('the Messages tab reads older pages after the Link header, newest first, each message once', async () => {
+    const all = (await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?limit=500`).set(owner.auth).expect(200))
+      .body as Array<{ id: string }>;
+    expect(all.length).toBeGreaterThan(4);
+    const tablet = await board(1024, 768);
+    // Pages of two (the server's own paging, with a smaller page than its default), so the
+    // button has older pages to follow; the Link header carries the limit on.
+    await tablet.route(/\/v1\/venues\/[^/]+\/messages$/, (route) => route.continue({ url: `${route.request().url()}?limit=2` }));
+    await tablet.locator('[data-tab=messages]').click();
+    await tablet.getByTestId('message').nth(1).waitFor({ timeout: SHOW_BOUND });
+    for (let pages = 1; await tablet.getByTestId('messages-older').isVisible(); pages++) {
+      expect(pages).toBeLessThan(all.length);
+      await tablet.getByTestId('messages-older').click();
+      await tablet.getByTestId('message').nth(Math.min(all.length, (pages + 1) * 2) - 1).waitFor({ timeout: SHOW_BOUND });
+    }
+    const shown: Array<string | null> = [];
+    for (const el of await tablet.getByTestId('message').all()) shown.push(await el.getAttribute('data-id'));
+    expect(shown).toEqual(all.map((m) => m.id));
+  });
+
+  it('on a 390×844 phone the floor shows the reach marker without anything running off the side', async () => {
+    const page = await board(390, 844);
+    const marker = page.locator('[data-testid=entry] [data-testid=reach][data-reach=failed]').first();
+    await marker.waitFor({ timeout: SHOW_BOUND });
+    await screenshot(page, 'board-phone-reach');
+    const box = await marker.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    const [scroll, inner] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [
+      number,
+      number,
+    ];
+    expect(scroll).toBeLessThanOrEqual(inner);
+  });
+
   it('no phone ever put a token in a URL', () => {
     expect(urls.length).toBeGreaterThan(10);
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);

@@ -55,7 +55,10 @@ d('Reports view in Chromium', () => {
 
   it('a manager sees both models side by side, with charts, and switches the model', async () => {
     const manager = await addMember(t, night.venueId, owner, 'manager');
-    const page = await signedIn(manager, `/board/venues/${night.venueId}/reports`);
+    // Reached from the venue's tabs (the tab registry), not only by its address.
+    const page = await signedIn(manager, `/board/venues/${night.venueId}`);
+    await page.locator('[data-tab=reports]').click();
+    await page.waitForURL(`${t.baseUrl}/board/venues/${night.venueId}/reports`);
     await page.locator('[data-testid=report-summary]').waitFor();
     expect(await page.locator('[data-testid=report-summary]').textContent()).toContain(
       `${night.offered} parties offered a table`,
@@ -77,10 +80,18 @@ d('Reports view in Chromium', () => {
     expect((venue.body as { policy: { quoteModel: string } }).policy.quoteModel).toBe('floor');
   });
 
-  it('a host is told the report is for managers', async () => {
+  // The tab registry shows a host no tab it cannot open: the reports address opens the venue's
+  // first tab (the floor), with no Reports tab, and the API refuses the report itself.
+  it('a host gets no Reports tab: the reports address opens the floor', async () => {
     const host = await addMember(t, night.venueId, owner, 'host');
     const page = await signedIn(host, `/board/venues/${night.venueId}/reports`);
-    await page.locator('[data-testid=reports-error]').waitFor();
-    expect(await page.locator('[data-testid=reports-error]').textContent()).toContain('Only a manager or the owner');
+    await page.locator('[data-tab=floor][aria-current=page]').waitFor();
+    await page.locator('[data-testid=board]').waitFor();
+    expect(await page.locator('[data-tab=reports]').count()).toBe(0);
+    expect(await page.locator('[data-testid=reports]').count()).toBe(0);
+    await request(t.baseUrl)
+      .get(`/v1/venues/${night.venueId}/reports/quotes?from=2026-01-01&to=2026-01-02`)
+      .set(host.auth)
+      .expect(403);
   });
 });

@@ -7,6 +7,7 @@ import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { Modal } from './modal';
 import { canScan, QrScanner } from './qr-scanner';
+import { tokenFrom } from '../queue-link';
 
 interface Props {
   board: BoardSnapshot;
@@ -42,10 +43,11 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
     setBusy(true);
     setError(null);
     try {
-      // Spaces and dashes are the reader's grouping, not part of the code.
+      // Spaces are the reader's grouping, not part of the code; a scanned or pasted queue link
+      // (`…/q/#<token>`, what the token card's QR holds) carries the code after its '#'.
       const r = await api.post<LookedUp>(
         `${base}/queue/lookup`,
-        { token: code.replace(/[\s]+/g, '') },
+        { token: tokenFrom(code) },
         { idempotencyKey: undefined },
       );
       setFound(r);
@@ -65,7 +67,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
       <Modal title="Find a party by their code" onClose={close} testId="lookup">
         <form class="form" onSubmit={(e) => void find(e)}>
           <label>
-            Their queue code
+            Their queue code or queue link
             <input
               name="token"
               class="token-input"

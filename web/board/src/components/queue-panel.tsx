@@ -8,6 +8,7 @@ import { minutes, plural } from '../format';
 import { tagLabel } from '../tags';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
+import { ReachMarker } from './reach-marker';
 
 const STATUS: Record<EntryStatus, string> = {
   waiting: 'Waiting',
@@ -121,6 +122,7 @@ function Row({
   const venueId = board.venue.id;
   const offer = row.offer?.state === 'live' ? row.offer : undefined;
   const isHead = board.head?.entryId === row.id;
+  const told = row.kindPosition ?? row.position;
   const labels = (offer?.tableIds ?? []).map((id) => board.tables.find((t) => t.id === id)?.label ?? '?');
   const act = async (path: string, done: string): Promise<void> => {
     await api.post(`/v1/venues/${venueId}/${path}`);
@@ -135,12 +137,28 @@ function Row({
       data-status={row.status}
       data-offer-id={offer?.id}
     >
-      <div class="pos" aria-label={`number ${row.position} in line`}>
-        {row.position}
+      {/* The big number is the one the party was told (its place among parties for its kind of table);
+          the place in the whole list goes under it when it differs (issue 14, item 12). */}
+      <div
+        class="pos"
+        data-testid="entry-position"
+        aria-label={
+          told !== row.position
+            ? `told number ${told} for its kind of table, number ${row.position} in the whole list`
+            : `number ${row.position} in line`
+        }
+      >
+        {told}
+        {told !== row.position && (
+          <small class="pos-list" title="Place in the whole list">
+            #{row.position} in list
+          </small>
+        )}
       </div>
       <div class="who">
         <div class="name">
           {row.name} <span class="size">{plural(row.partySize, 'person', 'people')}</span>
+          <ReachMarker reach={row.reach} />
         </div>
         <div class="meta">
           {waitedText(row, venueNow(wallNow.value))}

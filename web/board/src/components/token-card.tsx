@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import QRCode from 'qrcode';
 import { Modal } from './modal';
+import { queueLink } from '../queue-link';
 
 /** Groups of four, so a host can read the token out and a party can copy it down. */
 export function tokenGroups(token: string): string[] {
@@ -12,42 +13,47 @@ interface Props {
   /** What the party was told (position and wait), when it just joined. */
   quote?: string;
   token: string | null;
+  /** The guest page on PUBLIC_URL (the board snapshot's `queuePage`), or null: the board's own origin. */
+  queuePage?: string | null;
   onDone: () => void;
 }
 
 /**
  * The party's queue token, shown this once (the API never shows it again): large, in groups of four
- * in a typeface that tells 0 from O and 1 from l, and as a QR code. It closes only with its button,
+ * in a typeface that tells 0 from O and 1 from l, and as a QR code of the party's queue link
+ * (`…/q/#<token>`): the party scans it to follow its place, the desk's "Find by code" reads it back. It closes only with its button,
  * never with a stray tap; a lost token is replaced from the party's row.
  */
-export function TokenCard({ name, quote, token, onDone }: Props) {
+export function TokenCard({ name, quote, token, queuePage, onDone }: Props) {
   const [svg, setSvg] = useState<string | null>(null);
+  const link = token ? queueLink(token, queuePage) : null;
   useEffect(() => {
-    if (!token) return;
+    if (!link) return;
     let live = true;
-    QRCode.toString(token, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }).then(
+    QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }).then(
       (s) => live && setSvg(s),
       () => live && setSvg(null),
     );
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [link]);
   return (
     <Modal title={`${name}: their queue code`} testId="token-card">
       {quote && <p class="quote">{quote}</p>}
       {token ? (
         <div class="token-block">
-          {/* The SVG comes from the QR library, built from the token alone. */}
+          {/* The SVG comes from the QR library, built from the queue link alone. */}
           <div
             class="qr"
             data-testid="token-qr"
+            data-link={link ?? undefined}
             role="img"
-            aria-label="QR code of the queue code"
+            aria-label="QR code of the party's queue link"
             dangerouslySetInnerHTML={svg ? { __html: svg } : undefined}
           />
           <div>
-            <p class="muted">Shown only now. Let the party photograph the square or copy the code.</p>
+            <p class="muted">Shown only now. The party scans the square to follow its place, or copies the code.</p>
             <output class="token" data-testid="queue-token" data-token={token}>
               {tokenGroups(token).map((g, i) => (
                 <span key={i}>{g}</span>

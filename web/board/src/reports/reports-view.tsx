@@ -2,9 +2,9 @@ import './reports.css';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import type { Venue } from '../api/types';
-import { TopBar } from '../components/top-bar';
 import { readWallClock } from '../state/clock';
 import { api, session } from '../state/session';
+import type { TabProps } from '../views/registry';
 import { ErrorHistogram, QuoteScatter } from './quote-charts';
 import { MODEL_EXPLAINED, MODEL_NAMES, type ModelStats, type QuoteModel, type QuoteReport } from './report-types';
 
@@ -22,10 +22,11 @@ const figure = (x: number | null, unit: string, sign = false): string =>
   x === null ? '–' : `${sign && x > 0 ? '+' : ''}${x.toFixed(1)}${unit}`;
 
 /**
- * Managers: how accurate each quote model was over a range of business dates, side by side, with a
- * quoted-versus-actual scatter and an error histogram each, and the switch between them.
+ * Managers, table venues (the Reports tab): how accurate each quote model was over a range of
+ * business dates, side by side, with a quoted-versus-actual scatter and an error histogram each, and
+ * the switch between them. The venue shell draws the top bar.
  */
-export function ReportsView({ venueId }: { venueId: string }) {
+export function ReportsView({ venueId, data }: TabProps) {
   const [venue, setVenue] = useState<ReportVenue | null>(null);
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [report, setReport] = useState<QuoteReport | null>(null);
@@ -54,6 +55,8 @@ export function ReportsView({ venueId }: { venueId: string }) {
     setSaving(true);
     try {
       setVenue(await api.request<ReportVenue>('PATCH', `/v1/venues/${venueId}`, { body: { policy: { quoteModel: model } } }));
+      // The other tabs read the venue from the shell's copy: keep it current.
+      void data.reload();
     } catch (err) {
       fail(err);
     } finally {
@@ -81,9 +84,7 @@ export function ReportsView({ venueId }: { venueId: string }) {
 
   const current = venue?.policy.quoteModel ?? report?.quoteModel ?? 'turns';
   return (
-    <>
-      <TopBar title={venue ? `${venue.name}: quote report` : 'Quote report'} venueId={venueId} current="reports" />
-      <main class="reports" data-testid="reports">
+    <main class="reports" data-testid="reports">
         {error && (
           <div class="error-box" role="alert" data-testid="reports-error">
             <p>{error.text}</p>
@@ -135,8 +136,7 @@ export function ReportsView({ venueId }: { venueId: string }) {
             <Breakdown report={report} />
           </>
         )}
-      </main>
-    </>
+    </main>
   );
 }
 

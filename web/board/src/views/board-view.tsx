@@ -193,7 +193,13 @@ export function BoardView({ venueId, data, role }: TabProps) {
         />
       )}
       {sheet?.kind === 'token' && (
-        <TokenCard name={sheet.name} quote={sheet.quote} token={sheet.token} onDone={() => setSheet(null)} />
+        <TokenCard
+          name={sheet.name}
+          quote={sheet.quote}
+          token={sheet.token}
+          queuePage={board?.queuePage}
+          onDone={() => setSheet(null)}
+        />
       )}
       {board && sheet?.kind === 'lookup' && (
         <DeskLookup

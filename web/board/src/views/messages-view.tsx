@@ -1,22 +1,48 @@
 import { useEffect, useState } from 'preact/hooks';
-import { messageOf } from '../api/client';
+import { messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
 import { localDateTime } from '../format';
 import { api } from '../state/session';
 import type { TabProps } from './registry';
 
-/** How often the open Messages tab reads the list again, so new messages appear by themselves. */
+/** How often the open Messages tab reads the newest page again, so new messages appear by themselves. */
 const REFRESH_MS = 5000;
 
-/** Every message the venue recorded, in full (managers and owners). */
+/** A page of messages (newest first) and where the next, older one is (`Link: rel="next"`). */
+interface Page {
+  messages: Message[];
+  next: string | null;
+}
+
+function readPage(path: string): Promise<Page> {
+  let next: string | null = null;
+  return api
+    .get<Message[]>(path, { onHeaders: (h) => (next = nextLink(h.get('Link'))) })
+    .then((messages) => ({ messages, next }));
+}
+
+/** The newest page, then the older pages asked for, each message once (a refresh may overlap them). */
+function merged(newest: Message[], older: Message[]): Message[] {
+  const seen = new Set<string>();
+  return [...newest, ...older].filter((m) => !seen.has(m.id) && (seen.add(m.id), true));
+}
+
+/**
+ * The messages the venue recorded, emails and texts, newest first, in full, each with its channel
+ * and delivery status (managers and owners). The newest page is read again every few seconds;
+ * older pages are read on request and kept.
+ */
 export function MessagesView({ venueId, data }: TabProps) {
-  const [messages, setMessages] = useState<Message[] | null>(null);
+  const [newest, setNewest] = useState<Page | null>(null);
+  /** The older pages asked for; `next` is null once the oldest was read. */
+  const [older, setOlder] = useState<Page | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
     const read = (): void => {
-      api.get<Message[]>(`/v1/venues/${venueId}/messages`).then(
-        (m) => live && (setMessages(m), setError(null)),
+      readPage(`/v1/venues/${venueId}/messages`).then(
+        (p) => live && (setNewest(p), setError(null)),
         (err: unknown) => live && setError(messageOf(err)),
       );
     };
@@ -27,6 +53,21 @@ export function MessagesView({ venueId, data }: TabProps) {
       window.clearInterval(timer);
     };
   }, [venueId]);
+  // The cursor of the oldest page read so far (the newest page's, until an older one was read).
+  const nextOlder = older ? older.next : (newest?.next ?? null);
+  const showOlder = async (path: string): Promise<void> => {
+    setLoadingOlder(true);
+    try {
+      const p = await readPage(path);
+      setOlder({ messages: [...(older?.messages ?? []), ...p.messages], next: p.next });
+      setError(null);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+  const messages = newest ? merged(newest.messages, older?.messages ?? []) : null;
   const tz = data.venue.value?.timeZone;
   return (
     <main class="page messages">
@@ -39,17 +80,45 @@ export function MessagesView({ venueId, data }: TabProps) {
       {messages?.length === 0 && <p class="empty">No messages sent to guests yet.</p>}
       <ul class="message-list" data-testid="messages">
         {messages?.map((m) => (
-          <li key={m.id} class="message" data-testid="message" data-template={m.template}>
+          <li
+            key={m.id}
+            class="message"
+            data-testid="message"
+            data-id={m.id}
+            data-template={m.template}
+            data-channel={m.channel}
+            data-status={m.status}
+          >
             <header>
               <strong>{m.subject}</strong>
+              <span class="message-meta">
+                <span class="chan" data-testid="message-channel">
+                  {m.channel === 'sms' ? 'Text' : 'Email'}
+                </span>
+                <span class={`status status-${m.status}`} data-testid="message-status" title={m.failureReason}>
+                  {m.status}
+                  {m.failureReason ? `: ${m.failureReason}` : ''}
+                </span>
+              </span>
               <span class="muted">
-                to {m.to} · {localDateTime(m.createdAt, tz)} · {m.status}
+                to {m.to} · {localDateTime(m.createdAt, tz)}
               </span>
             </header>
             <pre class="body">{m.body}</pre>
           </li>
         ))}
       </ul>
+      {nextOlder && messages && (
+        <button
+          type="button"
+          class="btn btn-secondary wide"
+          data-testid="messages-older"
+          disabled={loadingOlder}
+          onClick={() => void showOlder(nextOlder)}
+        >
+          Show older messages
+        </button>
+      )}
     </main>
   );
 }

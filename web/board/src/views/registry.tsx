@@ -1,6 +1,7 @@
 import type { ComponentType } from 'preact';
 import type { Role } from '../state/role';
 import type { VenueData } from '../state/venue-data';
+import { ReportsView } from '../reports/reports-view';
 import { BoardView } from './board-view';
 import { MessagesView } from './messages-view';
 import { StaffView } from '../staff/staff-view';
@@ -31,6 +32,8 @@ export interface TabDef {
 export const TABS: TabDef[] = [
   { id: 'floor', label: 'Floor', minRole: 'host', view: BoardView },
   { id: 'messages', label: 'Messages', minRole: 'manager', view: MessagesView },
+  // The quote report compares the floor model with the turns formula: tables only (issue 17).
+  { id: 'reports', label: 'Reports', minRole: 'manager', seating: 'tables', view: ReportsView },
   { id: 'setup', label: 'Set up', minRole: 'manager', view: SetupView },
   // Everyone: managers manage the venue's staff here, and anyone changes their own password.
   { id: 'staff', label: 'Staff', minRole: 'host', view: StaffView },
