@@ -82,8 +82,11 @@ describe('rules audit (issue 14, items 3–12)', () => {
   };
 
   const historyOf = async (v: Sandbox, subjectId: string): Promise<HistoryRow[]> =>
-    (await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
-      .body as HistoryRow[];
+    (
+      // The list is newest first; these tests read a subject's story in the order it happened.
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
+        .body as HistoryRow[]
+    ).reverse();
 
   const session = async (token: string | null): Promise<{ Authorization: string }> =>
     queueSession(((await exchange(t, token as string).expect(201)).body as { sessionToken: string }).sessionToken);

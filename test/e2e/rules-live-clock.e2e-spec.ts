@@ -58,8 +58,11 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
   };
 
   const historyOf = async (venueId: string, subjectId: string): Promise<HistoryRow[]> =>
-    (await request(t.baseUrl).get(`/v1/venues/${venueId}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
-      .body as HistoryRow[];
+    (
+      // The list is newest first; these tests read a subject's story in the order it happened.
+      (await request(t.baseUrl).get(`/v1/venues/${venueId}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
+        .body as HistoryRow[]
+    ).reverse();
 
   const offerTo = async (v: { id: string; tableId: string }, entry: { id: string; version: number }): Promise<OfferBody> =>
     (

@@ -52,6 +52,8 @@ describe('entity rows (plain SQL with TypeORM conversions)', () => {
     quotedWaitMinutes: 25,
     quotedAt: new Date('2026-12-01T18:31:02.456Z'),
     createdAt: new Date('2026-12-01T18:31:02.456Z'),
+    staffNote: null,
+    staffTags: [],
     ...over,
   });
 
