@@ -16,7 +16,7 @@ pg_tps=$(pgbench -n -M prepared -c "$CLIENTS" -j 2 -T "$SECONDS_RUN" -D venues=1
 psql -q "$PG/postgres" -c "DROP DATABASE IF EXISTS hb_joinratio WITH (FORCE)" -c "CREATE DATABASE hb_joinratio"
 email=bench-owner@example.test; password=bench-owner-password-1
 DATABASE_URL="$PG/hb_joinratio" REDIS_URL=redis://127.0.0.1:6379 JOBS_PREFIX=joinratio PORT=$PORT LOG_LEVEL=warn \
-  BOOTSTRAP_OWNER_EMAIL=$email BOOTSTRAP_OWNER_PASSWORD=$password node dist/apps/api/src/main.js --cores >/tmp/join-ratio-api.log 2>&1 &
+  BOOTSTRAP_OWNER_EMAIL=$email BOOTSTRAP_OWNER_PASSWORD=$password env ${API_PROCESSES:+API_PROCESSES=$API_PROCESSES} node dist/apps/api/src/main.js --cores >/tmp/join-ratio-api.log 2>&1 &
 api=$!
 trap 'kill $api 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do grep -q "api processes\|hostboard is running" /tmp/join-ratio-api.log && break; sleep 1; done
@@ -31,8 +31,15 @@ for i in $(seq 1 16); do
   curl -fsS -o /dev/null -H 'content-type: application/json' -H "authorization: Bearer $token" -d '{"label":"T1","capacity":4}' "$base/v1/venues/$id/tables"
   venues="$venues${venues:+,}$id"
 done
+# CPU seconds (user + system) of the api processes and of PostgreSQL, read from /proc around the load.
+cpu() { local t=0; for p in $(pgrep -f "$1" || true); do t=$((t + $(awk '{print $14 + $15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
+hz=$(getconf CLK_TCK)
+api0=$(cpu "dist/apps/api/src/main.js"); pg0=$(cpu "postgres")
 out=$(VENUES=$venues TOKEN=$token wrk -t 2 -c "$CLIENTS" -d "${SECONDS_RUN}s" --latency -s "$REF/join-load.lua" "$base")
+api1=$(cpu "dist/apps/api/src/main.js"); pg1=$(cpu "postgres")
 api_rps=$(echo "$out" | sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p')
 non2xx=$(echo "$out" | sed -n 's/.*Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p')
 echo "$out" | grep -E "Latency|50%|99%|requests in"
+joins=$(echo "$out" | sed -n 's/^ *\([0-9]*\) requests in.*/\1/p')
+echo "CPU per join: api $(node -pe "(($api1 - $api0) / $hz * 1000 / $joins).toFixed(2)") ms, PostgreSQL $(node -pe "(($pg1 - $pg0) / $hz * 1000 / $joins).toFixed(2)") ms (all its processes)"
 echo "pgbench: ${pg_tps} tps; api: ${api_rps} joins/s (non-2xx: ${non2xx:-0}); ratio $(node -pe "($api_rps / $pg_tps).toFixed(2)"); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
