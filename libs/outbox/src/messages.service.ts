@@ -1,17 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, TransactionRunner } from '@hostboard/core';
+import { DomainException, pageLimit, toPage, TransactionRunner, type Page } from '@hostboard/core';
 import { MessagesRepository, type MessageFilter } from './messages.repository.js';
 import { toMessageView, type MessageView } from './outbox.writer.js';
 import type { MessagesQueryDto } from './http/messages-query.dto.js';
-
-export const MESSAGES_DEFAULT_LIMIT = 100;
-export const MESSAGES_MAX_LIMIT = 500;
-
-export interface MessagesPage {
-  items: MessageView[];
-  /** The cursor of the next (older) page, or null when this page is the last. */
-  next: string | null;
-}
 
 /** The cursor is the last row's (created_at, id), base64url: opaque to clients, exact for the keyset. */
 export function encodeCursor(m: { createdAt: string; id: string }): string {
@@ -34,10 +25,8 @@ export class MessagesService {
     private readonly repo: MessagesRepository,
   ) {}
 
-  async page(venueId: string, q: MessagesQueryDto): Promise<MessagesPage> {
-    const limit = q.limit === undefined ? MESSAGES_DEFAULT_LIMIT : Number(q.limit);
-    if (limit > MESSAGES_MAX_LIMIT)
-      throw DomainException.validation(`limit must be a whole number from 1 to ${MESSAGES_MAX_LIMIT}`, { field: 'limit' });
+  async page(venueId: string, q: MessagesQueryDto): Promise<Page<MessageView>> {
+    const limit = pageLimit(q);
     const filter: MessageFilter = {
       ...(q.template !== undefined ? { template: q.template } : {}),
       ...(q.channel !== undefined ? { channel: q.channel } : {}),
@@ -46,8 +35,6 @@ export class MessagesService {
     };
     // One row more than asked says whether an older page exists, so nothing is cut silently.
     const rows = await this.tx.read((m) => this.repo.page(m, venueId, filter, limit + 1));
-    const items = rows.slice(0, limit).map(toMessageView);
-    const last = items[items.length - 1];
-    return { items, next: rows.length > limit && last ? encodeCursor(last) : null };
+    return toPage(rows.map(toMessageView), limit, encodeCursor);
   }
 }

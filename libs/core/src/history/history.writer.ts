@@ -57,16 +57,7 @@ export class HistoryWriter {
       order: { at: 'ASC', id: 'ASC' },
       take: 5000,
     });
-    return rows.map((r) => ({
-      at: r.at.toISOString(),
-      subjectType: r.subjectType,
-      subjectId: r.subjectId,
-      from: r.fromState,
-      to: r.toState,
-      operationId: r.operationId,
-      actor: r.actor,
-      reason: r.reason,
-    }));
+    return rows.map(toHistoryView);
   }
 
   /**
@@ -92,16 +83,20 @@ export class HistoryWriter {
       });
     }
     const rows = await qb.getMany();
-    return rows.map((r) => ({
-      id: String(r.id), // bigint: a string on PostgreSQL, a number on the embedded database
-      at: r.at.toISOString(),
-      subjectType: r.subjectType,
-      subjectId: r.subjectId,
-      from: r.fromState,
-      to: r.toState,
-      operationId: r.operationId,
-      actor: r.actor,
-      reason: r.reason,
-    }));
+    // bigint: a string on PostgreSQL, a number on the embedded database
+    return rows.map((r) => ({ id: String(r.id), ...toHistoryView(r) }));
   }
+}
+
+function toHistoryView(r: HistoryRow): HistoryView {
+  return {
+    at: r.at.toISOString(),
+    subjectType: r.subjectType,
+    subjectId: r.subjectId,
+    from: r.fromState,
+    to: r.toState,
+    operationId: r.operationId,
+    actor: r.actor,
+    reason: r.reason,
+  };
 }

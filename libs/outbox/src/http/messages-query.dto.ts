@@ -1,18 +1,8 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '@hostboard/core';
 
-/** `GET …/messages` filters and paging; query values arrive as text, so numbers are matched, then read. */
-export class MessagesQueryDto {
-  /** 1–500, default 100. */
-  @IsOptional()
-  @Matches(/^[1-9]\d{0,2}$/, { message: 'limit must be a whole number from 1 to 500' })
-  limit?: string;
-
-  /** The cursor from the previous page's `Link: <…>; rel="next"`. */
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  before?: string;
-
+/** `GET …/messages`: the paging every list takes (`limit`, `before`), and filters. */
+export class MessagesQueryDto extends PageQueryDto {
   @IsOptional()
   @IsString()
   @MaxLength(64)

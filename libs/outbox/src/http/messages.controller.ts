@@ -1,7 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { VenueRole } from '@hostboard/core';
+import { linkNextPage, VenueRole } from '@hostboard/core';
 import { MessagesService } from '../messages.service.js';
 import type { MessageView } from '../outbox.writer.js';
 import { MessagesQueryDto } from './messages-query.dto.js';
@@ -22,12 +22,7 @@ export class MessagesController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<MessageView[]> {
     const page = await this.messages.page(venueId, query);
-    if (page.next) {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(query)) if (typeof v === 'string' && k !== 'before') params.set(k, v);
-      params.set('before', page.next);
-      res.setHeader('Link', `<${req.path}?${params.toString()}>; rel="next"`);
-    }
+    linkNextPage(req, res, page.next);
     return page.items;
   }
 }

@@ -109,7 +109,9 @@ export class JoinService {
     }
     if (!venue.queueEnabled) throw new DomainException(ErrorCode.RULE_VIOLATION, QUEUE_OFF);
     assertPartySize(venue, input.partySize);
-    if (venue.seating === 'tables') assertSeatable(input.partySize, await this.seating.seatingCapacities(tx.manager, venue.id));
+    // Read once: the seatable check and the quote's table kind both need the venue's capacities.
+    const capacities = venue.seating === 'tables' ? await this.seating.seatingCapacities(tx.manager, venue.id) : [];
+    if (venue.seating === 'tables') assertSeatable(input.partySize, capacities);
     const now = this.clock.now(venue);
     const running = await this.windows.find(tx.manager, venue, now);
     if (venue.requireServiceWindow && !running) throw new DomainException(ErrorCode.RULE_VIOLATION, NO_SERVICE_WINDOW);
@@ -118,7 +120,8 @@ export class JoinService {
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
     if (contactKey) {
       const existing = await this.entries.activeWithContact(tx.manager, venue.id, businessDate, contact);
-      if (existing) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: existing.id } : {});
+      if (existing)
+        throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: existing.id } : {});
     }
 
     const standing = await this.quotes.forJoin(
@@ -128,6 +131,7 @@ export class JoinService {
       businessDate,
       running?.window.turnMinutes ?? null,
       now,
+      capacities,
     );
     const entry: QueueEntry = {
       id: randomUUID(),

@@ -30,7 +30,10 @@ export class QuoteService {
     private readonly estimator: QuoteEstimator,
   ) {}
 
-  /** The quote of a party about to join: everyone active now is earlier than it. */
+  /**
+   * The quote of a party about to join: everyone active now is earlier than it. `capacities` are the
+   * venue's seating capacities, already read by the join's seatable check.
+   */
   async forJoin(
     tx: EntityManager,
     venue: Venue,
@@ -38,13 +41,14 @@ export class QuoteService {
     businessDate: string,
     turnMinutes: number | null,
     now: Date,
+    capacities: number[],
   ): Promise<Standing> {
     if (venue.seating === 'pool') {
       const position = (await this.entries.countActive(tx, venue.id)) + 1;
       return { position, ahead: position - 1, waitMinutes: null, quote: quoteText(position, position - 1, null) };
     }
     // The same arithmetic as tableQuote, with the counting done by the database.
-    const kind = tableKind(partySize, await this.tables.seatingCapacities(tx, venue.id));
+    const kind = tableKind(partySize, capacities);
     const ahead = await this.entries.countActive(tx, venue.id, { businessDate, maxSize: kind });
     const position = ahead + 1;
     const turns = {
