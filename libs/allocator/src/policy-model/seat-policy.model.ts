@@ -4,7 +4,7 @@
  * HTTP. The ledger checks the organizer's own figures and the running app against it; the
  * PoolAllocator and the offer lifecycle are what it describes, so it lives beside them.
  *
- * Times are instants in milliseconds; converting a worksheet's venue-local "09:35" is the caller's job.
+ * Times are instants in milliseconds; converting a worksheet's venue-local "HH:mm" times is the caller's job.
  */
 
 export type SeatOrder = 'strict' | 'host-pick';
