@@ -8,12 +8,12 @@ export async function login(baseUrl, email, password) {
 }
 
 export function api(baseUrl, token) {
-  return async function call(method, path, body) {
+  return async function call(method, path, body, headers = {}) {
     const t0 = performance.now();
     const send = () =>
       fetch(`${baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     // A kept-alive socket the server closed at the same moment fails the request before it is sent

@@ -1,12 +1,9 @@
-// The benchmark scenarios. Each returns plain figures; bench.mjs pairs them and writes the table.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The scenarios measured by latency and correctness (the load phases with their CPU per request are
+// in phases.mjs). Each returns plain figures; bench.mjs writes the table.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io } from 'socket.io-client';
-import { closedLoop, stats } from './client.mjs';
+import { stats } from './client.mjs';
 import { DATABASE_URL, psql } from './stack.mjs';
 
 const slug = (p) => `${p}-${Math.random().toString(36).slice(2, 10)}`;
@@ -21,82 +18,7 @@ export async function createVenues(call, n, body) {
   return ids;
 }
 
-/** Desk joins spread over many venues, against pgbench doing the same SQL work at the same concurrency. */
-export async function joins(calls, venueIds, clients, seconds) {
-  const project = await closedLoop(clients, seconds, async (i) => {
-    const call = calls[i % calls.length];
-    const r = await call('POST', `/v1/venues/${venueIds[i % venueIds.length]}/queue`, { name: `J${i}`, partySize: 2, email: `j${i}-${process.pid}@bench.local` });
-    return r.status === 201;
-  });
-  const reference = pgbenchJoin(venueIds, clients, seconds);
-  return { clients, project, pgbench: reference, ratio: Math.round((project.perSecond / reference.perSecond) * 100) / 100 };
-}
-
-/**
- * pgbench running the SQL of one join transaction: lock the venue row, take the next sequence,
- * insert the entry, its history, its queueing email and its board event, bump the version.
- */
-export function pgbenchJoin(venueIds, clients, seconds) {
-  psql(`DROP TABLE IF EXISTS bench_venues; CREATE TABLE bench_venues (n int PRIMARY KEY, id uuid NOT NULL)`, DATABASE_URL);
-  psql(`INSERT INTO bench_venues VALUES ${venueIds.map((id, i) => `(${i + 1}, '${id}')`).join(',')}`, DATABASE_URL);
-  const dir = mkdtempSync(join(tmpdir(), 'hb-pgbench-'));
-  const script = join(dir, 'join.sql');
-  writeFileSync(
-    script,
-    `\\set n random(1, ${venueIds.length})
-BEGIN;
-SELECT v.id FROM venues v WHERE v.id = (SELECT id FROM bench_venues WHERE n = :n) FOR UPDATE;
-UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = (SELECT id FROM bench_venues WHERE n = :n) RETURNING queue_sequence_last;
-SELECT count(*) FROM queue_entries WHERE venue_id = (SELECT id FROM bench_venues WHERE n = :n) AND status IN ('waiting', 'offered');
-INSERT INTO queue_entries (id, venue_id, name, party_size, email, contact_key, status, received_at, queue_sequence, business_date, version, quoted_position, quoted_at, created_at)
-  SELECT gen_random_uuid(), id, 'pgbench', 2, 'p@bench.local', NULL, 'waiting', now(), (SELECT queue_sequence_last FROM venues WHERE id = b.id), current_date, 1, 1, now(), now() FROM bench_venues b WHERE n = :n;
-INSERT INTO history (venue_id, subject_type, subject_id, from_state, to_state, at, actor, operation_id) SELECT id, 'entry', gen_random_uuid(), NULL, 'waiting', now(), 'staff:bench', 'join-bench' FROM bench_venues WHERE n = :n;
-INSERT INTO outbox_messages (id, venue_id, to_address, template, subject, body, status, created_at) SELECT gen_random_uuid(), id, 'p@bench.local', 'queue-joined', 'You are in the queue', 'Queue position when you joined: 1', 'recorded', now() FROM bench_venues WHERE n = :n;
-UPDATE venues SET version = version + 1 WHERE id = (SELECT id FROM bench_venues WHERE n = :n) RETURNING version;
-INSERT INTO board_events (venue_id, version, type, data, created_at) SELECT id, (SELECT version FROM venues WHERE id = b.id), 'entry.joined', '{}'::jsonb, now() FROM bench_venues b WHERE n = :n;
-COMMIT;
-`,
-  );
-  const out = execFileSync('pgbench', ['-n', '-f', script, '-c', String(clients), '-j', String(Math.min(clients, 2)), '-T', String(seconds), '-r', DATABASE_URL], { encoding: 'utf8' });
-  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
-  const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? 0);
-  return { perSecond: Math.round(tps), latencyAvgMs: latency };
-}
-
-/**
- * Offer → accept cycles on table venues (a window running all day, many tables so that each cycle
- * has a free one), each step timed: join, offer one table, accept on the party's behalf.
- */
-export async function offerAccept(calls, call, clients, seconds, tablesPerVenue = 120) {
-  const venues = [];
-  for (let i = 0; i < clients; i++) {
-    const r = await call('POST', '/v1/venues', { slug: slug('tables'), name: `Tables ${i}`, timeZone: 'America/Chicago', preset: 'restaurant' });
-    const id = r.body.id;
-    await call('POST', `/v1/venues/${id}/service-windows`, { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 });
-    await call('PATCH', `/v1/venues/${id}`, { queuePartyCap: 8 });
-    const tables = [];
-    for (let t = 0; t < tablesPerVenue; t++) tables.push((await call('POST', `/v1/venues/${id}/tables`, { label: `T${t}`, capacity: 4 })).body.id);
-    venues.push({ id, tables, next: 0 });
-  }
-  const offer = [];
-  const accept = [];
-  const cycle = await closedLoop(clients, seconds, async (i) => {
-    const c = calls[i % calls.length];
-    const v = venues[i % clients];
-    const table = v.tables[v.next++ % v.tables.length];
-    const j = await c('POST', `/v1/venues/${v.id}/queue`, { name: `C${i}`, partySize: 2, email: `c${i}-${process.pid}@bench.local` });
-    if (j.status !== 201) return false;
-    const o = await c('POST', `/v1/venues/${v.id}/offers`, { entryId: j.body.entry.id, entryVersion: j.body.entry.version, tableIds: [table] });
-    if (o.status !== 201) return false;
-    offer.push(o.ms);
-    const a = await c('POST', `/v1/venues/${v.id}/offers/${o.body.offer.id}/accept`, {});
-    accept.push(a.ms);
-    return a.status === 200;
-  });
-  return { clients, cyclesPerSecond: cycle.perSecond, errors: cycle.errors, offerMs: stats(offer), acceptMs: stats(accept) };
-}
-
-/** 200 concurrent promotions for one seat, spread over the api processes: exactly one hold. */
+/** 200 concurrent promotions for one seat, node:cluster spreading the connections over the api processes: exactly one hold. */
 export async function lastSeatStorm(calls, call, rounds = 3) {
   const results = [];
   for (let r = 0; r < rounds; r++) {
@@ -153,7 +75,7 @@ export async function expiryPunctuality(call, token, baseUrl, offers = 500, perV
   return { offers: expiresAt.size, holdSeconds, spanMs, burstEndedBeforeFirstDue, expiredSeen: delays.length, early, delayMs: stats(delays) };
 }
 
-/** 200 boards on one venue over the api processes: delay from the command's answer to delivery. */
+/** 200 boards on one venue, node:cluster spreading them over the api processes: delay from the command's answer to delivery. */
 export async function boardFanout(calls, token, urls, call, boards = 200, changes = 30) {
   const [venueId] = await createVenues(call, 1, {});
   const sockets = [];
