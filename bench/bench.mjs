@@ -4,16 +4,16 @@
 // Node client, then the latency and correctness scenarios. Each load phase reports CPU per request
 // (api processes, PostgreSQL backends, worker, Redis, the load generator), statements per request
 // and the load average. Writes bench/results/latest.json and latest.md. See bench/README.md.
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { api, login } from './lib/client.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, closedLoop, login } from './lib/client.mjs';
 import { loadavg, pgBackends, withChildren } from './lib/cpu.mjs';
-import { wrk } from './lib/loadgen.mjs';
 import { statementSource } from './lib/pgstats.mjs';
-import { acceptPhase, boardPhase, joinPhase, offerPhase, offerSetup, reference, tableVenues } from './lib/phases.mjs';
+import { acceptPhase, boardPhase, joinPhase, measured, offerPhase, offerSetup, reference, tableVenues } from './lib/phases.mjs';
 import { markdown, targets } from './lib/report.mjs';
 import { statementProbe } from './lib/statement-probe.mjs';
 import { boardFanout, expiryPunctuality, lastSeatStorm, scaleWithSize } from './lib/scenarios.mjs';
@@ -24,6 +24,7 @@ const REF = resolve(ROOT, process.env.REF ?? '../shared/bench');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const SHORT_SECONDS = Number(process.env.BENCH_SHORT_SECONDS ?? 8);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const IDLE_SECONDS = 3;
 const CLIENTS = 8;
 const VENUES = 16;
 const quick = process.argv.includes('--quick');
@@ -41,6 +42,9 @@ function preflight() {
   }
 }
 
+const t0 = performance.now();
+const step = (what) => process.stderr.write(`[${Math.round((performance.now() - t0) / 1000)} s, load ${loadavg().one}] ${what}\n`);
+
 /** A scenario's figures with the load average at its start and end. */
 async function withLoad(run) {
   const start = loadavg().one;
@@ -53,6 +57,7 @@ async function main() {
   const process0 = process.hrtime.bigint();
   const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { clients: CLIENTS, venues: VENUES, seconds: SECONDS, shortSeconds: SHORT_SECONDS, warmupSeconds: WARMUP_SECONDS, ref: REF, quick } };
 
+  step('reference: pgbench');
   // The reference first, alone on the machine's share of this run: pgbench on its own database.
   const refDb = `${PREFIX}_joinref`;
   freshDatabase(refDb);
@@ -60,6 +65,7 @@ async function main() {
   results.reference = await reference({ groups: { postgres: () => pgBackends(refDb) }, dbUrl: dbUrl(refDb), source: refSource }, { ref: REF, dbUrl: dbUrl(refDb), clients: CLIENTS, seconds: SECONDS, venues: VENUES });
   psql(`DROP DATABASE IF EXISTS ${refDb} WITH (FORCE)`);
 
+  step('starting the api (--cores), the worker and Redis');
   freshDatabase();
   const { procs, api: apiProc, worker, url, stopRedis } = await startStack({ worker: true });
   try {
@@ -80,15 +86,29 @@ async function main() {
     const call = api(url, token);
     const venueIds = await tableVenues(call, VENUES);
 
-    // A few seconds of the same load first, unmeasured: V8 compiles the hot paths, the pools fill.
-    await wrk({ url, script: join(REF, 'join-load.lua'), clients: CLIENTS, seconds: WARMUP_SECONDS, env: { VENUES: venueIds.join(','), TOKEN: token } });
+    // What the stack costs with no load at all (timers, pollers), to read the per-request figures against.
+    step('idle');
+    results.idle = await measured(ctx, async () => {
+      await sleep(IDLE_SECONDS * 1000);
+      return { requests: 0 };
+    });
+    step('join warm-up, then joins from wrk');
+    // A few seconds of joins first, unmeasured: V8 compiles the hot paths, the pools fill. From the
+    // Node client, not wrk: LuaJIT's random numbers are the same in every wrk run, so a second run of
+    // join-load.lua would repeat the first one's emails and Idempotency-Keys (replays, not joins).
+    await closedLoop(CLIENTS, WARMUP_SECONDS, (i) => {
+      const k = `warm-${i}-${process.pid}`;
+      return call('POST', `/v1/venues/${venueIds[i % VENUES]}/queue`, { name: 'Bench', partySize: 2, email: `${k}@b.test` }, { 'idempotency-key': k }).then((r) => r.status === 201);
+    });
     results.join = await joinPhase(ctx, { ref: REF, url, token, venueIds, clients: CLIENTS, seconds: SECONDS });
     results.joinRatio = Math.round((results.join.perSecond / results.reference.perSecond) * 100) / 100;
+    step('offers, accepts, board reads');
     const offerVenues = await offerSetup(call, venueIds, CLIENTS, Number(process.env.BENCH_TABLES ?? 120));
     results.offer = await offerPhase(ctx, { call, venues: offerVenues, seconds: SHORT_SECONDS });
     results.accept = await acceptPhase(ctx, { call, venues: offerVenues, seconds: 30 });
     results.board = await boardPhase(ctx, { url, token, venueIds, clients: CLIENTS, seconds: SHORT_SECONDS });
 
+    step('last-seat storms, expiry, fan-out, scale');
     results.lastSeatStorm = await withLoad(() => lastSeatStorm([call], call, quick ? 1 : 3));
     // The target's figure: every offer made before the first falls due (hold 12 s); then the same
     // with the expiries landing in the middle of the promotion burst (hold 3 s).
@@ -96,6 +116,7 @@ async function main() {
     if (!quick) results.expiryUnderLoad = await withLoad(() => expiryPunctuality(call, token, url, 500, 25, 3));
     results.boardFanout = await withLoad(() => boardFanout([call], token, [url], call, quick ? 50 : 200, quick ? 10 : 30));
     results.scale = await withLoad(async () => ({ sizes: await scaleWithSize(call, quick ? [10, 1000] : [10, 1000, 10000]) }));
+    step('statement probe');
     results.statementsOnWire = await withLoad(() => statementProbe({ port: PORT + 1, relayPort: PORT + 2 }));
     // node:cluster's primary serves nothing; with API_PROCESSES=1 there is no primary, one api.
     const [primary, ...apis] = withChildren(apiProc.pid);
@@ -109,6 +130,8 @@ async function main() {
   } finally {
     for (const p of procs) await p.stop();
     await stopRedis();
+    // The processes' own lines (warnings and errors only), for a look after a surprising figure.
+    for (const p of procs) writeFileSync(join(tmpdir(), `hostboard-bench-${p.name}.log`), p.log);
   }
   results.durationS = Math.round(Number(process.hrtime.bigint() - process0) / 1e9);
   results.targets = targets(results);
