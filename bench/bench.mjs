@@ -103,7 +103,7 @@ async function main() {
     results.join = await joinPhase(ctx, { ref: REF, url, token, venueIds, clients: CLIENTS, seconds: SECONDS });
     results.joinRatio = Math.round((results.join.perSecond / results.reference.perSecond) * 100) / 100;
     step('offers, accepts, board reads');
-    const offerVenues = await offerSetup(call, venueIds, CLIENTS, Number(process.env.BENCH_TABLES ?? 120));
+    const offerVenues = await offerSetup(call, venueIds, CLIENTS, Number(process.env.BENCH_TABLES ?? 100));
     results.offer = await offerPhase(ctx, { call, venues: offerVenues, seconds: SHORT_SECONDS });
     results.accept = await acceptPhase(ctx, { call, venues: offerVenues, seconds: 30 });
     results.board = await boardPhase(ctx, { url, token, venueIds, clients: CLIENTS, seconds: SHORT_SECONDS });

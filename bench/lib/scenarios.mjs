@@ -3,8 +3,30 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io } from 'socket.io-client';
-import { stats } from './client.mjs';
+import { login, stats } from './client.mjs';
 import { DATABASE_URL, psql } from './stack.mjs';
+
+/**
+ * Subscribes a board socket to a venue as a board does, and waits out the api's rate limit
+ * (board-socket.limiter.ts: a subscribe past the burst is refused, not queued). Answers whether
+ * the socket is in the venue's room and how many times it was refused on the way.
+ */
+async function subscribeBoard(socket, venueId) {
+  let refusals = 0;
+  for (;;) {
+    const ack = await socket.timeout(10_000).emitWithAck('subscribe', { venueId });
+    if (!ack?.error) return { ok: true, refusals };
+    if (ack.error.code !== 'RATE_LIMITED' || refusals >= 10) return { ok: false, refusals };
+    refusals++;
+    await sleep(1100);
+  }
+}
+
+async function boardSocket(url, token) {
+  const s = io(`${url}/board`, { auth: { token }, transports: ['websocket'], forceNew: true });
+  await new Promise((res, rej) => (s.once('connect', res), s.once('connect_error', rej)));
+  return s;
+}
 
 const slug = (p) => `${p}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -40,22 +62,32 @@ export async function lastSeatStorm(calls, call, rounds = 3) {
  */
 export async function expiryPunctuality(call, token, baseUrl, offers = 500, perVenue = 25, holdSeconds = 3) {
   const venues = await createVenues(call, Math.ceil(offers / perVenue), { poolCapacity: perVenue });
-  const socket = io(`${baseUrl}/board`, { auth: { token }, transports: ['websocket'] });
-  await new Promise((res, rej) => (socket.once('connect', res), socket.once('connect_error', rej)));
   const expiresAt = new Map();
   const delays = [];
   let early = 0;
-  socket.on('board.event', (e) => {
+  // A dropped socket loses its rooms (a reconnect does not subscribe again): one reason for a miss.
+  const disconnects = {};
+  const onExpired = (e) => {
     if (e.type !== 'offer.expired') return;
     const due = expiresAt.get(e.data.offerId);
     if (due === undefined) return;
     const d = Date.now() - due;
     if (d < 0) early++;
     delays.push(d);
-  });
+  };
+  // One board per venue, as a floor has it (one socket on many venues meets the per-socket limit).
+  const sockets = [];
+  let refused = 0;
+  let refusals = 0;
   for (const v of venues) {
     await call('PATCH', `/v1/venues/${v}`, { policy: { holdSeconds } });
-    await socket.timeout(5000).emitWithAck('subscribe', { venueId: v });
+    const socket = await boardSocket(baseUrl, token);
+    socket.on('disconnect', (reason) => (disconnects[reason] = (disconnects[reason] ?? 0) + 1));
+    socket.on('board.event', onExpired);
+    const sub = await subscribeBoard(socket, v);
+    refusals += sub.refusals;
+    if (!sub.ok) refused++;
+    sockets.push(socket);
   }
   // Join everyone first, then promote in a burst so the deadlines fall within a few seconds.
   await Promise.all(
@@ -76,11 +108,11 @@ export async function expiryPunctuality(call, token, baseUrl, offers = 500, perV
   // An expiry more than 5 s late is a miss against a 500 ms target: no need to wait longer for it.
   const until = Math.max(...expiresAt.values()) + 5000;
   while (delays.length < expiresAt.size && Date.now() < until) await sleep(100);
-  socket.close();
+  for (const socket of sockets) socket.off('disconnect').close();
   // Whether a missing board event is a missing expiry or a lost delivery.
   const ids = [...expiresAt.keys()].map((id) => `'${id}'`).join(',');
   const expiredInDb = ids ? Number(psql(`SELECT count(*) FROM offers WHERE id IN (${ids}) AND state = 'expired'`, DATABASE_URL).trim()) : 0;
-  return { offers: expiresAt.size, holdSeconds, spanMs, burstEndedBeforeFirstDue, expiredSeen: delays.length, expiredInDb, early, delayMs: stats(delays) };
+  return { offers: expiresAt.size, holdSeconds, spanMs, burstEndedBeforeFirstDue, expiredSeen: delays.length, expiredInDb, early, refused, rateLimitedRetries: refusals, disconnects, delayMs: stats(delays) };
 }
 
 /**
@@ -88,15 +120,32 @@ export async function expiryPunctuality(call, token, baseUrl, offers = 500, perV
  * command's answer to delivery, and how many deliveries never came (every board should get every
  * event). A version is the change's whose request started last before the version first arrived.
  */
-export async function boardFanout(calls, token, urls, call, boards = 200, changes = 30) {
+export async function boardFanout(calls, token, urls, call, boards = 200, changes = 30, boardsPerLogin = 10) {
   const [venueId] = await createVenues(call, 1, {});
+  // The floor's tablets on several staff logins (the api limits subscribes per login).
+  const tokens = [];
+  for (let u = 0; u < Math.ceil(boards / boardsPerLogin); u++) {
+    const email = `board-${u}-${Math.random().toString(36).slice(2, 8)}@bench.local`;
+    const password = `bench-board-${Math.random().toString(36).slice(2)}-pw`;
+    const m = await call('POST', `/v1/venues/${venueId}/members`, { email, name: `Board ${u}`, password, role: 'host' });
+    if (m.status !== 201) throw new Error(`member ${m.status} ${JSON.stringify(m.body)}`);
+    tokens.push(await login(urls[0], email, password));
+  }
   const sockets = [];
   const received = new Map();
+  const disconnects = {};
+  const perSocket = new Array(boards).fill(0);
+  let refused = 0;
+  let refusals = 0;
   for (let i = 0; i < boards; i++) {
-    const s = io(`${urls[i % urls.length]}/board`, { auth: { token }, transports: ['websocket'], forceNew: true });
-    await new Promise((res, rej) => (s.once('connect', res), s.once('connect_error', rej)));
-    await s.timeout(5000).emitWithAck('subscribe', { venueId });
+    const s = await boardSocket(urls[i % urls.length], tokens[i % tokens.length]);
+    const sub = await subscribeBoard(s, venueId);
+    refusals += sub.refusals;
+    if (!sub.ok) refused++;
+    s.on('disconnect', (reason) => (disconnects[reason] = (disconnects[reason] ?? 0) + 1));
+    const n = i;
     s.on('board.event', (e) => {
+      perSocket[n]++;
       const list = received.get(e.version) ?? [];
       list.push(performance.now());
       received.set(e.version, list);
@@ -112,7 +161,7 @@ export async function boardFanout(calls, token, urls, call, boards = 200, change
   }
   // Stragglers: a delivery later than this is as good as lost for a board.
   await sleep(2000);
-  for (const s of sockets) s.close();
+  for (const s of sockets) s.off('disconnect').close();
   const delays = [];
   for (const arrivals of received.values()) {
     const first = Math.min(...arrivals);
@@ -120,7 +169,10 @@ export async function boardFanout(calls, token, urls, call, boards = 200, change
     if (change) for (const at of arrivals) delays.push(Math.max(0, at - change.committedAt));
   }
   const expected = received.size * boards;
-  return { boards, changes: sent.length, versions: received.size, deliveries: delays.length, missing: expected - delays.length, delayMs: stats(delays) };
+  // Which boards missed events: none at all, or some (stopped receiving part-way).
+  const silent = perSocket.filter((n) => n === 0).length;
+  const partial = perSocket.filter((n) => n > 0 && n < received.size).length;
+  return { boards, changes: sent.length, versions: received.size, deliveries: delays.length, missing: expected - delays.length, silent, partial, refused, rateLimitedRetries: refusals, disconnects, delayMs: stats(delays) };
 }
 
 /** Join and GET /board cost at 10, 1,000 and 10,000 active entries in one venue, with the query plans. */
