@@ -28,9 +28,12 @@ const ms = (text) => {
   return m ? Math.round(Number(m[1]) * UNIT_MS[m[2]] * 100) / 100 : null;
 };
 
-/** wrk -t 2 -c <clients> -d <seconds>s --latency -s <script> <url>; answers counts and latencies. */
+/** wrk -t 2 -c <clients> -d <seconds>s --timeout 10s --latency -s <script> <url>; answers counts and latencies. */
 export async function wrk({ url, script, clients, seconds, env }) {
-  const { stdout, cpuMs } = await runWithCpu('wrk', ['-t', '2', '-c', String(clients), '-d', `${seconds}s`, '--latency', '-s', script, url], env);
+  // --timeout 10s: wrk's default (2 s) would drop a slow answer on a busy machine as a socket error
+  // and cut the latency distribution at 2 s.
+  const args = ['-t', '2', '-c', String(clients), '-d', `${seconds}s`, '--timeout', '10s', '--latency', '-s', script, url];
+  const { stdout, cpuMs } = await runWithCpu('wrk', args, env);
   const done = /(\d+) requests in ([\d.]+)(us|ms|s|m),/.exec(stdout);
   const requests = Number(done?.[1] ?? 0);
   const elapsedS = done ? (Number(done[2]) * UNIT_MS[done[3]]) / 1000 : seconds;

@@ -90,7 +90,7 @@ export function markdown(r) {
     '| --- | --- | --- | --- |',
   ];
   for (const [i, s] of (r.lastSeatStorm?.rounds ?? []).entries()) {
-    lines.push(`| last-seat storm ${i + 1}: 200 promotions for one seat | ${s.holds} hold, ${s.cleanRefusals} clean refusals, ${s.other} other; p99 ${s.latencyMs.p99} ms | exactly 1 hold | ${load(r.lastSeatStorm.loadAvg)} |`);
+    lines.push(`| last-seat storm ${i + 1}: 200 promotions for one seat | ${s.holds} hold, ${s.cleanRefusals} clean refusals, ${s.other} other${s.other ? ` (HTTP ${JSON.stringify(s.otherStatuses)})` : ''}; p99 ${s.latencyMs.p99} ms | exactly 1 hold | ${load(r.lastSeatStorm.loadAvg)} |`);
   }
   for (const [e, how] of [
     [r.expiry, 'all offers made before the first falls due'],

@@ -49,7 +49,9 @@ export async function lastSeatStorm(calls, call, rounds = 3) {
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => calls[i % calls.length]('POST', `/v1/venues/${venueId}/promotions`, {})));
     const holds = answers.filter((a) => a.status === 201).length;
     const clean = answers.filter((a) => a.status === 200 && a.body.offer === null).length;
-    results.push({ holds, cleanRefusals: clean, other: answers.length - holds - clean, latencyMs: stats(answers.map((a) => a.ms)) });
+    const otherStatuses = {};
+    for (const a of answers) if (a.status !== 201 && !(a.status === 200 && a.body.offer === null)) otherStatuses[a.status] = (otherStatuses[a.status] ?? 0) + 1;
+    results.push({ holds, cleanRefusals: clean, other: answers.length - holds - clean, otherStatuses, latencyMs: stats(answers.map((a) => a.ms)) });
   }
   return { attemptsPerRound: 200, rounds: results };
 }
