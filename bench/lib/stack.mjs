@@ -144,8 +144,10 @@ export async function startStack({ worker = true } = {}) {
   const procs = [api];
   // The primary starts one api process (it applies the migrations), then the rest once it listens;
   // the banner line comes once every one of them listens.
-  for (let i = 0; i < 600 && !/hostboard is running/.test(api.log); i++) {
+  // Three minutes: on a loaded machine (load average 15 on two cores) starting Nest takes a minute per process.
+  for (let i = 0; !/hostboard is running/.test(api.log); i++) {
     if (api.ended) throw new Error(`api exited: ${api.log}`);
+    if (i === 1800) throw new Error(`api not listening after 180 s: ${api.log}`);
     await sleep(100);
   }
   await waitReady(PORT, api);
