@@ -1,48 +1,144 @@
-// npm run bench: starts the stack (two api processes in production mode, a worker, PostgreSQL and
-// Redis on loopback), loads it from this separate process, and writes bench/results/latest.json and
-// latest.md. Every project figure is paired with its reference from the same run.
-import { cpus, totalmem } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// npm run bench: the join reference of ../shared/bench (pgbench, same SQL work, same concurrency),
+// then the api as `npm start` runs it (--cores) with a worker on a fresh database and the bench's
+// own Redis, loaded over loopback: desk joins and board reads from wrk, offers and accepts from the
+// Node client, then the latency and correctness scenarios. Each load phase reports CPU per request
+// (api processes, PostgreSQL backends, worker, Redis, the load generator), statements per request
+// and the load average. Writes bench/results/latest.json and latest.md. See bench/README.md.
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { api, login } from './lib/client.mjs';
-import { boardFanout, createVenues, expiryPunctuality, joins, lastSeatStorm, offerAccept, scaleWithSize } from './lib/scenarios.mjs';
-import { freshDatabase, OWNER, startStack } from './lib/stack.mjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { api, closedLoop, login } from './lib/client.mjs';
+import { loadavg, pgBackends, withChildren } from './lib/cpu.mjs';
+import { statementSource } from './lib/pgstats.mjs';
+import { acceptPhase, boardPhase, joinPhase, measured, offerPhase, offerSetup, reference, tableVenues } from './lib/phases.mjs';
+import { markdown, targets } from './lib/report.mjs';
+import { statementProbe } from './lib/statement-probe.mjs';
+import { boardFanout, expiryPunctuality, lastSeatStorm, scaleWithSize } from './lib/scenarios.mjs';
+import { DATABASE_URL, DB_NAME, dbUrl, freshDatabase, OWNER, peakRssMb, PORT, PREFIX, psql, startStack } from './lib/stack.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REF = resolve(ROOT, process.env.REF ?? '../shared/bench');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const SHORT_SECONDS = Number(process.env.BENCH_SHORT_SECONDS ?? 8);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const IDLE_SECONDS = 3;
+const CLIENTS = 8;
+const VENUES = 16;
 const quick = process.argv.includes('--quick');
 
+function preflight() {
+  for (const f of ['join-schema.sql', 'join-tx.sql', 'join-load.lua']) {
+    if (!existsSync(join(REF, f))) throw new Error(`the join reference is missing ${join(REF, f)}: set REF to the directory of ../shared/bench`);
+  }
+  for (const tool of ['wrk', 'pgbench', 'psql', 'redis-server']) {
+    try {
+      execFileSync('which', [tool], { stdio: 'ignore' });
+    } catch {
+      throw new Error(`${tool} is not installed (apt-get install ${tool === 'pgbench' || tool === 'psql' ? 'postgresql-client' : tool})`);
+    }
+  }
+}
+
+const t0 = performance.now();
+const step = (what) => process.stderr.write(`[${Math.round((performance.now() - t0) / 1000)} s, load ${loadavg().one}] ${what}\n`);
+
+/** A scenario's figures with the load average at its start and end. */
+async function withLoad(run) {
+  const start = loadavg().one;
+  const out = await run();
+  return { ...out, loadAvg: { start, end: loadavg().one } };
+}
+
 async function main() {
+  preflight();
+  const process0 = process.hrtime.bigint();
+  const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { clients: CLIENTS, venues: VENUES, seconds: SECONDS, shortSeconds: SHORT_SECONDS, warmupSeconds: WARMUP_SECONDS, ref: REF, quick } };
+
+  step('reference: pgbench');
+  // The reference first, alone on the machine's share of this run: pgbench on its own database.
+  const refDb = `${PREFIX}_joinref`;
+  freshDatabase(refDb);
+  const refSource = statementSource(dbUrl(refDb));
+  results.reference = await reference({ groups: { postgres: () => pgBackends(refDb) }, dbUrl: dbUrl(refDb), source: refSource }, { ref: REF, dbUrl: dbUrl(refDb), clients: CLIENTS, seconds: SECONDS, venues: VENUES });
+  psql(`DROP DATABASE IF EXISTS ${refDb} WITH (FORCE)`);
+
+  step('starting the api (--cores), the worker and Redis');
   freshDatabase();
-  const { procs, urls, stopRedis } = await startStack({ apis: 2, worker: true, prefix: `bench${process.pid}` });
-  const results = { startedAt: new Date().toISOString(), machine: machine(), seconds: SECONDS };
+  const { procs, api: apiProc, worker, url, stopRedis } = await startStack({ worker: true });
   try {
-    const token = await login(urls[0], OWNER.email, OWNER.password);
-    const calls = urls.map((u) => api(u, token));
-    const call = calls[0];
-    const venueIds = await createVenues(call, 64, {});
-    results.join = [];
-    for (const clients of quick ? [8] : [8, 32]) results.join.push(await joins(calls, venueIds, clients, SECONDS));
-    results.offerAccept = await offerAccept(calls, call, 8, SECONDS);
-    results.lastSeatStorm = await lastSeatStorm(calls, call, quick ? 1 : 3);
+    const source = statementSource(DATABASE_URL);
+    results.statementSource = source;
+    const ctx = {
+      dbUrl: DATABASE_URL,
+      source,
+      groups: {
+        api: () => withChildren(apiProc.pid),
+        postgres: () => pgBackends(DB_NAME),
+        worker: () => [worker.pid],
+        redis: () => (stopRedis.pid ? [stopRedis.pid] : []),
+      },
+    };
+    results.apiProcesses = withChildren(apiProc.pid).length - 1 || 1;
+    const token = await login(url, OWNER.email, OWNER.password);
+    const call = api(url, token);
+    const venueIds = await tableVenues(call, VENUES);
+
+    // What the stack costs with no load at all (timers, pollers), to read the per-request figures against.
+    step('idle');
+    results.idle = await measured(ctx, async () => {
+      await sleep(IDLE_SECONDS * 1000);
+      return { requests: 0 };
+    });
+    step('join warm-up, then joins from wrk');
+    // A few seconds of joins first, unmeasured: V8 compiles the hot paths, the pools fill. From the
+    // Node client, not wrk: LuaJIT's random numbers are the same in every wrk run, so a second run of
+    // join-load.lua would repeat the first one's emails and Idempotency-Keys (replays, not joins).
+    await closedLoop(CLIENTS, WARMUP_SECONDS, (i) => {
+      const k = `warm-${i}-${process.pid}`;
+      return call('POST', `/v1/venues/${venueIds[i % VENUES]}/queue`, { name: 'Bench', partySize: 2, email: `${k}@b.test` }, { 'idempotency-key': k }).then((r) => r.status === 201);
+    });
+    results.join = await joinPhase(ctx, { ref: REF, url, token, venueIds, clients: CLIENTS, seconds: SECONDS });
+    results.joinRatio = Math.round((results.join.perSecond / results.reference.perSecond) * 100) / 100;
+    step('offers, accepts, board reads');
+    const offerVenues = await offerSetup(call, venueIds, CLIENTS, Number(process.env.BENCH_TABLES ?? 100));
+    results.offer = await offerPhase(ctx, { call, venues: offerVenues, seconds: SHORT_SECONDS });
+    results.accept = await acceptPhase(ctx, { call, venues: offerVenues, seconds: 30 });
+    results.board = await boardPhase(ctx, { url, token, venueIds, clients: CLIENTS, seconds: SHORT_SECONDS });
+
+    step('last-seat storms, expiry, fan-out, scale');
+    results.lastSeatStorm = await withLoad(() => lastSeatStorm([call], call, quick ? 1 : 3));
     // The target's figure: every offer made before the first falls due (hold 12 s); then the same
     // with the expiries landing in the middle of the promotion burst (hold 3 s).
-    results.expiry = await expiryPunctuality(call, token, urls[1], quick ? 100 : 500, 25, 12);
-    results.expiryUnderLoad = await expiryPunctuality(call, token, urls[1], quick ? 100 : 500, 25, 3);
-    results.boardFanout = await boardFanout(calls, token, urls, call, quick ? 50 : 200, quick ? 10 : 30);
-    results.scale = await scaleWithSize(call, quick ? [10, 1000] : [10, 1000, 10000]);
-    results.peakRssMb = Object.fromEntries(procs.map((p) => [p.name, p.peakRssMb()]));
+    results.expiry = await withLoad(() => expiryPunctuality(call, token, url, quick ? 100 : 500, 25, 12));
+    if (!quick) results.expiryUnderLoad = await withLoad(() => expiryPunctuality(call, token, url, 500, 25, 3));
+    results.boardFanout = await withLoad(() => boardFanout([call], token, [url], call, quick ? 50 : 200, quick ? 10 : 30));
+    results.scale = await withLoad(async () => ({ sizes: await scaleWithSize(call, quick ? [10, 1000] : [10, 1000, 10000]) }));
+    step('statement probe');
+    results.statementsOnWire = await withLoad(() => statementProbe({ port: PORT + 1, relayPort: PORT + 2 }));
+    // node:cluster's primary serves nothing; with API_PROCESSES=1 there is no primary, one api.
+    const [primary, ...apis] = withChildren(apiProc.pid);
+    results.peakRssMb = Object.fromEntries([
+      ...(apis.length ? [['api-primary', peakRssMb(primary)], ...apis.map((pid, i) => [`api-${i + 1}`, peakRssMb(pid)])] : [['api', peakRssMb(primary)]]),
+      ['worker', worker.peakRssMb()],
+    ]);
   } catch (err) {
-    for (const p of procs) if (p.child.exitCode !== null) process.stderr.write(`${p.name} exited ${p.child.exitCode}:\n${p.log.slice(-3000)}\n`);
+    for (const p of procs) if (p.ended) process.stderr.write(`${p.name} exited ${p.child.exitCode}:\n${p.log.slice(-3000)}\n`);
     throw err;
   } finally {
     for (const p of procs) await p.stop();
     await stopRedis();
+    // The processes' own lines (warnings and errors only), for a look after a surprising figure.
+    for (const p of procs) writeFileSync(join(tmpdir(), `hostboard-bench-${p.name}.log`), p.log);
   }
+  results.durationS = Math.round(Number(process.hrtime.bigint() - process0) / 1e9);
   results.targets = targets(results);
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   const md = markdown(results);
-  writeFileSync('bench/results/latest.md', md);
+  writeFileSync(join(ROOT, 'bench/results/latest.md'), md);
   process.stdout.write(md);
 }
 
@@ -54,56 +150,6 @@ function machine() {
     pg = 'unknown';
   }
   return { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, postgres: pg };
-}
-
-function targets(r) {
-  const j8 = r.join?.find((j) => j.clients === 8);
-  const ok = (b) => (b ? 'met' : 'missed');
-  const rss = Object.entries(r.peakRssMb ?? {}).filter(([n]) => n.startsWith('api'));
-  return {
-    'join throughput ≥ 0.5 × pgbench (8 clients)': { value: j8?.ratio, status: ok((j8?.ratio ?? 0) >= 0.5) },
-    'offer p99 < 25 ms (8 clients)': { value: r.offerAccept?.offerMs.p99, status: ok((r.offerAccept?.offerMs.p99 ?? 1e9) < 25) },
-    'accept p99 < 25 ms (8 clients)': { value: r.offerAccept?.acceptMs.p99, status: ok((r.offerAccept?.acceptMs.p99 ?? 1e9) < 25) },
-    'last seat: exactly one hold per storm': { value: r.lastSeatStorm?.rounds.map((x) => x.holds).join('/'), status: ok(r.lastSeatStorm?.rounds.every((x) => x.holds === 1 && x.other === 0)) },
-    'expiry p99 < 500 ms, never early': {
-      value: r.expiry?.delayMs.p99,
-      status: ok((r.expiry?.delayMs.p99 ?? 1e9) < 500 && r.expiry?.early === 0 && (r.expiryUnderLoad?.early ?? 0) === 0),
-    },
-    'expiry p99 < 500 ms during the promotion burst': { value: r.expiryUnderLoad?.delayMs.p99, status: ok((r.expiryUnderLoad?.delayMs.p99 ?? 1e9) < 500) },
-    'board delivery p99 < 100 ms': { value: r.boardFanout?.delayMs.p99, status: ok((r.boardFanout?.delayMs.p99 ?? 1e9) < 100) },
-    'api RSS < 300 MB': { value: rss.map(([n, v]) => `${n} ${v}`).join(', '), status: ok(rss.every(([, v]) => (v ?? 1e9) < 300)) },
-  };
-}
-
-function markdown(r) {
-  const lines = [`# hostboard benchmark`, '', `Run ${r.startedAt} on ${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGb} GB, Node ${r.machine.node}, ${r.machine.postgres}; ${r.seconds} s per load figure.`, ''];
-  lines.push('| figure | project | reference | ratio |', '| --- | --- | --- | --- |');
-  for (const j of r.join ?? []) {
-    lines.push(`| desk joins/s, ${j.clients} clients (p50/p99 ms) | ${j.project.perSecond}/s (${j.project.latencyMs.p50}/${j.project.latencyMs.p99}) | pgbench same SQL: ${j.pgbench.perSecond}/s (avg ${j.pgbench.latencyAvgMs} ms) | ${j.ratio} |`);
-  }
-  const oa = r.offerAccept;
-  if (oa) lines.push(`| offer → accept cycles/s on table venues, ${oa.clients} clients | ${oa.cyclesPerSecond}/s (${oa.errors} failed); offer p50/p99 ${oa.offerMs.p50}/${oa.offerMs.p99} ms; accept ${oa.acceptMs.p50}/${oa.acceptMs.p99} ms | | |`);
-  for (const [i, s] of (r.lastSeatStorm?.rounds ?? []).entries()) {
-    lines.push(`| last-seat storm ${i + 1}: 200 promotions, 2 api processes | ${s.holds} hold, ${s.cleanRefusals} clean refusals, ${s.other} other; p99 ${s.latencyMs.p99} ms | exactly 1 hold | |`);
-  }
-  for (const [e, how] of [
-    [r.expiry, 'all offers made before the first falls due'],
-    [r.expiryUnderLoad, 'falling due during the 20-venue promotion burst'],
-  ]) {
-    if (e)
-      lines.push(
-        `| expiry: expiresAt → board event (${e.offers} offers due over ${(e.spanMs / 1000).toFixed(1)} s, ${how}; BullMQ worker) | p50 ${e.delayMs.p50} / p99 ${e.delayMs.p99} / max ${e.delayMs.max} ms; ${e.early} early; ${e.expiredSeen} seen | < 500 ms p99 | |`,
-      );
-  }
-  const f = r.boardFanout;
-  if (f) lines.push(`| board fan-out: ${f.boards} boards on 2 api processes | p50 ${f.delayMs.p50} / p99 ${f.delayMs.p99} ms (${f.deliveries} deliveries) | < 100 ms p99 | |`);
-  for (const s of r.scale ?? []) {
-    lines.push(`| ${s.activeEntries} active entries: join p50/p99, GET /board p50/p99 | join ${s.joinMs.p50}/${s.joinMs.p99} ms; board ${s.boardMs.p50}/${s.boardMs.p99} ms | plan: ${s.activeQueuePlan} | |`);
-  }
-  lines.push(`| peak RSS (MB) | ${Object.entries(r.peakRssMb ?? {}).map(([n, v]) => `${n} ${v}`).join(', ')} | < 300 MB (api) | |`);
-  lines.push('', '## Targets', '', '| target | value | status |', '| --- | --- | --- |');
-  for (const [k, v] of Object.entries(r.targets)) lines.push(`| ${k} | ${v.value} | ${v.status} |`);
-  return `${lines.join('\n')}\n`;
 }
 
 main().catch((err) => {

@@ -2,18 +2,20 @@
 import { performance } from 'node:perf_hooks';
 
 export async function login(baseUrl, email, password) {
-  const r = await fetch(`${baseUrl}/v1/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const send = () => fetch(`${baseUrl}/v1/auth/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  // Once more on a socket error: an api process that has just started may drop the first connection.
+  const r = await send().catch(() => send());
   if (r.status !== 201) throw new Error(`login ${r.status} ${await r.text()}`);
   return (await r.json()).token;
 }
 
 export function api(baseUrl, token) {
-  return async function call(method, path, body) {
+  return async function call(method, path, body, headers = {}) {
     const t0 = performance.now();
     const send = () =>
       fetch(`${baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     // A kept-alive socket the server closed at the same moment fails the request before it is sent

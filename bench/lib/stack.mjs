@@ -1,5 +1,6 @@
 // Starts what a benchmark needs on loopback: a fresh PostgreSQL database on the machine's server,
-// two api processes in production mode and a BullMQ worker, all on that database and Redis.
+// the api as `npm start` runs it (`--cores`: node:cluster, one process per core unless
+// API_PROCESSES says otherwise) in production mode and a BullMQ worker, on that database and Redis.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -7,28 +8,48 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const PG_ADMIN = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // The bench runs its own redis-server (as the drills do) with `hz 100`: BullMQ's delayed jobs are
 // promoted on Redis's timer, and the default `hz 10` alone adds up to ~100 ms to an expiry (see
-// docs/operations.md). BENCH_REDIS_URL points it at another Redis instead.
-export const BENCH_REDIS_PORT = 6393;
+// docs/operations.md). BENCH_REDIS_URL points it at another Redis instead. The api listens on PORT
+// and the bench's Redis on PORT + 9 (BENCH_REDIS_PORT), so one range of ports holds a whole run.
+export const PORT = Number(process.env.PORT ?? 3301);
+export const BENCH_REDIS_PORT = Number(process.env.BENCH_REDIS_PORT ?? PORT + 9);
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? `redis://127.0.0.1:${BENCH_REDIS_PORT}`;
-export const DB_NAME = 'hostboard_bench';
-export const DATABASE_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
+/** Databases and Redis keys are named after this prefix (two benches on one server stay apart). */
+export const PREFIX = process.env.JOBS_PREFIX ?? 'bench';
+export const DB_NAME = `${PREFIX}_hostboard`;
+export const dbUrl = (name) => PG_ADMIN.replace(/\/[^/]*$/, `/${name}`);
+export const DATABASE_URL = dbUrl(DB_NAME);
 export const OWNER = { email: 'bench-owner@bench.local', password: 'bench-password-123' };
 
+/** One psql command; NOTICEs (a DROP … IF EXISTS that found nothing) stay quiet, errors throw with psql's message. */
 export function psql(sql, url = PG_ADMIN) {
-  return execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], { encoding: 'utf8' });
+  return execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], {
+    encoding: 'utf8',
+    env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
-export function freshDatabase() {
-  psql(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-  psql(`CREATE DATABASE ${DB_NAME}`);
+export function freshDatabase(name = DB_NAME) {
+  psql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  psql(`CREATE DATABASE ${name}`);
+}
+
+/** Peak resident memory (VmHWM) of a process in MB, from /proc; null once it is gone. */
+export function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** One started process, its output kept for the report on failure. */
 export class Proc {
-  constructor(name, script, env) {
+  constructor(name, script, env, args = []) {
     this.name = name;
     this.log = '';
-    this.child = spawn(process.execPath, [script], {
+    this.child = spawn(process.execPath, [script, ...args], {
       env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -42,12 +63,7 @@ export class Proc {
 
   /** Peak resident memory (VmHWM) in MB, from /proc. */
   peakRssMb() {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-      return m ? Math.round(Number(m[1]) / 1024) : null;
-    } catch {
-      return null;
-    }
+    return peakRssMb(this.pid);
   }
 
   /** Ended, by exit or by a signal (a process killed by a signal keeps exitCode null). */
@@ -77,7 +93,7 @@ export async function waitReady(port, proc) {
   throw new Error(`${proc.name} not ready: ${proc.log}`);
 }
 
-/** A redis-server of our own on loopback (nothing on disk), answering once it pings; answers a stop function. */
+/** A redis-server of our own on loopback (nothing on disk), answering once it pings; answers a stop function (with its `pid`). */
 export async function redisServer(port, extraArgs = []) {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], {
     stdio: 'ignore',
@@ -90,10 +106,12 @@ export async function redisServer(port, extraArgs = []) {
     }
     await sleep(100);
   }
-  return async () => {
+  const stop = async () => {
     child.kill('SIGKILL');
     await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
   };
+  stop.pid = child.pid;
+  return stop;
 }
 
 /** The bench's own Redis, unless BENCH_REDIS_URL names one. */
@@ -102,27 +120,38 @@ export async function startRedis() {
   return redisServer(BENCH_REDIS_PORT, ['--hz', '100']);
 }
 
-export async function startStack({ apis = 2, worker = true, prefix = 'bench' } = {}) {
-  const stopRedis = await startRedis();
-  const env = {
+/** What every process of the bench's stack runs with. */
+export function stackEnv() {
+  return {
     DATABASE_URL,
     REDIS_URL,
-    JOBS_PREFIX: prefix,
+    JOBS_PREFIX: PREFIX,
     BOOTSTRAP_OWNER_EMAIL: OWNER.email,
     BOOTSTRAP_OWNER_PASSWORD: OWNER.password,
     AUTH_RATE_LIMIT: '100000',
   };
-  const procs = [];
-  const ports = [];
-  for (let i = 0; i < apis; i++) {
-    const port = 3301 + i;
-    const p = new Proc(`api-${i + 1}`, 'dist/apps/api/src/main.js', { ...env, PORT: String(port), HOST: '127.0.0.1' });
-    procs.push(p);
-    ports.push(port);
-    // The first api applies the migrations; the others wait on its advisory lock.
-    await waitReady(port, p);
+}
+
+/**
+ * The api as `npm start` runs it, a worker and the bench's Redis. Answers the processes (the api's
+ * Proc is node:cluster's primary; cpu.mjs's `withChildren(pid)` adds its api processes), the base
+ * URL and Redis's stop function.
+ */
+export async function startStack({ worker = true } = {}) {
+  const stopRedis = await startRedis();
+  const env = { ...stackEnv(), ...(process.env.API_PROCESSES && { API_PROCESSES: process.env.API_PROCESSES }) };
+  const api = new Proc('api', 'dist/apps/api/src/main.js', { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, ['--cores']);
+  const procs = [api];
+  // The primary starts one api process (it applies the migrations), then the rest once it listens;
+  // the banner line comes once every one of them listens.
+  // Three minutes: on a loaded machine (load average 15 on two cores) starting Nest takes a minute per process.
+  for (let i = 0; !/hostboard is running/.test(api.log); i++) {
+    if (api.ended) throw new Error(`api exited: ${api.log}`);
+    if (i === 1800) throw new Error(`api not listening after 180 s: ${api.log}`);
+    await sleep(100);
   }
+  await waitReady(PORT, api);
   if (worker) procs.push(new Proc('worker', 'dist/apps/worker/src/main.js', env));
   await sleep(500);
-  return { procs, urls: ports.map((p) => `http://127.0.0.1:${p}`), stopRedis };
+  return { procs, api, worker: procs[1], url: `http://127.0.0.1:${PORT}`, stopRedis };
 }
