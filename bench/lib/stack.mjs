@@ -8,9 +8,10 @@ export const PG_ADMIN = process.env.BENCH_PG_ADMIN ?? 'postgres://postgres@127.0
 // The bench runs its own redis-server (as the drills do) with `hz 100`: BullMQ's delayed jobs are
 // promoted on Redis's timer, and the default `hz 10` alone adds up to ~100 ms to an expiry (see
 // docs/operations.md). BENCH_REDIS_URL points it at another Redis instead.
-export const BENCH_REDIS_PORT = 6393;
+// BENCH_REDIS_PORT, BENCH_DB_NAME and BENCH_API_PORT let a second bench run beside this one.
+export const BENCH_REDIS_PORT = Number(process.env.BENCH_REDIS_PORT ?? 6393);
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? `redis://127.0.0.1:${BENCH_REDIS_PORT}`;
-export const DB_NAME = 'hostboard_bench';
+export const DB_NAME = process.env.BENCH_DB_NAME ?? 'hostboard_bench';
 export const DATABASE_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
 export const OWNER = { email: 'bench-owner@bench.local', password: 'bench-password-123' };
 
@@ -115,7 +116,7 @@ export async function startStack({ apis = 2, worker = true, prefix = 'bench' } =
   const procs = [];
   const ports = [];
   for (let i = 0; i < apis; i++) {
-    const port = 3301 + i;
+    const port = Number(process.env.BENCH_API_PORT ?? 3301) + i;
     const p = new Proc(`api-${i + 1}`, 'dist/apps/api/src/main.js', { ...env, PORT: String(port), HOST: '127.0.0.1' });
     procs.push(p);
     ports.push(port);
