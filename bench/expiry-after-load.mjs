@@ -18,6 +18,11 @@ const LOAD = !process.argv.includes('--no-load');
 const OFFERS = arg('--offers', 500);
 const SECONDS = arg('--seconds', 8);
 const PREFIX = `expbench${process.pid}`;
+/** CPU time (user + system) of a process so far, in ms, from /proc (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 function tableStats() {
@@ -71,9 +76,13 @@ async function main() {
     }
     out.afterLoad = tableStats();
     out.loadavgBeforeExpiry = loadavg();
+    // The worker does nothing in this scenario but the sweeps (and its idle timers): its CPU per expiry.
+    const worker = procs.find((p) => p.name === 'worker');
+    const workerCpu0 = cpuMs(worker.pid);
     // Hold 12 s: every offer exists before the first falls due (the bench's target figure).
     const e = await expiryPunctuality(call, token, urls[1], OFFERS, 25, 12);
     out.loadavgAfterExpiry = loadavg();
+    out.workerCpuMsPerExpiry = Math.round(((cpuMs(worker.pid) - workerCpu0) / Math.max(1, e.offers)) * 100) / 100;
     out.expiry = { offers: e.offers, spanMs: e.spanMs, burstEndedBeforeFirstDue: e.burstEndedBeforeFirstDue, seen: e.expiredSeen, early: e.early, delayMs: e.delayMs };
     const sweep = psql(
       `SELECT id, round(extract(epoch FROM resolved_at - expires_at) * 1000), round(extract(epoch FROM expires_at) * 1000) FROM offers WHERE state = 'expired'`,
