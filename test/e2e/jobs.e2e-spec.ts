@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { ManualClock, SystemClock } from '@hostboard/core';
-import { BullmqScheduler, InProcessScheduler, QUEUE_NAME, type JobScheduler } from '@hostboard/jobs';
+import { BullmqScheduler, InProcessScheduler, QUEUE_NAME, WORKER_CONCURRENCY, type JobScheduler } from '@hostboard/jobs';
 import { describeWithRedis } from '../support/test-database.js';
 
 const waitFor = async (cond: () => boolean, ms = 5000): Promise<void> => {
@@ -89,6 +89,33 @@ describeWithRedis('BullMQ needs a Redis server')('BullMQ jobs on Redis', () => {
       repeating: false,
     });
     return s;
+  });
+
+  it('takes up due jobs while earlier ones still wait (a burst of expiries sharing their venues\' sweeps)', async () => {
+    // 100 jobs due at once whose handlers all wait on one gate, as expiry jobs wait on their venue's
+    // next sweep: every one is taken up before any finishes. With 32 slots, 68 sat in the queue.
+    const s = new BullmqScheduler(new SystemClock(), { redisUrl: process.env['REDIS_URL'] ?? '', consume: true, prefix: `${prefix}w`, repeating: false });
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let started = 0;
+    s.handle('idempotency-purge', async () => {
+      started++;
+      await gate;
+      return 'done';
+    });
+    await s.start();
+    try {
+      const runAt = new Date(Date.now() + 200);
+      await Promise.all(Array.from({ length: 100 }, () => s.schedule('idempotency-purge', {}, { jobId: randomUUID(), runAt })));
+      await waitFor(() => started === 100);
+      expect(WORKER_CONCURRENCY).toBeGreaterThanOrEqual(100);
+    } finally {
+      open();
+      await s.stop();
+      const q = new Queue(QUEUE_NAME, { connection: { url: process.env['REDIS_URL'] ?? '' }, prefix: `${prefix}w` });
+      await q.obliterate({ force: true });
+      await q.close();
+    }
   });
 
   afterAll(async () => {
