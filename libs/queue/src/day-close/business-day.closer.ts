@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import { HistoryWriter, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
@@ -17,7 +17,7 @@ export const BUSINESS_DAY_ENDED = 'business day ended';
  * sweep. Pool queues (workshop registration) are not day-bound and are never closed here.
  *
  * Triggers: the sweep (before every decision, the safety-net job, a sandbox clock move) and
- * `closeFirst` before a join; reads of the queue sweep first, so yesterday never shows as waiting.
+ * the join itself (under its lock, before its guards); reads of the queue sweep first, so yesterday never shows as waiting.
  */
 @Injectable()
 export class BusinessDayCloser {
@@ -47,6 +47,15 @@ export class BusinessDayCloser {
     return this.entries.anyWaitingBefore(m, venueId, this.clock.localDate(venue, this.clock.now(venue)));
   }
 
+  /**
+   * `anyToClose` for a venue already read (under its lock), as a part of a combined read: the join
+   * asks it with its other reads and closes in its own transaction when it answers true.
+   */
+  anyToCloseRead(venue: Venue, now: Date): ScalarRead<boolean> | undefined {
+    if (venue.seating !== 'tables') return undefined;
+    return this.entries.anyWaitingBeforeRead(venue.id, this.clock.localDate(venue, now));
+  }
+
   /** Inside a transaction that holds the venue lock: closes the waiting entries of ended days. */
   async closeLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
     if (venue.seating !== 'tables') return [];
@@ -71,14 +80,5 @@ export class BusinessDayCloser {
     );
     await this.board.append(tx, venue.id, 'queue.day-closed', { entryIds: closed.map((e) => e.id), businessDate: today }, now);
     return closed.map((e) => e.id);
-  }
-
-  /** Before a join (and in the sweep's own transaction otherwise): its own committed transaction. */
-  async closeFirst(venueId: string): Promise<string[]> {
-    if (!(await this.tx.read((m) => this.anyToClose(m, venueId)))) return [];
-    return this.tx.run(async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
-      return this.closeLocked(tx, venue, this.clock.now(venue));
-    });
   }
 }

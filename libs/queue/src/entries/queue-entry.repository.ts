@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntity } from '@hostboard/core';
+import { insertEntities, readTogether, returningRows, selectEntity, type PendingInsert, type ScalarRead } from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
 @Injectable()
@@ -33,12 +33,49 @@ export class QueueEntryRepository {
     venueId: string,
     filter: { businessDate?: string; maxSize?: number | null } = {},
   ): Promise<number> {
+    return (await readTogether(tx, { n: this.countActiveRead(venueId, filter) })).n;
+  }
+
+  /** `countActive` as a part of a combined read (readTogether). */
+  countActiveRead(venueId: string, filter: { businessDate?: string; maxSize?: number | null } = {}): ScalarRead<number> {
     const params: unknown[] = [venueId, ACTIVE_STATUSES];
-    let sql = 'SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1 AND status = ANY($2::text[])';
+    let sql = 'SELECT count(*)::int FROM queue_entries WHERE venue_id = $1 AND status = ANY($2::text[])';
     if (filter.businessDate !== undefined) sql += ` AND business_date = $${params.push(filter.businessDate)}`;
     if (filter.maxSize !== undefined && filter.maxSize !== null) sql += ` AND party_size <= $${params.push(filter.maxSize)}`;
-    const rows: Array<{ n: number }> = await tx.query(sql, params);
-    return rows[0]?.n ?? 0;
+    return { sql, params, parse: (value) => Number(value ?? 0) };
+  }
+
+  /**
+   * The id of the earliest active entry of this business date reached by either channel of the
+   * contact (as `activeWithContact`), as a part of a combined read; null when there is none.
+   */
+  activeWithContactRead(
+    venueId: string,
+    businessDate: string,
+    contact: { email: string | null; phone: string | null },
+  ): ScalarRead<string | null> {
+    return {
+      sql: `SELECT id FROM queue_entries
+             WHERE venue_id = $1 AND business_date = $2 AND status = ANY($3::text[])
+               AND ((email = $4 AND $4 IS NOT NULL) OR (phone = $5 AND $5 IS NOT NULL))
+             ORDER BY received_at, queue_sequence LIMIT 1`,
+      params: [venueId, businessDate, ACTIVE_STATUSES, contact.email, contact.phone],
+      parse: (value) => (typeof value === 'string' ? value : null),
+    };
+  }
+
+  /** Whether any entry still waits from a business date before `date`, as a part of a combined read. */
+  anyWaitingBeforeRead(venueId: string, date: string): ScalarRead<boolean> {
+    return {
+      sql: "SELECT EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2)",
+      params: [venueId, date],
+      parse: (value) => value === true,
+    };
+  }
+
+  /** The row `insert` writes, for a join that writes it together with its other rows. */
+  insertRow(entry: QueueEntry): PendingInsert<QueueEntry> {
+    return { target: QueueEntry, rows: [entry] };
   }
 
   /** Active entries of one business date, in waiting order. */
