@@ -9,7 +9,8 @@
 //    (and of every postgres process, which other sessions' work makes noisy) from /proc around the load.
 //
 // Needs dist/ built, PostgreSQL at 127.0.0.1:5432 (user postgres) and Redis at 127.0.0.1:6379, read
-// access to /var/log/postgresql. Env: PORT (3620), PREFIX (joinsql), JOINS (1000), COUNT (50), PG_LOG (the server's log file).
+// access to /var/log/postgresql. Env: PORT (3620), PREFIX (joinsql), JOINS (1000), COUNT (50), PG_LOG (the server's log file),
+// API_DIST (dist).
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +19,8 @@ const PORT = Number(process.env.PORT ?? 3620);
 const PREFIX = process.env.PREFIX ?? 'joinsql';
 const JOINS = Number(process.env.JOINS ?? 1000);
 const COUNT = Number(process.env.COUNT ?? 50);
+// Another build to compare with (e.g. a copy of dist/ built from an earlier commit, inside this checkout).
+const DIST = process.env.API_DIST ?? 'dist';
 const PG = 'postgres://postgres@127.0.0.1:5432';
 const HZ = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const base = `http://127.0.0.1:${PORT}`;
@@ -58,7 +61,7 @@ async function call(method, path, body, token, extra = {}) {
 async function startApi(db) {
   psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
   psql('postgres', `CREATE DATABASE ${db}`);
-  return spawn('node', ['dist/apps/api/src/main.js'], {
+  return spawn('node', [`${DIST}/apps/api/src/main.js`], {
     env: {
       ...process.env,
       DATABASE_URL: `${PG}/${db}`,

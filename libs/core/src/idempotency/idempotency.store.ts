@@ -7,6 +7,7 @@ import { ErrorCode, httpStatusOf } from '../errors/error-code.js';
 import type { IdempotencyClaim } from '../request-context/request-context.js';
 import { insertEntities, selectEntity } from '../transaction/entity-rows.js';
 import { IdempotentReplay } from '../transaction/idempotent-replay.js';
+import { preparedQuery } from '../transaction/prepared-query.js';
 import { IdempotencyKeyRow } from './idempotency-key.entity.js';
 
 /** Stored answers are kept at least this long (API.md: at least 24 h). */
@@ -22,7 +23,10 @@ export class IdempotencyStore {
 
   /** Outside any transaction: answer a retry from what is stored, before doing any work. */
   async replayIfStored(claim: IdempotencyClaim): Promise<void> {
-    const row = await selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
+    const row = await selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [
+      claim.scope,
+      claim.key,
+    ]);
     if (row) this.answerFromRow(row, claim);
   }
 
@@ -32,7 +36,8 @@ export class IdempotencyStore {
    * (its row is visible once the lock is free, because the row commits with the lock's release).
    */
   async enter(tx: EntityManager, claim: IdempotencyClaim): Promise<void> {
-    const rows: Array<{ locked: boolean }> = await tx.query(
+    const rows = await preparedQuery<{ locked: boolean }>(
+      tx,
       'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS locked',
       [`${claim.scope}\n${claim.key}`],
     );

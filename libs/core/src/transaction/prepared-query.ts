@@ -11,8 +11,9 @@ import { returningRows } from './returning-rows.js';
  * executes it. The name is a hash of the text, because one name must always carry the same text
  * (node-postgres refuses a known name with a different text, and the server keeps the first).
  *
- * Where there is no pg client to talk to (the embedded PGlite database, or a manager outside a
- * transaction, which borrows a pooled connection per query), it is the ordinary `manager.query`.
+ * Outside a transaction the statement goes through the pg pool (node-postgres prepares it on
+ * whichever pooled connection runs it). On the embedded PGlite database, which has no pg client,
+ * it is the ordinary `manager.query`.
  * Answers the rows, also for UPDATE … RETURNING (no `[rows, affected]` pair).
  */
 export async function preparedQuery<T = Record<string, unknown>>(
@@ -38,10 +39,18 @@ interface PgClient {
   connection?: unknown;
 }
 
-/** The node-postgres client the manager's transaction runs on, if there is one. */
+/**
+ * The node-postgres client the manager's transaction runs on; for a manager outside any query
+ * runner, node-postgres's pool; null on the embedded database or a runner not in a transaction.
+ */
 function pgClientOf(manager: EntityManager): PgClient | null {
   const runner = manager.queryRunner as (typeof manager.queryRunner & { databaseConnection?: PgClient }) | undefined;
-  if (!runner?.isTransactionActive || runner.isReleased) return null;
+  if (!runner) {
+    const pool = (manager.connection.driver as { master?: PgClient & { Client?: unknown } }).master;
+    // node-postgres's Pool carries its Client class; the embedded database's pg-shaped pool does not.
+    return pool && typeof pool.Client === 'function' && typeof pool.query === 'function' ? pool : null;
+  }
+  if (!runner.isTransactionActive || runner.isReleased) return null;
   const client = runner.databaseConnection;
   return client && typeof client.query === 'function' && client.connection !== undefined ? client : null;
 }

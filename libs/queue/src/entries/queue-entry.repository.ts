@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, readTogether, returningRows, selectEntity, type PendingInsert, type ScalarRead } from '@hostboard/core';
+import {
+  insertEntities,
+  preparedQuery,
+  readTogether,
+  returningRows,
+  selectEntity,
+  type PendingInsert,
+  type ScalarRead,
+} from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
 @Injectable()
@@ -199,11 +207,10 @@ export class QueueEntryRepository {
 
   /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
   async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
-    const rows = returningRows<{ n: string }>(
-      await tx.query(
-        'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
-        [venueId],
-      ),
+    const rows = await preparedQuery<{ n: string }>(
+      tx,
+      'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
+      [venueId],
     );
     return String(rows[0]?.n);
   }
@@ -213,11 +220,10 @@ export class QueueEntryRepository {
    * answers false (and changes nothing) when the entry is no longer in `from`.
    */
   async transition(tx: EntityManager, id: string, from: EntryStatus[], to: EntryStatus): Promise<boolean> {
-    const rows = returningRows<{ id: string }>(
-      await tx.query(
-        'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
-        [id, to, from],
-      ),
+    const rows = await preparedQuery<{ id: string }>(
+      tx,
+      'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
+      [id, to, from],
     );
     return rows.length > 0;
   }
