@@ -59,7 +59,7 @@ export class IdempotencyStore {
         key: claim.key,
         requestHash: claim.requestHash,
         responseStatus: status,
-        responseBody: toJson(body) as object,
+        responseBody: toJson(body),
         createdAt: this.clock.now(),
       },
     ]);

@@ -44,14 +44,14 @@ interface PgClient {
  * runner, node-postgres's pool; null on the embedded database or a runner not in a transaction.
  */
 function pgClientOf(manager: EntityManager): PgClient | null {
-  const runner = manager.queryRunner as (typeof manager.queryRunner & { databaseConnection?: PgClient }) | undefined;
+  const runner = manager.queryRunner;
   if (!runner) {
     const pool = (manager.connection.driver as { master?: PgClient & { Client?: unknown } }).master;
     // node-postgres's Pool carries its Client class; the embedded database's pg-shaped pool does not.
     return pool && typeof pool.Client === 'function' && typeof pool.query === 'function' ? pool : null;
   }
   if (!runner.isTransactionActive || runner.isReleased) return null;
-  const client = runner.databaseConnection;
+  const client = (runner as { databaseConnection?: PgClient }).databaseConnection;
   return client && typeof client.query === 'function' && client.connection !== undefined ? client : null;
 }
 
