@@ -26,7 +26,10 @@ const HZ = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const base = `http://127.0.0.1:${PORT}`;
 const owner = { email: 'bench-owner@example.test', password: 'bench-owner-password-1' };
 
-const psql = (db, sql) => execFileSync('psql', ['-qAt', `${PG}/${db}`, '-c', sql]).toString().trim();
+const psql = (db, sql) =>
+  execFileSync('psql', ['-qAt', `${PG}/${db}`, '-c', sql])
+    .toString()
+    .trim();
 const ticks = (pid) => {
   try {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -83,9 +86,23 @@ async function ready(api) {
   for (let i = 0; i < 120 && !out.includes('hostboard is running'); i++) await sleep(500);
   if (!out.includes('hostboard is running')) throw new Error(`the api did not start: ${out}`);
   const { token } = await call('POST', '/v1/auth/sessions', owner);
-  const venue = await call('POST', '/v1/venues', { slug: `bench-${Date.now()}`, name: 'Bench', timeZone: 'UTC', preset: 'restaurant' }, token);
-  await call('POST', `/v1/venues/${venue.id}/service-windows`, { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 }, token);
-  for (const [label, capacity] of [['T1', 2], ['T2', 4], ['T3', 6]])
+  const venue = await call(
+    'POST',
+    '/v1/venues',
+    { slug: `bench-${Date.now()}`, name: 'Bench', timeZone: 'UTC', preset: 'restaurant' },
+    token,
+  );
+  await call(
+    'POST',
+    `/v1/venues/${venue.id}/service-windows`,
+    { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
+    token,
+  );
+  for (const [label, capacity] of [
+    ['T1', 2],
+    ['T2', 4],
+    ['T3', 6],
+  ])
     await call('POST', `/v1/venues/${venue.id}/tables`, { label, capacity }, token);
   return { token, venueId: venue.id };
 }
@@ -94,7 +111,9 @@ let serial = 0;
 async function joins(n, { token, venueId }) {
   for (let i = 0; i < n; i++) {
     const id = `${process.pid}-${Date.now()}-${serial++}`;
-    await call('POST', `/v1/venues/${venueId}/queue`, { name: 'Bench', partySize: 2, email: `j${id}@b.test` }, token, { 'idempotency-key': `k${id}` });
+    await call('POST', `/v1/venues/${venueId}/queue`, { name: 'Bench', partySize: 2, email: `j${id}@b.test` }, token, {
+      'idempotency-key': `k${id}`,
+    });
   }
 }
 
@@ -121,10 +140,16 @@ async function countStatements() {
     const fd = openSync(file, 'r');
     readSync(fd, buf, 0, buf.length, from);
     closeSync(fd);
-    const lines = buf.toString('utf8').split('\n').filter((l) => l.includes(`@${db} `) && /LOG: {2}(statement|execute)/.test(l));
+    const lines = buf
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l.includes(`@${db} `) && /LOG: {2}(statement|execute)/.test(l));
     const per = new Map();
     for (const l of lines) {
-      const text = l.replace(/^.*LOG: {2}(statement|execute [^:]*): /, '').replace(/\$\d+|'[^']*'|\d+/g, '?').slice(0, 90);
+      const text = l
+        .replace(/^.*LOG: {2}(statement|execute [^:]*): /, '')
+        .replace(/\$\d+|'[^']*'|\d+/g, '?')
+        .slice(0, 90);
       per.set(text, (per.get(text) ?? 0) + 1);
     }
     const txOnly = lines.filter((l) => !/LOG: {2}(statement|execute [^:]*): (BEGIN|COMMIT|START TRANSACTION)/.test(l)).length;

@@ -133,8 +133,7 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   @Matches(/^(|none|\d{1,2}|[0-9A-Za-z:./]+(\s*,\s*[0-9A-Za-z:./]+)*)$/, {
-    message:
-      'TRUST_PROXY must be none, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+    message: 'TRUST_PROXY must be none, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
   })
   TRUST_PROXY = '';
 

@@ -25,8 +25,7 @@ export class AppExceptionFilter implements ExceptionFilter {
     const domain = toDomain(exception);
     if (domain) {
       const retryAfter = domain.details['retryAfterSeconds'];
-      if (domain.code === ErrorCode.RATE_LIMITED && typeof retryAfter === 'number')
-        res.setHeader('Retry-After', String(retryAfter));
+      if (domain.code === ErrorCode.RATE_LIMITED && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
       res.status(httpStatusOf(domain.code)).json(domain.toBody());
       return;
     }
