@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { readTogether, type PendingInsert, type Results } from '@hostboard/core';
+import type { PendingInsert, Results } from '@hostboard/core';
 import { QuoteEstimator, type JoinEstimate } from '@hostboard/quote';
 import { TablesRepository, type Venue } from '@hostboard/venue';
 import { ACTIVE_STATUSES, type QueueEntry } from '../entries/queue-entry.entity.js';
@@ -44,14 +44,6 @@ export class QuoteService {
     private readonly tables: TablesRepository,
     private readonly estimator: QuoteEstimator,
   ) {}
-
-  /**
-   * The quote of a party about to join: everyone active now is earlier than it. `capacities` are the
-   * venue's seating capacities, already read by the join's seatable check.
-   */
-  async forJoin(tx: EntityManager, venue: Venue, join: JoinQuoteFacts): Promise<Standing> {
-    return this.standingFrom(venue, join, await readTogether(tx, this.joinReads(venue, join)));
-  }
 
   /**
    * What the quote of a join reads, as parts of one statement (the join sends them together with its
@@ -107,11 +99,6 @@ export class QuoteService {
   /** The entry's quote row, for the join to write with the entry in one statement. */
   recordRow(entry: QueueEntry, standing: Standing): PendingInsert[] {
     return standing.estimate ? [this.estimator.recordRow(entry, standing.estimate, entry.receivedAt)] : [];
-  }
-
-  /** Keeps both estimates with the (just inserted) entry. */
-  async record(tx: EntityManager, entry: QueueEntry, standing: Standing): Promise<void> {
-    if (standing.estimate) await this.estimator.record(tx, entry, standing.estimate, entry.receivedAt);
   }
 
   /** Where an entry stands now, by the same rule; null once it has left the active queue. */

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { jsonRows, type ScalarRead } from '@hostboard/core';
 import { DAYPART_HOURS, type Daypart } from '../floor/daypart.js';
 import { RECENT_VISITS, type CompletedVisit } from '../floor/learned-turns.js';
@@ -7,64 +6,14 @@ import { RECENT_VISITS, type CompletedVisit } from '../floor/learned-turns.js';
 /** How far back completed visits are read to learn turn lengths. */
 const LEARNING_DAYS = 56;
 
-/** The SQL the floor-aware quote reads: who waits ahead, and the venue's completed visits. */
+/**
+ * The SQL the floor-aware quote reads: the seating, who waits ahead, and the venue's completed
+ * visits. Each is a part of one combined statement (readTogether): a join reads its floor model's
+ * inputs, its queue count and its duplicate check in one round trip.
+ */
 @Injectable()
 export class FloorStateRepository {
-  /** The venue's tables and approved combinations, in two plain statements (joins are a hot path). */
-  async seating(
-    tx: EntityManager,
-    venueId: string,
-  ): Promise<{ tables: Array<{ id: string; capacity: number }>; combinations: Array<{ tableIds: string[]; capacity: number }> }> {
-    const tables: Array<{ id: string; capacity: number }> = await tx.query(
-      'SELECT id, capacity FROM venue_tables WHERE venue_id = $1 ORDER BY label, id',
-      [venueId],
-    );
-    const combinations: Array<{ table_ids: string[]; capacity: number }> = await tx.query(
-      `SELECT c.capacity, array_agg(m.table_id::text ORDER BY m.table_id) AS table_ids
-         FROM table_combinations c JOIN table_combination_tables m ON m.combination_id = c.id
-        WHERE c.venue_id = $1
-        GROUP BY c.id, c.capacity, c.created_at
-        ORDER BY c.created_at, c.id`,
-      [venueId],
-    );
-    return {
-      tables: tables.map((t) => ({ id: t.id, capacity: Number(t.capacity) })),
-      combinations: combinations.map((c) => ({ tableIds: c.table_ids, capacity: Number(c.capacity) })),
-    };
-  }
-
-  /** Party sizes of this business day's waiting parties (not holding an offer), in waiting order. */
-  async waitingSizes(tx: EntityManager, venueId: string, businessDate: string): Promise<number[]> {
-    const rows: Array<{ party_size: number }> = await tx.query(
-      `SELECT party_size FROM queue_entries
-        WHERE venue_id = $1 AND business_date = $2 AND status = 'waiting'
-        ORDER BY received_at, queue_sequence`,
-      [venueId, businessDate],
-    );
-    return rows.map((r) => Number(r.party_size));
-  }
-
-  /**
-   * Completed visits (seat → clear) of the last eight weeks before `now` that were seated in
-   * `daypart` (venue-local), with the seats of their tables: the `RECENT_VISITS` newest per capacity,
-   * so a join reads a few dozen rows however long the venue has run. learnTurns takes the medians.
-   */
-  async completedVisits(
-    tx: EntityManager,
-    venue: { id: string; timeZone: string },
-    daypart: Daypart,
-    now: Date,
-  ): Promise<CompletedVisit[]> {
-    const { sql, params } = visitsQuery(venue, daypart, now);
-    const rows: Array<{ opened_at: Date; closed_at: Date; capacity: number }> = await tx.query(sql, params);
-    return rows.map((r) => ({ openedAt: new Date(r.opened_at), closedAt: new Date(r.closed_at), capacity: Number(r.capacity) }));
-  }
-
-  /*
-   * The same reads as parts of one combined statement (readTogether): a join reads its floor model's
-   * inputs in one round trip. Same SQL, same order, as JSON.
-   */
-
+  /** The venue's tables (by label) and approved combinations (oldest first). */
   seatingRead(venueId: string): ScalarRead<{
     tables: Array<{ id: string; capacity: number }>;
     combinations: Array<{ tableIds: string[]; capacity: number }>;
@@ -92,6 +41,7 @@ export class FloorStateRepository {
     };
   }
 
+  /** Party sizes of this business day's waiting parties (not holding an offer), in waiting order. */
   waitingSizesRead(venueId: string, businessDate: string): ScalarRead<number[]> {
     return {
       sql: `SELECT json_agg(party_size ORDER BY received_at, queue_sequence) FROM queue_entries
@@ -101,6 +51,11 @@ export class FloorStateRepository {
     };
   }
 
+  /**
+   * Completed visits (seat → clear) of the last eight weeks before `now` that were seated in
+   * `daypart` (venue-local), with the seats of their tables: the `RECENT_VISITS` newest per capacity,
+   * so a join reads a few dozen rows however long the venue has run. learnTurns takes the medians.
+   */
   completedVisitsRead(venue: { id: string; timeZone: string }, daypart: Daypart, now: Date): ScalarRead<CompletedVisit[]> {
     const { sql, params } = visitsQuery(venue, daypart, now);
     return {
@@ -116,7 +71,7 @@ export class FloorStateRepository {
   }
 }
 
-/** The completed visits of `completedVisits`, as SQL and its parameters. */
+/** The completed visits of `completedVisitsRead`, as SQL and its parameters. */
 function visitsQuery(venue: { id: string; timeZone: string }, daypart: Daypart, now: Date): { sql: string; params: unknown[] } {
   const [from, to] = DAYPART_HOURS[daypart];
   return {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { TableFloorReader } from '@hostboard/allocator';
-import { insertEntities, readTogether, type PendingInsert, type Results } from '@hostboard/core';
+import type { PendingInsert, Results } from '@hostboard/core';
 import type { QuoteModel, Venue } from '@hostboard/venue';
 import { daypartOf } from '../floor/daypart.js';
 import { floorQuote, type Placement } from '../floor/floor-quote.js';
@@ -34,10 +33,6 @@ export class QuoteEstimator {
     private readonly floor: TableFloorReader,
     private readonly state: FloorStateRepository,
   ) {}
-
-  async estimate(tx: EntityManager, venue: Venue, join: JoinFacts): Promise<JoinEstimate> {
-    return this.fromInputs(venue, join, await readTogether(tx, this.reads(venue, join)));
-  }
 
   /** What the floor-aware model reads, as parts of one statement: a join sends them with its own reads. */
   reads(venue: Venue, join: Pick<JoinFacts, 'businessDate' | 'now'>) {
@@ -91,18 +86,7 @@ export class QuoteEstimator {
     };
   }
 
-  /** Kept with the entry, once: the report compares both with what happened. */
-  async record(
-    tx: EntityManager,
-    entry: { id: string; venueId: string; businessDate: string },
-    e: JoinEstimate,
-    now: Date,
-  ): Promise<void> {
-    const { target, rows } = this.recordRow(entry, e, now);
-    await insertEntities(tx, target, rows);
-  }
-
-  /** The row `record` writes, for a caller that writes it with the entry in one statement. */
+  /** Kept with the entry, once (written with it, in one statement): the report compares both with what happened. */
   recordRow(entry: { id: string; venueId: string; businessDate: string }, e: JoinEstimate, now: Date): PendingInsert<EntryQuote> {
     const row: EntryQuote = {
       entryId: entry.id,
