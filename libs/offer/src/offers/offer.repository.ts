@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntities, selectEntity } from '@hostboard/core';
+import { insertEntities, preparedQuery, type PendingInsert, returningRows, selectEntities, selectEntity } from '@hostboard/core';
 import { Offer, type OfferState } from './offer.entity.js';
 
 @Injectable()
 export class OfferRepository {
   async insert(tx: EntityManager, offer: Offer): Promise<void> {
     await insertEntities(tx, Offer, [offer]);
+  }
+
+  /** The row `insert` writes, for a command that writes it with its other rows in one statement. */
+  insertRow(offer: Offer): PendingInsert<Offer> {
+    return { target: Offer, rows: [offer] };
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<Offer | null> {
@@ -31,7 +36,8 @@ export class OfferRepository {
    * sandbox, else `wallNow`): one indexed read, so a decision with nothing to sweep pays one round trip.
    */
   async anyDue(tx: EntityManager, venueId: string, wallNow: Date): Promise<boolean> {
-    const rows: Array<{ due: boolean }> = await tx.query(
+    const rows: Array<{ due: boolean }> = await preparedQuery(
+      tx,
       `SELECT EXISTS (
          SELECT 1 FROM offers o JOIN venues v ON v.id = o.venue_id
           WHERE o.venue_id = $1 AND o.state = 'live'
@@ -53,7 +59,7 @@ export class OfferRepository {
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const rows = returningRows<{ id: string }>(
-      await tx.query("UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id", [
+      await preparedQuery(tx, "UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id", [
         id,
         to,
         at,
