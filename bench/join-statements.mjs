@@ -122,7 +122,40 @@ async function stop(api) {
   await new Promise((r) => api.once('exit', r));
 }
 
-/** Statements per join, read from the server log. */
+/** The statements this database logged while `fn` ran, by kind (parameters and numbers masked). */
+async function logged(db, fn) {
+  const file = process.env.PG_LOG ?? '/var/log/postgresql/postgresql-15-main.log';
+  await sleep(300);
+  const from = statSync(file).size;
+  await fn();
+  await sleep(500);
+  const to = statSync(file).size;
+  const buf = Buffer.alloc(to - from);
+  const fd = openSync(file, 'r');
+  readSync(fd, buf, 0, buf.length, from);
+  closeSync(fd);
+  const lines = buf
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.includes(`@${db} `) && /LOG: {2}(statement|execute)/.test(l));
+  const kinds = new Map();
+  for (const l of lines) {
+    const text = l
+      .replace(/^.*LOG: {2}(statement|execute [^:]*): /, '')
+      .replace(/\$\d+|'[^']*'|\d+/g, '?')
+      .slice(0, 90);
+    kinds.set(text, (kinds.get(text) ?? 0) + 1);
+  }
+  const beginCommit = lines.filter((l) => /LOG: {2}(statement|execute [^:]*): (BEGIN|COMMIT|START TRANSACTION)/.test(l)).length;
+  return { lines: lines.length, beginCommit, kinds: [...kinds].sort((a, b) => b[1] - a[1]) };
+}
+
+function report(what, n, r) {
+  console.log(`statements per ${what}: ${r.lines / n} (without BEGIN/COMMIT: ${(r.lines - r.beginCommit) / n})`);
+  for (const [text, k] of r.kinds) console.log(`  ${(k / n).toFixed(2)}  ${text}`);
+}
+
+/** Statements per join, per table offer and per acceptance, read from the server log. */
 async function countStatements() {
   const db = `${PREFIX}_count`;
   const api = await startApi(db);
@@ -130,30 +163,57 @@ async function countStatements() {
   try {
     const ctx = await ready(api);
     await joins(5, ctx); // warm: the first joins open connections and prepare
-    const file = process.env.PG_LOG ?? '/var/log/postgresql/postgresql-15-main.log';
-    await sleep(300);
-    const from = statSync(file).size;
-    await joins(COUNT, ctx);
-    await sleep(500);
-    const to = statSync(file).size;
-    const buf = Buffer.alloc(to - from);
-    const fd = openSync(file, 'r');
-    readSync(fd, buf, 0, buf.length, from);
-    closeSync(fd);
-    const lines = buf
-      .toString('utf8')
-      .split('\n')
-      .filter((l) => l.includes(`@${db} `) && /LOG: {2}(statement|execute)/.test(l));
-    const per = new Map();
-    for (const l of lines) {
-      const text = l
-        .replace(/^.*LOG: {2}(statement|execute [^:]*): /, '')
-        .replace(/\$\d+|'[^']*'|\d+/g, '?')
-        .slice(0, 90);
-      per.set(text, (per.get(text) ?? 0) + 1);
+    report('desk join', COUNT, await logged(db, () => joins(COUNT, ctx)));
+    // Offer → accept on a venue with a table per cycle (an accepted table stays planned for the turn).
+    const { token } = ctx;
+    const venue = await call(
+      'POST',
+      '/v1/venues',
+      { slug: `cycle-${Date.now()}`, name: 'Cycle', timeZone: 'UTC', preset: 'restaurant' },
+      token,
+    );
+    await call(
+      'POST',
+      `/v1/venues/${venue.id}/service-windows`,
+      { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
+      token,
+    );
+    const tables = [];
+    for (let i = 0; i < COUNT + 2; i++)
+      tables.push((await call('POST', `/v1/venues/${venue.id}/tables`, { label: `T${i}`, capacity: 4 }, token)).id);
+    const entries = [];
+    for (let i = 0; i < COUNT + 2; i++) {
+      const id = `${process.pid}-${Date.now()}-${serial++}`;
+      entries.push(
+        (await call('POST', `/v1/venues/${venue.id}/queue`, { name: 'Cycle', partySize: 2, email: `c${id}@b.test` }, token))
+          .entry,
+      );
     }
-    const txOnly = lines.filter((l) => !/LOG: {2}(statement|execute [^:]*): (BEGIN|COMMIT|START TRANSACTION)/.test(l)).length;
-    return { perJoin: lines.length / COUNT, withoutBeginCommit: txOnly / COUNT, kinds: [...per].sort((a, b) => b[1] - a[1]) };
+    const offer = (i) =>
+      call(
+        'POST',
+        `/v1/venues/${venue.id}/offers`,
+        { entryId: entries[i].id, entryVersion: entries[i].version, tableIds: [tables[i]] },
+        token,
+      );
+    const offers = [(await offer(0)).offer.id, (await offer(1)).offer.id]; // warm
+    const accept = (id) => call('POST', `/v1/venues/${venue.id}/offers/${id}/accept`, {}, token);
+    for (const id of offers) await accept(id);
+    offers.length = 0;
+    report(
+      'table offer',
+      COUNT,
+      await logged(db, async () => {
+        for (let i = 2; i < COUNT + 2; i++) offers.push((await offer(i)).offer.id);
+      }),
+    );
+    report(
+      'acceptance',
+      COUNT,
+      await logged(db, async () => {
+        for (const id of offers) await accept(id);
+      }),
+    );
   } finally {
     await stop(api);
     psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
@@ -194,9 +254,7 @@ async function measureCpu() {
   }
 }
 
-const counts = await countStatements();
-console.log(`statements per join: ${counts.perJoin} (without BEGIN/COMMIT: ${counts.withoutBeginCommit})`);
-for (const [text, n] of counts.kinds) console.log(`  ${(n / COUNT).toFixed(2)}  ${text}`);
+await countStatements();
 if (JOINS > 0) {
   const cpu = await measureCpu();
   console.log(

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, preparedQuery, type PendingInsert, returningRows, selectEntities, selectEntity } from '@hostboard/core';
+import {
+  insertEntities,
+  preparedQuery,
+  type PendingInsert,
+  type ScalarRead,
+  returningRows,
+  selectEntities,
+  selectEntity,
+} from '@hostboard/core';
 import { Offer, type OfferState } from './offer.entity.js';
 
 @Injectable()
@@ -33,19 +41,18 @@ export class OfferRepository {
 
   /**
    * Whether any live offer of the venue is due, by the venue's own clock (the simulated one of a
-   * sandbox, else `wallNow`): one indexed read, so a decision with nothing to sweep pays one round trip.
+   * sandbox, else `wallNow`): one indexed read, a part of the sweep's one lock-free question.
    */
-  async anyDue(tx: EntityManager, venueId: string, wallNow: Date): Promise<boolean> {
-    const rows: Array<{ due: boolean }> = await preparedQuery(
-      tx,
-      `SELECT EXISTS (
+  anyDueRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (
          SELECT 1 FROM offers o JOIN venues v ON v.id = o.venue_id
           WHERE o.venue_id = $1 AND o.state = 'live'
             AND o.expires_at <= CASE WHEN v.sandbox THEN v.clock_now ELSE $2::timestamptz END
-       ) AS due`,
-      [venueId, wallNow],
-    );
-    return rows[0]?.due === true;
+       )`,
+      params: [venueId, wallNow],
+      parse: (value) => value === true,
+    };
   }
 
   /** Live offers whose deadline has come: `expires_at <= now` (acceptance is valid strictly before it). */

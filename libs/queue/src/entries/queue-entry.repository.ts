@@ -81,6 +81,21 @@ export class QueueEntryRepository {
     };
   }
 
+  /**
+   * `anyWaitingBeforeRead` with the date worked out in the statement: the venue-local date (IANA
+   * zone) of the venue's own now (a sandbox's simulated clock, else `wallNow`); table venues only.
+   */
+  anyWaitingBeforeLocalDateRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (
+              SELECT 1 FROM venues v JOIN queue_entries e ON e.venue_id = v.id
+               WHERE v.id = $1 AND v.seating = 'tables' AND e.status = 'waiting'
+                 AND e.business_date < timezone(v.time_zone, CASE WHEN v.sandbox AND v.clock_now IS NOT NULL THEN v.clock_now ELSE $2::timestamptz END)::date)`,
+      params: [venueId, wallNow],
+      parse: (value) => value === true,
+    };
+  }
+
   /** The row `insert` writes, for a join that writes it together with its other rows. */
   insertRow(entry: QueueEntry): PendingInsert<QueueEntry> {
     return { target: QueueEntry, rows: [entry] };
@@ -163,15 +178,6 @@ export class QueueEntryRepository {
       .limit(1);
     if (maxSize !== undefined) q.andWhere('e.party_size <= :maxSize', { maxSize });
     return q.getOne();
-  }
-
-  /** Whether any entry still waits from a business date before `date` (a day that may have ended). */
-  async anyWaitingBefore(tx: EntityManager, venueId: string, date: string): Promise<boolean> {
-    const rows: Array<{ any: boolean }> = await tx.query(
-      "SELECT EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2) AS any",
-      [venueId, date],
-    );
-    return rows[0]?.any === true;
   }
 
   /**

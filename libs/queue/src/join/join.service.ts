@@ -130,7 +130,7 @@ export class JoinService {
       running: this.windows.findRead(venue, now),
       // Read once: the seatable check and the quote's table kind both need the venue's capacities.
       capacities: tables ? this.seating.seatingCapacitiesRead(venue.id) : undefined,
-      dayEnded: this.dayClose.anyToCloseRead(venue, now),
+      dayEnded: this.dayClose.anyToCloseOfRead(venue, now),
     });
     // The waiting parties of an ended day leave the queue first, and that stays even when this join
     // is then refused (as when it was its own transaction before the join).
