@@ -254,7 +254,7 @@ async function measureCpu() {
   }
 }
 
-await countStatements();
+if (COUNT > 0) await countStatements();
 if (JOINS > 0) {
   const cpu = await measureCpu();
   console.log(
