@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntity } from '@hostboard/core';
+import { insertEntities, preparedQuery, returningRows, selectEntity } from '@hostboard/core';
 import { Reservation, type ReservationState } from './reservation.entity.js';
 
 @Injectable()
@@ -25,9 +25,12 @@ export class ReservationRepository {
       .addOrderBy('r.id', 'DESC')
       .limit(limit);
     if (beforeId) {
-      qb.andWhere('(r.created_at, r.id) < (SELECT c.created_at, c.id FROM reservations c WHERE c.id = :beforeId AND c.venue_id = :venueId)', {
-        beforeId,
-      });
+      qb.andWhere(
+        '(r.created_at, r.id) < (SELECT c.created_at, c.id FROM reservations c WHERE c.id = :beforeId AND c.venue_id = :venueId)',
+        {
+          beforeId,
+        },
+      );
     }
     return qb.getMany();
   }
@@ -49,7 +52,8 @@ export class ReservationRepository {
     reason: string | null = null,
   ): Promise<boolean> {
     const rows = returningRows<{ id: string }>(
-      await tx.query(
+      await preparedQuery(
+        tx,
         'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = $1 AND state = ANY($5::text[]) RETURNING id',
         [id, to, at, reason, from],
       ),

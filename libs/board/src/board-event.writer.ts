@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returningRows, type Tx } from '@hostboard/core';
+import { insertTogether, type PendingInsert, type Tx } from '@hostboard/core';
 import { BoardEvent } from './board-event.entity.js';
 import { BoardPublisher, type BoardEventMessage } from './board-publisher.js';
 
@@ -12,16 +12,22 @@ export class BoardEventWriter {
   constructor(private readonly publisher: BoardPublisher) {}
 
   async append(tx: Tx, venueId: string, type: string, data: object, at: Date): Promise<number> {
+    return this.appendWith(tx, venueId, type, data, at, []);
+  }
+
+  /**
+   * The event and the command's other new rows in one statement (one round trip): the rows as
+   * data-modifying CTEs ahead of the version bump and the event insert.
+   */
+  async appendWith(tx: Tx, venueId: string, type: string, data: object, at: Date, inserts: PendingInsert[]): Promise<number> {
     // One statement for the version bump and the event row: every command pays for this.
-    const rows = returningRows<{ version: string }>(
-      await tx.manager.query(
-        `WITH bumped AS (UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING id, version)
-         INSERT INTO board_events (venue_id, version, type, data, created_at)
+    const rows = await insertTogether<{ version: string }>(tx.manager, inserts, {
+      with: 'bumped AS (UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING id, version)',
+      sql: `INSERT INTO board_events (venue_id, version, type, data, created_at)
          SELECT id, version, $2, $3::jsonb, $4 FROM bumped
          RETURNING version`,
-        [venueId, type, JSON.stringify(data), at],
-      ),
-    );
+      params: [venueId, type, JSON.stringify(data), at],
+    });
     if (rows.length === 0) throw new Error(`board event for unknown venue ${venueId}`);
     const version = Number(rows[0]?.version);
     const message: BoardEventMessage = { venueId, version, type, data };

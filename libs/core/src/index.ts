@@ -28,6 +28,8 @@ export * from './transaction/venue-lock.js';
 export * from './transaction/commit-then-refuse.js';
 export * from './transaction/returning-rows.js';
 export * from './transaction/entity-rows.js';
+export * from './transaction/prepared-query.js';
+export * from './transaction/read-together.js';
 export * from './redis/redis-clients.js';
 export * from './process/process-guards.js';
 export * from './http/paging.js';

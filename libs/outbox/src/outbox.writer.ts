@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities } from '@hostboard/core';
+import { insertEntities, type PendingInsert } from '@hostboard/core';
 import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
 
 export interface NewMessage {
@@ -37,23 +37,32 @@ export interface MessageView {
 @Injectable()
 export class OutboxWriter {
   async record(tx: EntityManager, m: NewMessage): Promise<void> {
-    await insertEntities(tx, OutboxMessage, [
-      {
-        id: randomUUID(),
-        venueId: m.venueId,
-        channel: m.channel ?? 'email',
-        to: m.to,
-        template: m.template,
-        subject: m.subject,
-        body: m.body,
-        status: 'recorded',
-        entryId: m.entryId ?? null,
-        reservationId: m.reservationId ?? null,
-        createdAt: m.at,
-        failureReason: null,
-        sentAt: null,
-      },
-    ]);
+    const { target, rows } = this.row(m);
+    await insertEntities(tx, target, rows);
+  }
+
+  /** The row `record` writes, for a caller that writes it together with its other rows. */
+  row(m: NewMessage): PendingInsert<OutboxMessage> {
+    return {
+      target: OutboxMessage,
+      rows: [
+        {
+          id: randomUUID(),
+          venueId: m.venueId,
+          channel: m.channel ?? 'email',
+          to: m.to,
+          template: m.template,
+          subject: m.subject,
+          body: m.body,
+          status: 'recorded',
+          entryId: m.entryId ?? null,
+          reservationId: m.reservationId ?? null,
+          createdAt: m.at,
+          failureReason: null,
+          sentAt: null,
+        },
+      ],
+    };
   }
 }
 

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { HistoryRow, insertEntities, selectEntities } from '@hostboard/core';
+import { QueryFailedError, type DataSource } from 'typeorm';
+import {
+  HistoryRow,
+  insertEntities,
+  insertTogether,
+  jsonRows,
+  preparedQuery,
+  readTogether,
+  selectEntities,
+} from '@hostboard/core';
 import { QueueEntry } from '@hostboard/queue';
 import { Venue } from '@hostboard/venue';
 import { IN_MEMORY } from './embedded/embedded-database.js';
@@ -104,5 +112,67 @@ describe('entity rows (plain SQL with TypeORM conversions)', () => {
     const rows = await ds.manager.find(HistoryRow, { where: { subjectId: subject }, order: { at: 'ASC' } });
     expect(rows.map((r) => r.toState)).toEqual(['waiting', 'offered']);
     expect(rows.every((r) => r.id !== undefined && r.id !== null)).toBe(true);
+  });
+
+  it('reads and writes the same inside a transaction, where statements go as named prepared statements', async () => {
+    const a = entry({ contactKey: 'tx@example.com', email: 'tx@example.com', queueSequence: '9007199254740995' });
+    const subject = a.id;
+    const history = {
+      venueId: venue.id,
+      subjectType: 'entry',
+      subjectId: subject,
+      fromState: null,
+      toState: 'waiting',
+      at: a.receivedAt,
+      actor: 'staff:test',
+      operationId: `op-${subject}`,
+      reason: null,
+    };
+    for (let i = 0; i < 2; i++) {
+      // Twice: the second use of each text runs the statement prepared by the first.
+      await ds.transaction(async (m) => {
+        const row = i === 0 ? a : { ...a, id: randomUUID(), queueSequence: '9007199254740996', contactKey: null };
+        // The history row travels with its entry: foreign keys are checked at the end of the statement.
+        const [done] = await insertTogether<{ n: number }>(
+          m,
+          [
+            { target: QueueEntry, rows: [row] },
+            { target: HistoryRow, rows: [{ ...history, subjectId: row.id }] },
+          ],
+          {
+            sql: 'SELECT $1::int AS n',
+            params: [7],
+          },
+        );
+        expect(Number(done?.n)).toBe(7);
+        const [back] = await selectEntities(m, QueueEntry, 'id = $1', [row.id]);
+        expect({ ...back, queueSequence: String(back?.queueSequence) }).toEqual(row);
+        const together = await readTogether(m, {
+          count: { sql: 'SELECT count(*)::int FROM history WHERE subject_id = $1', params: [row.id], parse: Number },
+          names: {
+            sql: 'SELECT json_agg(name ORDER BY name) FROM queue_entries WHERE venue_id = $1 AND id = $2',
+            params: [venue.id, row.id],
+            parse: (v) => jsonRows<string>(v),
+          },
+          skipped: undefined,
+        });
+        expect(together).toEqual({ count: 1, names: ['Ana Ruiz'], skipped: undefined });
+        // On a server, the connection now holds them as prepared statements (PGlite has no pg client).
+        const prepared: Array<{ n: number }> = await m.query(
+          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'hb\\_%'",
+        );
+        if (db.url) expect(prepared[0]?.n).toBeGreaterThanOrEqual(3);
+      });
+    }
+  });
+
+  it('a refusal from a prepared statement reads as TypeORM reports it (its SQLSTATE)', async () => {
+    const err = await ds
+      .transaction((m) =>
+        preparedQuery(m, 'INSERT INTO queue_entries SELECT * FROM queue_entries WHERE venue_id = $1 LIMIT 1', [venue.id]),
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QueryFailedError);
+    expect((err as { code?: string }).code).toBe('23505');
   });
 });

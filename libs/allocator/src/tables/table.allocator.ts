@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException, ErrorCode, insertEntities, sqlState, SQLSTATE, violatedConstraint } from '@hostboard/core';
+import {
+  DomainException,
+  ErrorCode,
+  insertEntities,
+  preparedQuery,
+  sqlState,
+  SQLSTATE,
+  violatedConstraint,
+} from '@hostboard/core';
 import { TablesRepository, type Venue } from '@hostboard/venue';
 import { Reservation } from '../reservation.entity.js';
 import { ReservationRepository } from '../reservation.repository.js';
@@ -122,7 +130,8 @@ export class TableAllocator {
   async tableIdsOf(tx: EntityManager, reservationIds: string[]): Promise<Map<string, string[]>> {
     const map = new Map<string, string[]>();
     if (reservationIds.length === 0) return map;
-    const rows: Array<{ reservation_id: string; table_id: string }> = await tx.query(
+    const rows: Array<{ reservation_id: string; table_id: string }> = await preparedQuery(
+      tx,
       'SELECT reservation_id, table_id FROM reservation_tables WHERE reservation_id = ANY($1::uuid[]) ORDER BY table_id',
       [reservationIds],
     );
@@ -153,7 +162,8 @@ export class TableAllocator {
     except?: string,
   ): Promise<TablePlacement[]> {
     const rows: Array<{ table_id: string; label: string; reservation_id: string; name: string; state: string; slot: string }> =
-      await tx.query(
+      await preparedQuery(
+        tx,
         `SELECT rt.table_id, t.label, r.id AS reservation_id, r.name, r.state, rt.slot::text AS slot
          FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
         WHERE rt.venue_id = $1 AND rt.table_id = ANY($2::uuid[]) AND ${condition}

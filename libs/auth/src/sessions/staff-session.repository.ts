@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { returningRows, type Role } from '@hostboard/core';
+import { preparedQuery, returningRows, type Role } from '@hostboard/core';
 import { StaffSession } from './staff-session.entity.js';
 
 /** What deciding whether a session is live needs. */
@@ -31,7 +31,8 @@ export class StaffSessionRepository {
       expires_at: Date;
       ended_at: Date | null;
       role: Role | null;
-    }> = await tx.query(
+    }> = await preparedQuery(
+      tx,
       `SELECT s.id, s.user_id, s.token_hash, s.expires_at, s.ended_at, m.role
            FROM staff_sessions s
            LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $2

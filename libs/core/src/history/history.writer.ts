@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { requestContext } from '../request-context/request-context.js';
-import { insertEntities } from '../transaction/entity-rows.js';
+import { insertEntities, type PendingInsert } from '../transaction/entity-rows.js';
 import { HistoryRow } from './history.entity.js';
 
 export interface HistoryChange {
@@ -33,10 +33,15 @@ export interface HistoryView {
 export class HistoryWriter {
   async append(tx: EntityManager, ...changes: HistoryChange[]): Promise<void> {
     if (changes.length === 0) return;
-    await insertEntities(
-      tx,
-      HistoryRow,
-      changes.map((c): Omit<HistoryRow, 'id'> => ({
+    const { target, rows } = this.rows(...changes);
+    await insertEntities(tx, target, rows);
+  }
+
+  /** The rows `append` writes, for a caller that writes them together with its other rows. */
+  rows(...changes: HistoryChange[]): PendingInsert<HistoryRow> {
+    return {
+      target: HistoryRow,
+      rows: changes.map((c): Omit<HistoryRow, 'id'> => ({
         venueId: c.venueId,
         subjectType: c.subjectType,
         subjectId: c.subjectId,
@@ -47,10 +52,9 @@ export class HistoryWriter {
         operationId: c.operationId,
         reason: c.reason ?? null,
       })),
-    );
+    };
   }
 
-  /** One subject's (or the venue's) history, oldest first, for code that needs all of it at once. */
   async list(tx: EntityManager, venueId: string, subjectId?: string): Promise<HistoryView[]> {
     const rows = await tx.find(HistoryRow, {
       where: subjectId ? { venueId, subjectId } : { venueId },

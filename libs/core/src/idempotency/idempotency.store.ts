@@ -5,7 +5,9 @@ import { Clock } from '../clock/clock.js';
 import { DomainException } from '../errors/domain.exception.js';
 import { ErrorCode, httpStatusOf } from '../errors/error-code.js';
 import type { IdempotencyClaim } from '../request-context/request-context.js';
+import { insertEntities, selectEntity } from '../transaction/entity-rows.js';
 import { IdempotentReplay } from '../transaction/idempotent-replay.js';
+import { preparedQuery } from '../transaction/prepared-query.js';
 import { IdempotencyKeyRow } from './idempotency-key.entity.js';
 
 /** Stored answers are kept at least this long (API.md: at least 24 h). */
@@ -21,7 +23,10 @@ export class IdempotencyStore {
 
   /** Outside any transaction: answer a retry from what is stored, before doing any work. */
   async replayIfStored(claim: IdempotencyClaim): Promise<void> {
-    const row = await this.dataSource.manager.findOneBy(IdempotencyKeyRow, { scope: claim.scope, key: claim.key });
+    const row = await selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [
+      claim.scope,
+      claim.key,
+    ]);
     if (row) this.answerFromRow(row, claim);
   }
 
@@ -31,7 +36,8 @@ export class IdempotencyStore {
    * (its row is visible once the lock is free, because the row commits with the lock's release).
    */
   async enter(tx: EntityManager, claim: IdempotencyClaim): Promise<void> {
-    const rows: Array<{ locked: boolean }> = await tx.query(
+    const rows = await preparedQuery<{ locked: boolean }>(
+      tx,
       'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS locked',
       [`${claim.scope}\n${claim.key}`],
     );
@@ -41,19 +47,22 @@ export class IdempotencyStore {
         'A request with this Idempotency-Key is still running; retry it shortly.',
       );
     }
-    const row = await tx.findOneBy(IdempotencyKeyRow, { scope: claim.scope, key: claim.key });
+    // A statement of its own, after the lock's: it must see a row committed while the lock was taken.
+    const row = await selectEntity(tx, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
     if (row) this.answerFromRow(row, claim);
   }
 
   async record(tx: EntityManager, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
-    await tx.insert(IdempotencyKeyRow, {
-      scope: claim.scope,
-      key: claim.key,
-      requestHash: claim.requestHash,
-      responseStatus: status,
-      responseBody: toJson(body) as object,
-      createdAt: this.clock.now(),
-    });
+    await insertEntities(tx, IdempotencyKeyRow, [
+      {
+        scope: claim.scope,
+        key: claim.key,
+        requestHash: claim.requestHash,
+        responseStatus: status,
+        responseBody: toJson(body),
+        createdAt: this.clock.now(),
+      },
+    ]);
   }
 
   /** After a refused command rolled back: store the refusal in its own small transaction. */

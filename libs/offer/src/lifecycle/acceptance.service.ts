@@ -59,8 +59,7 @@ export class AcceptanceService {
       this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
       await this.reservations.transition(tx.manager, offer.reservationId, ['HELD'], 'CONFIRMED', now);
       await this.entries.transition(tx.manager, offer.entryId, ['offered'], 'confirmed');
-      await this.history.append(
-        tx.manager,
+      const history = this.history.rows(
         { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
         {
           venueId,
@@ -73,12 +72,14 @@ export class AcceptanceService {
         },
         { venueId, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: 'confirmed', at: now, operationId },
       );
-      await this.board.append(
+      // The history rows travel with the board event: one statement.
+      await this.board.appendWith(
         tx,
         venueId,
         'offer.accepted',
         { offerId: offer.id, entryId: offer.entryId, reservationId: offer.reservationId },
         now,
+        [history],
       );
       const reservation = await this.reservations.find(tx.manager, venueId, offer.reservationId);
       if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);

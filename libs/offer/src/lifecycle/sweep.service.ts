@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, TransactionRunner, type Tx } from '@hostboard/core';
+import { Clock, readTogether, TransactionRunner, type Tx } from '@hostboard/core';
 import { BusinessDayCloser } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -44,10 +44,14 @@ export class SweepService {
    * sweep committed a moment earlier would have missed too, and the decision checks its own deadline.
    */
   async sweepFirst(venueId: string): Promise<string[]> {
-    const due = await this.tx.read(
-      async (m) => (await this.offers.anyDue(m, venueId, this.wallClock.now())) || (await this.dayClose.anyToClose(m, venueId)),
+    const wallNow = this.wallClock.now();
+    const found = await this.tx.read((m) =>
+      readTogether(m, {
+        due: this.offers.anyDueRead(venueId, wallNow),
+        dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow),
+      }),
     );
-    if (!due) return [];
+    if (!found.due && !found.dayEnded) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       return this.sweepLocked(tx, venue, this.clock.now(venue));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type PendingInsert } from '@hostboard/core';
 import { TableAllocator, tableTaken, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, OutboxWriter, tableReadyText } from '@hostboard/outbox';
@@ -99,15 +99,17 @@ export class TableOfferService {
         createdAt: now,
         resolvedAt: null,
       };
-      await this.offers.insert(m, offer);
       await this.entries.transition(m, entry.id, ['waiting'], 'offered');
       const operationId = `offer-${offer.id}`;
-      await this.history.append(
-        m,
-        { venueId, subjectType: 'entry', subjectId: entry.id, from: 'waiting', to: 'offered', at: now, operationId },
-        { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
-        { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
-      );
+      // The offer, its history and the email travel with the board event: one statement for the rows.
+      const rows: PendingInsert[] = [
+        this.offers.insertRow(offer),
+        this.history.rows(
+          { venueId, subjectType: 'entry', subjectId: entry.id, from: 'waiting', to: 'offered', at: now, operationId },
+          { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
+          { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
+        ),
+      ];
       if (entry.email) {
         const email = tableReadyEmail({
           venueName: venue.name,
@@ -115,15 +117,17 @@ export class TableOfferService {
           holdSeconds: venue.holdSeconds,
           expiresAtLocal: this.clock.localStamp(venue, expiresAt),
         });
-        await this.outbox.record(m, {
-          venueId,
-          to: entry.email,
-          template: TABLE_READY_TEMPLATE,
-          ...this.guest.withQueueLink(email),
-          entryId: entry.id,
-          reservationId: reservation.id,
-          at: now,
-        });
+        rows.push(
+          this.outbox.row({
+            venueId,
+            to: entry.email,
+            template: TABLE_READY_TEMPLATE,
+            ...this.guest.withQueueLink(email),
+            entryId: entry.id,
+            reservationId: reservation.id,
+            at: now,
+          }),
+        );
       }
       // The same facts as a text, to a party that gave a phone.
       if (entry.phone) {
@@ -143,7 +147,7 @@ export class TableOfferService {
           reservationId: reservation.id,
         });
       }
-      await this.board.append(
+      await this.board.appendWith(
         tx,
         venueId,
         'offer.created',
@@ -155,6 +159,7 @@ export class TableOfferService {
           expiresAt: expiresAt.toISOString(),
         },
         now,
+        rows,
       );
       this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
       return { offer: toOfferView(offer, input.tableIds), reservation: toReservationView(reservation, input.tableIds) };

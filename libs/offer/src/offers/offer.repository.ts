@@ -1,12 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntities, selectEntity } from '@hostboard/core';
+import {
+  insertEntities,
+  preparedQuery,
+  type PendingInsert,
+  type ScalarRead,
+  returningRows,
+  selectEntities,
+  selectEntity,
+} from '@hostboard/core';
 import { Offer, type OfferState } from './offer.entity.js';
 
 @Injectable()
 export class OfferRepository {
   async insert(tx: EntityManager, offer: Offer): Promise<void> {
     await insertEntities(tx, Offer, [offer]);
+  }
+
+  /** The row `insert` writes, for a command that writes it with its other rows in one statement. */
+  insertRow(offer: Offer): PendingInsert<Offer> {
+    return { target: Offer, rows: [offer] };
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<Offer | null> {
@@ -28,18 +41,18 @@ export class OfferRepository {
 
   /**
    * Whether any live offer of the venue is due, by the venue's own clock (the simulated one of a
-   * sandbox, else `wallNow`): one indexed read, so a decision with nothing to sweep pays one round trip.
+   * sandbox, else `wallNow`): one indexed read, a part of the sweep's one lock-free question.
    */
-  async anyDue(tx: EntityManager, venueId: string, wallNow: Date): Promise<boolean> {
-    const rows: Array<{ due: boolean }> = await tx.query(
-      `SELECT EXISTS (
+  anyDueRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (
          SELECT 1 FROM offers o JOIN venues v ON v.id = o.venue_id
           WHERE o.venue_id = $1 AND o.state = 'live'
             AND o.expires_at <= CASE WHEN v.sandbox THEN v.clock_now ELSE $2::timestamptz END
-       ) AS due`,
-      [venueId, wallNow],
-    );
-    return rows[0]?.due === true;
+       )`,
+      params: [venueId, wallNow],
+      parse: (value) => value === true,
+    };
   }
 
   /** Live offers whose deadline has come: `expires_at <= now` (acceptance is valid strictly before it). */
@@ -53,7 +66,7 @@ export class OfferRepository {
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const rows = returningRows<{ id: string }>(
-      await tx.query("UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id", [
+      await preparedQuery(tx, "UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id", [
         id,
         to,
         at,

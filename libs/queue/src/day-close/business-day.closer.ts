@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import { HistoryWriter, type ScalarRead, type Tx } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
-import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { RunningWindowFinder, VenueClock, type Venue } from '@hostboard/venue';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 
 /** The history reason of an entry whose business day ended while it was still waiting. */
@@ -17,13 +17,11 @@ export const BUSINESS_DAY_ENDED = 'business day ended';
  * sweep. Pool queues (workshop registration) are not day-bound and are never closed here.
  *
  * Triggers: the sweep (before every decision, the safety-net job, a sandbox clock move) and
- * `closeFirst` before a join; reads of the queue sweep first, so yesterday never shows as waiting.
+ * the join itself (under its lock, before its guards); reads of the queue sweep first, so yesterday never shows as waiting.
  */
 @Injectable()
 export class BusinessDayCloser {
   constructor(
-    private readonly tx: TransactionRunner,
-    private readonly venues: VenueRepository,
     private readonly clock: VenueClock,
     private readonly windows: RunningWindowFinder,
     private readonly entries: QueueEntryRepository,
@@ -37,14 +35,23 @@ export class BusinessDayCloser {
   }
 
   /**
-   * Lock-free and cheap: whether some waiting entry is older than the venue-local date. That is
-   * every entry whose day has ended, and also, between midnight and the end of a window that runs
-   * past it, the previous day's still-running entries (the locked close then finds nothing to do).
+   * Lock-free and cheap, a part of the sweep's one lock-free question: whether some waiting entry of
+   * a table venue is older than the venue-local date. That is every entry whose day has ended, and
+   * also, between midnight and the end of a window that runs past it, the previous day's
+   * still-running entries (the locked close then finds nothing to do). The venue's own clock is read
+   * in the statement (a sandbox's simulated now, else `wallNow`), and its date in its IANA zone.
    */
-  async anyToClose(m: EntityManager, venueId: string): Promise<boolean> {
-    const venue = await this.venues.findById(m, venueId);
-    if (!venue || venue.seating !== 'tables') return false;
-    return this.entries.anyWaitingBefore(m, venueId, this.clock.localDate(venue, this.clock.now(venue)));
+  anyToCloseRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
+    return this.entries.anyWaitingBeforeLocalDateRead(venueId, wallNow);
+  }
+
+  /**
+   * The same question for a venue already read (under its lock), as a part of a combined read: the
+   * join asks it with its other reads and closes in its own transaction when it answers true.
+   */
+  anyToCloseOfRead(venue: Venue, now: Date): ScalarRead<boolean> | undefined {
+    if (venue.seating !== 'tables') return undefined;
+    return this.entries.anyWaitingBeforeRead(venue.id, this.clock.localDate(venue, now));
   }
 
   /** Inside a transaction that holds the venue lock: closes the waiting entries of ended days. */
@@ -71,14 +78,5 @@ export class BusinessDayCloser {
     );
     await this.board.append(tx, venue.id, 'queue.day-closed', { entryIds: closed.map((e) => e.id), businessDate: today }, now);
     return closed.map((e) => e.id);
-  }
-
-  /** Before a join (and in the sweep's own transaction otherwise): its own committed transaction. */
-  async closeFirst(venueId: string): Promise<string[]> {
-    if (!(await this.tx.read((m) => this.anyToClose(m, venueId)))) return [];
-    return this.tx.run(async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
-      return this.closeLocked(tx, venue, this.clock.now(venue));
-    });
   }
 }

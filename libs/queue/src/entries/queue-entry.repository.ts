@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows, selectEntity } from '@hostboard/core';
+import {
+  insertEntities,
+  preparedQuery,
+  readTogether,
+  returningRows,
+  selectEntity,
+  type PendingInsert,
+  type ScalarRead,
+} from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
 @Injectable()
@@ -33,12 +41,64 @@ export class QueueEntryRepository {
     venueId: string,
     filter: { businessDate?: string; maxSize?: number | null } = {},
   ): Promise<number> {
+    return (await readTogether(tx, { n: this.countActiveRead(venueId, filter) })).n;
+  }
+
+  /** `countActive` as a part of a combined read (readTogether). */
+  countActiveRead(venueId: string, filter: { businessDate?: string; maxSize?: number | null } = {}): ScalarRead<number> {
     const params: unknown[] = [venueId, ACTIVE_STATUSES];
-    let sql = 'SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1 AND status = ANY($2::text[])';
+    let sql = 'SELECT count(*)::int FROM queue_entries WHERE venue_id = $1 AND status = ANY($2::text[])';
     if (filter.businessDate !== undefined) sql += ` AND business_date = $${params.push(filter.businessDate)}`;
     if (filter.maxSize !== undefined && filter.maxSize !== null) sql += ` AND party_size <= $${params.push(filter.maxSize)}`;
-    const rows: Array<{ n: number }> = await tx.query(sql, params);
-    return rows[0]?.n ?? 0;
+    return { sql, params, parse: (value) => Number(value ?? 0) };
+  }
+
+  /**
+   * The id of the earliest active entry of this business date reached by either channel of the
+   * contact (as `activeWithContact`), as a part of a combined read; null when there is none.
+   */
+  activeWithContactRead(
+    venueId: string,
+    businessDate: string,
+    contact: { email: string | null; phone: string | null },
+  ): ScalarRead<string | null> {
+    return {
+      sql: `SELECT id FROM queue_entries
+             WHERE venue_id = $1 AND business_date = $2 AND status = ANY($3::text[])
+               AND ((email = $4 AND $4 IS NOT NULL) OR (phone = $5 AND $5 IS NOT NULL))
+             ORDER BY received_at, queue_sequence LIMIT 1`,
+      params: [venueId, businessDate, ACTIVE_STATUSES, contact.email, contact.phone],
+      parse: (value) => (typeof value === 'string' ? value : null),
+    };
+  }
+
+  /** Whether any entry still waits from a business date before `date`, as a part of a combined read. */
+  anyWaitingBeforeRead(venueId: string, date: string): ScalarRead<boolean> {
+    return {
+      sql: "SELECT EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2)",
+      params: [venueId, date],
+      parse: (value) => value === true,
+    };
+  }
+
+  /**
+   * `anyWaitingBeforeRead` with the date worked out in the statement: the venue-local date (IANA
+   * zone) of the venue's own now (a sandbox's simulated clock, else `wallNow`); table venues only.
+   */
+  anyWaitingBeforeLocalDateRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (
+              SELECT 1 FROM venues v JOIN queue_entries e ON e.venue_id = v.id
+               WHERE v.id = $1 AND v.seating = 'tables' AND e.status = 'waiting'
+                 AND e.business_date < timezone(v.time_zone, CASE WHEN v.sandbox AND v.clock_now IS NOT NULL THEN v.clock_now ELSE $2::timestamptz END)::date)`,
+      params: [venueId, wallNow],
+      parse: (value) => value === true,
+    };
+  }
+
+  /** The row `insert` writes, for a join that writes it together with its other rows. */
+  insertRow(entry: QueueEntry): PendingInsert<QueueEntry> {
+    return { target: QueueEntry, rows: [entry] };
   }
 
   /** Active entries of one business date, in waiting order. */
@@ -120,15 +180,6 @@ export class QueueEntryRepository {
     return q.getOne();
   }
 
-  /** Whether any entry still waits from a business date before `date` (a day that may have ended). */
-  async anyWaitingBefore(tx: EntityManager, venueId: string, date: string): Promise<boolean> {
-    const rows: Array<{ any: boolean }> = await tx.query(
-      "SELECT EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2) AS any",
-      [venueId, date],
-    );
-    return rows[0]?.any === true;
-  }
-
   /**
    * Ends the waiting entries of business dates before `date` (their day is over): status `expired`,
    * version bumped. Guarded by the status, so a repeat closes nothing. Answers what it closed.
@@ -162,11 +213,10 @@ export class QueueEntryRepository {
 
   /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
   async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
-    const rows = returningRows<{ n: string }>(
-      await tx.query(
-        'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
-        [venueId],
-      ),
+    const rows = await preparedQuery<{ n: string }>(
+      tx,
+      'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
+      [venueId],
     );
     return String(rows[0]?.n);
   }
@@ -176,11 +226,10 @@ export class QueueEntryRepository {
    * answers false (and changes nothing) when the entry is no longer in `from`.
    */
   async transition(tx: EntityManager, id: string, from: EntryStatus[], to: EntryStatus): Promise<boolean> {
-    const rows = returningRows<{ id: string }>(
-      await tx.query(
-        'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
-        [id, to, from],
-      ),
+    const rows = await preparedQuery<{ id: string }>(
+      tx,
+      'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
+      [id, to, from],
     );
     return rows.length > 0;
   }

@@ -1,9 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, requestContext, TransactionRunner, type Tx } from '@hostboard/core';
+import {
+  CommitThenRefuse,
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  readTogether,
+  requestContext,
+  TransactionRunner,
+  type Tx,
+} from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, OutboxWriter, queueJoinedText } from '@hostboard/outbox';
-import { RunningWindowFinder, TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import {
+  RunningWindowFinder,
+  TablesRepository,
+  VenueClock,
+  VenueRepository,
+  type RunningServiceWindow,
+  type Venue,
+} from '@hostboard/venue';
 import { normaliseContact, type Contact } from '../entries/contact.js';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
@@ -71,7 +87,6 @@ export class JoinService {
 
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
-    await this.dayClose.closeFirst(venueId);
     return this.command(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       // A national phone number is read with the venue's country, so the contact is checked here.
@@ -87,7 +102,6 @@ export class JoinService {
     // as international only, which tells an outsider nothing about it.
     const contact = normaliseContact(input.email, input.phone, found?.published ? found.country : null);
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
-    await this.dayClose.closeFirst(found.id);
     await this.limiter.intoVenue(found.id);
     return this.command(async (tx) => {
       const venue = await this.venues.lock(tx.manager, found.id);
@@ -101,38 +115,64 @@ export class JoinService {
     return this.tx.command<JoinResult>({ translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }) }, fn);
   }
 
-  /** `staff`: the desk is told where the existing entry stands; an anonymous caller is not (it would reveal who is queued). */
+  /**
+   * `staff`: the desk is told where the existing entry stands; an anonymous caller is not (it would reveal who is queued).
+   *
+   * Statements (issue 18): after the lock, one read for the guards (service windows, capacities,
+   * whether a business day has ended), one for the duplicate check and the quote (the queue count
+   * and the floor model's inputs), the sequence bump, and one for every new row with the board
+   * event. Each read comes after the lock, so it sees every command committed before ours.
+   */
   private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact, staff: boolean): Promise<JoinResult> {
+    const tables = venue.seating === 'tables';
+    const now = this.clock.now(venue);
+    const setup = await readTogether(tx.manager, {
+      running: this.windows.findRead(venue, now),
+      // Read once: the seatable check and the quote's table kind both need the venue's capacities.
+      capacities: tables ? this.seating.seatingCapacitiesRead(venue.id) : undefined,
+      dayEnded: this.dayClose.anyToCloseOfRead(venue, now),
+    });
+    // The waiting parties of an ended day leave the queue first, and that stays even when this join
+    // is then refused (as when it was its own transaction before the join).
+    const closed = setup.dayEnded ? await this.dayClose.closeLocked(tx, venue, now) : [];
+    try {
+      return await this.joinChecked(tx, venue, input, contact, staff, now, setup.running, setup.capacities ?? []);
+    } catch (err) {
+      if (closed.length > 0 && err instanceof DomainException) throw new CommitThenRefuse(err);
+      throw err;
+    }
+  }
+
+  private async joinChecked(
+    tx: Tx,
+    venue: Venue,
+    input: JoinInput,
+    contact: Contact,
+    staff: boolean,
+    now: Date,
+    running: RunningServiceWindow | null,
+    capacities: number[],
+  ): Promise<JoinResult> {
     if (venue.seating === 'tables') {
       assertPartySizeRange(input.partySize);
       if (!contact.key) throw DomainException.validation(CONTACT_MISSING, { field: 'email' });
     }
     if (!venue.queueEnabled) throw new DomainException(ErrorCode.RULE_VIOLATION, QUEUE_OFF);
     assertPartySize(venue, input.partySize);
-    // Read once: the seatable check and the quote's table kind both need the venue's capacities.
-    const capacities = venue.seating === 'tables' ? await this.seating.seatingCapacities(tx.manager, venue.id) : [];
     if (venue.seating === 'tables') assertSeatable(input.partySize, capacities);
-    const now = this.clock.now(venue);
-    const running = await this.windows.find(tx.manager, venue, now);
     if (venue.requireServiceWindow && !running) throw new DomainException(ErrorCode.RULE_VIOLATION, NO_SERVICE_WINDOW);
     // The business date is the running window's (the day it started, past midnight too), else today.
     const businessDate = running?.businessDate ?? this.clock.localDate(venue, now);
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
-    if (contactKey) {
-      const existing = await this.entries.activeWithContact(tx.manager, venue.id, businessDate, contact);
-      if (existing)
-        throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: existing.id } : {});
+    const facts = { partySize: input.partySize, businessDate, turnMinutes: running?.window.turnMinutes ?? null, now, capacities };
+    const found = await readTogether(tx.manager, {
+      duplicate: contactKey ? this.entries.activeWithContactRead(venue.id, businessDate, contact) : undefined,
+      ...this.quotes.joinReads(venue, facts),
+    });
+    if (found.duplicate) {
+      throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: found.duplicate } : {});
     }
-
-    const standing = await this.quotes.forJoin(
-      tx.manager,
-      venue,
-      input.partySize,
-      businessDate,
-      running?.window.turnMinutes ?? null,
-      now,
-      capacities,
-    );
+    const standing = this.quotes.standingFrom(venue, facts, found);
     const entry: QueueEntry = {
       id: randomUUID(),
       venueId: venue.id,
@@ -151,19 +191,22 @@ export class JoinService {
       quotedAt: now,
       createdAt: now,
     };
-    await this.entries.insert(tx.manager, entry);
-    await this.quotes.record(tx.manager, entry, standing);
-    const token = await this.tokens.issue(tx.manager, venue, entry, now);
-    await this.history.append(tx.manager, {
-      venueId: venue.id,
-      subjectType: 'entry',
-      subjectId: entry.id,
-      from: null,
-      to: 'waiting',
-      at: now,
-      operationId: `join-${entry.id}`,
-    });
-    await this.board.append(tx, venue.id, 'entry.joined', { entryId: entry.id, queueSequence: Number(entry.queueSequence) }, now);
+    const token = this.tokens.issued(venue, entry, now);
+    // Every new row in one statement with the board event (the entry first: the others refer to it).
+    const rows = [
+      this.entries.insertRow(entry),
+      ...this.quotes.recordRow(entry, standing),
+      token.insert,
+      this.history.rows({
+        venueId: venue.id,
+        subjectType: 'entry',
+        subjectId: entry.id,
+        from: null,
+        to: 'waiting',
+        at: now,
+        operationId: `join-${entry.id}`,
+      }),
+    ];
     if (venue.seating === 'tables' && entry.email) {
       const email = queueJoinedEmail({
         venueName: venue.name,
@@ -173,15 +216,25 @@ export class JoinService {
         waitMinutes: standing.waitMinutes,
         joinedAt: this.clock.localTime(venue, now),
       });
-      await this.outbox.record(tx.manager, {
-        venueId: venue.id,
-        to: entry.email,
-        template: QUEUE_JOINED_TEMPLATE,
-        ...this.guest.withQueueLink(email),
-        entryId: entry.id,
-        at: now,
-      });
+      rows.push(
+        this.outbox.row({
+          venueId: venue.id,
+          to: entry.email,
+          template: QUEUE_JOINED_TEMPLATE,
+          ...this.guest.withQueueLink(email),
+          entryId: entry.id,
+          at: now,
+        }),
+      );
     }
+    await this.board.appendWith(
+      tx,
+      venue.id,
+      'entry.joined',
+      { entryId: entry.id, queueSequence: Number(entry.queueSequence) },
+      now,
+      rows,
+    );
     // The same facts as a text, to a party that gave a phone.
     if (venue.seating === 'tables' && entry.phone) {
       const body = queueJoinedText({
@@ -201,7 +254,7 @@ export class JoinService {
       quotedWaitMinutes: standing.waitMinutes,
       approx: true,
       quote: standing.quote,
-      queueToken: token.queueToken,
+      queueToken: token.token.queueToken,
     };
   }
 }

@@ -1,10 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { PendingInsert, Results } from '@hostboard/core';
 import { QuoteEstimator, type JoinEstimate } from '@hostboard/quote';
 import { TablesRepository, type Venue } from '@hostboard/venue';
 import { ACTIVE_STATUSES, type QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 import { quoteText, tableKind, tableQuote } from './quote.js';
+
+/** What a join knows when it asks for its quote. */
+export interface JoinQuoteFacts {
+  partySize: number;
+  businessDate: string;
+  /** The running window's turn, null without one. */
+  turnMinutes: number | null;
+  now: Date;
+  /** The venue's seating capacities (table venues), already read by the join's seatable check. */
+  capacities: number[];
+}
+
+/** What `joinReads` finds. */
+export type JoinQuoteInputs = Results<ReturnType<QuoteService['joinReads']>>;
 
 export interface Standing {
   position: number;
@@ -31,45 +46,59 @@ export class QuoteService {
   ) {}
 
   /**
-   * The quote of a party about to join: everyone active now is earlier than it. `capacities` are the
-   * venue's seating capacities, already read by the join's seatable check.
+   * What the quote of a join reads, as parts of one statement (the join sends them together with its
+   * duplicate check). Pool venues: every active group. Table venues: the active parties of the day
+   * that could take this party's kind of table, and the floor model's inputs.
    */
-  async forJoin(
-    tx: EntityManager,
-    venue: Venue,
-    partySize: number,
-    businessDate: string,
-    turnMinutes: number | null,
-    now: Date,
-    capacities: number[],
-  ): Promise<Standing> {
+  joinReads(venue: Venue, join: JoinQuoteFacts) {
     if (venue.seating === 'pool') {
-      const position = (await this.entries.countActive(tx, venue.id)) + 1;
-      return { position, ahead: position - 1, waitMinutes: null, quote: quoteText(position, position - 1, null) };
+      return {
+        ahead: this.entries.countActiveRead(venue.id),
+        seating: undefined,
+        floor: undefined,
+        waitingAhead: undefined,
+        visits: undefined,
+      };
+    }
+    const kind = tableKind(join.partySize, join.capacities);
+    return {
+      ahead: this.entries.countActiveRead(venue.id, { businessDate: join.businessDate, maxSize: kind }),
+      ...this.estimator.reads(venue, join),
+    };
+  }
+
+  /** The standing from what `joinReads` found. */
+  standingFrom(venue: Venue, join: JoinQuoteFacts, found: JoinQuoteInputs): Standing {
+    const { ahead } = found;
+    const position = ahead + 1;
+    if (venue.seating === 'pool') {
+      return { position, ahead, waitMinutes: null, quote: quoteText(position, ahead, null) };
     }
     // The same arithmetic as tableQuote, with the counting done by the database.
-    const kind = tableKind(partySize, capacities);
-    const ahead = await this.entries.countActive(tx, venue.id, { businessDate, maxSize: kind });
-    const position = ahead + 1;
+    const kind = tableKind(join.partySize, join.capacities);
+    const { turnMinutes } = join;
     const turns = {
       minutes: turnMinutes === null ? null : position * turnMinutes,
       inputs: { position, ahead, kind, turnMinutes },
     };
+    const { seating, floor, waitingAhead, visits } = found;
+    if (!seating || !floor || !waitingAhead || !visits) throw new Error('the floor model was not read');
     // Both models, always: the venue's policy.quoteModel only chooses which one the party is told.
-    const estimate = await this.estimator.estimate(tx, venue, {
-      partySize,
-      businessDate,
-      now,
+    const facts = {
+      partySize: join.partySize,
+      businessDate: join.businessDate,
+      now: join.now,
       windowTurnMinutes: turnMinutes,
       turns,
-    });
+    };
+    const estimate = this.estimator.fromInputs(venue, facts, { seating, floor, waitingAhead, visits });
     const waitMinutes = estimate.shownMinutes;
     return { position, ahead, waitMinutes, quote: quoteText(position, ahead, waitMinutes, true), estimate };
   }
 
-  /** Keeps both estimates with the (just inserted) entry. */
-  async record(tx: EntityManager, entry: QueueEntry, standing: Standing): Promise<void> {
-    if (standing.estimate) await this.estimator.record(tx, entry, standing.estimate, entry.receivedAt);
+  /** The entry's quote row, for the join to write with the entry in one statement. */
+  recordRow(entry: QueueEntry, standing: Standing): PendingInsert[] {
+    return standing.estimate ? [this.estimator.recordRow(entry, standing.estimate, entry.receivedAt)] : [];
   }
 
   /** Where an entry stands now, by the same rule; null once it has left the active queue. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { PendingInsert } from '@hostboard/core';
 import { hashSecret, newSecretToken } from '@hostboard/auth';
 import type { Venue } from '@hostboard/venue';
 import type { QueueEntry } from '../entries/queue-entry.entity.js';
+import { QueueToken } from './queue-token.entity.js';
 import { QueueTokenRepository } from './queue-token.repository.js';
 import { queueTokenExpiry } from './token-expiry.js';
 
@@ -19,9 +21,20 @@ export class QueueTokenService {
   constructor(private readonly tokens: QueueTokenRepository) {}
 
   async issue(tx: EntityManager, venue: Pick<Venue, 'id' | 'timeZone'>, entry: QueueEntry, now: Date): Promise<IssuedToken> {
+    const { token, insert } = this.issued(venue, entry, now);
+    await this.tokens.insert(tx, insert.rows[0] as QueueToken);
+    return token;
+  }
+
+  /** A new token and the row that stores its hash, for a caller that writes the row with its others. */
+  issued(
+    venue: Pick<Venue, 'id' | 'timeZone'>,
+    entry: QueueEntry,
+    now: Date,
+  ): { token: IssuedToken; insert: PendingInsert<QueueToken> } {
     const secret = newSecretToken();
     const expiresAt = queueTokenExpiry(entry.businessDate, venue.timeZone, now);
-    await this.tokens.insert(tx, {
+    const row: QueueToken = {
       id: randomUUID(),
       venueId: venue.id,
       entryId: entry.id,
@@ -30,8 +43,8 @@ export class QueueTokenService {
       expiresAt,
       usedAt: null,
       replacedAt: null,
-    });
-    return { queueToken: secret, expiresAt };
+    };
+    return { token: { queueToken: secret, expiresAt }, insert: { target: QueueToken, rows: [row] } };
   }
 
   /** A new token for the entry; the open one, if any, answers TOKEN_INVALID from now on. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { TableFloorReader } from '@hostboard/allocator';
-import { insertEntities } from '@hostboard/core';
+import type { PendingInsert, Results } from '@hostboard/core';
 import type { QuoteModel, Venue } from '@hostboard/venue';
 import { daypartOf } from '../floor/daypart.js';
 import { floorQuote, type Placement } from '../floor/floor-quote.js';
@@ -35,19 +34,23 @@ export class QuoteEstimator {
     private readonly state: FloorStateRepository,
   ) {}
 
-  async estimate(
-    tx: EntityManager,
-    venue: Venue,
-    join: { partySize: number; businessDate: string; now: Date; windowTurnMinutes: number | null; turns: TurnsQuote },
-  ): Promise<JoinEstimate> {
+  /** What the floor-aware model reads, as parts of one statement: a join sends them with its own reads. */
+  reads(venue: Venue, join: Pick<JoinFacts, 'businessDate' | 'now'>) {
+    const daypart = daypartOf(join.now, venue.timeZone);
+    return {
+      seating: this.state.seatingRead(venue.id),
+      floor: this.floor.floorRead(venue.id, join.now),
+      waitingAhead: this.state.waitingSizesRead(venue.id, join.businessDate),
+      visits: this.state.completedVisitsRead(venue, daypart, join.now),
+    };
+  }
+
+  /** Both estimates from what `reads` found. */
+  fromInputs(venue: Venue, join: JoinFacts, inputs: FloorInputs): JoinEstimate {
     const { now } = join;
     const daypart = daypartOf(now, venue.timeZone);
-    const [{ tables, combinations }, floorTables, waitingAhead, visits] = [
-      await this.state.seating(tx, venue.id),
-      await this.floor.floor(tx, venue.id, now),
-      await this.state.waitingSizes(tx, venue.id, join.businessDate),
-      await this.state.completedVisits(tx, venue, daypart, now),
-    ];
+    const { tables, combinations } = inputs.seating;
+    const { floor: floorTables, waitingAhead, visits } = inputs;
     const placements = new Map<string, Placement>();
     for (const t of floorTables) {
       if (t.state === 'free' || !t.placement) continue;
@@ -83,13 +86,8 @@ export class QuoteEstimator {
     };
   }
 
-  /** Kept with the entry, once: the report compares both with what happened. */
-  async record(
-    tx: EntityManager,
-    entry: { id: string; venueId: string; businessDate: string },
-    e: JoinEstimate,
-    now: Date,
-  ): Promise<void> {
+  /** Kept with the entry, once (written with it, in one statement): the report compares both with what happened. */
+  recordRow(entry: { id: string; venueId: string; businessDate: string }, e: JoinEstimate, now: Date): PendingInsert<EntryQuote> {
     const row: EntryQuote = {
       entryId: entry.id,
       venueId: entry.venueId,
@@ -101,6 +99,18 @@ export class QuoteEstimator {
       floorInputs: e.floor.inputs,
       createdAt: now,
     };
-    await insertEntities(tx, EntryQuote, [row]);
+    return { target: EntryQuote, rows: [row] };
   }
 }
+
+/** What the join knows when it asks for the estimates. */
+export interface JoinFacts {
+  partySize: number;
+  businessDate: string;
+  now: Date;
+  windowTurnMinutes: number | null;
+  turns: TurnsQuote;
+}
+
+/** The floor model's inputs, as `reads` returns them. */
+export type FloorInputs = Results<ReturnType<QuoteEstimator['reads']>>;

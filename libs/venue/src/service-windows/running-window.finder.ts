@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { ScalarRead } from '@hostboard/core';
 import type { Venue } from '../venues/venue.entity.js';
 import { runningWindowAt, type RunningWindow } from './running-window.js';
 import type { ServiceWindow } from './service-window.entity.js';
@@ -18,5 +19,11 @@ export class RunningWindowFinder {
 
   async find(tx: EntityManager, venue: Pick<Venue, 'id' | 'timeZone'>, now: Date): Promise<RunningServiceWindow | null> {
     return runningWindowAt(await this.windows.list(tx, venue.id), venue.timeZone, now);
+  }
+
+  /** `find` as a part of a combined read (readTogether). */
+  findRead(venue: Pick<Venue, 'id' | 'timeZone'>, now: Date): ScalarRead<RunningServiceWindow | null> {
+    const list = this.windows.listRead(venue.id);
+    return { ...list, parse: (value) => runningWindowAt(list.parse(value), venue.timeZone, now) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, type EntityManager } from 'typeorm';
-import { selectEntities } from '@hostboard/core';
+import { jsonRows, readTogether, selectEntities, type ScalarRead } from '@hostboard/core';
 import { TableCombinationTable } from './table-combination-table.entity.js';
 import { TableCombination } from './table-combination.entity.js';
 import { VenueTable } from './venue-table.entity.js';
@@ -70,13 +70,19 @@ export class TablesRepository {
 
   /** Every capacity a party can be seated at here: each table's and each approved combination's. */
   async seatingCapacities(tx: EntityManager, venueId: string): Promise<number[]> {
-    const rows: Array<{ capacity: number }> = await tx.query(
-      `SELECT capacity FROM venue_tables WHERE venue_id = $1 AND retired_at IS NULL
-       UNION ALL SELECT c.capacity FROM table_combinations c WHERE c.venue_id = $1
-         AND NOT EXISTS (SELECT 1 FROM table_combination_tables ct JOIN venue_tables t ON t.id = ct.table_id
-                          WHERE ct.combination_id = c.id AND t.retired_at IS NOT NULL)`,
-      [venueId],
-    );
-    return rows.map((r) => Number(r.capacity));
+    return (await readTogether(tx, { capacities: this.seatingCapacitiesRead(venueId) })).capacities;
+  }
+
+  /** `seatingCapacities` as a part of a combined read (readTogether). */
+  seatingCapacitiesRead(venueId: string): ScalarRead<number[]> {
+    return {
+      sql: `SELECT json_agg(capacity) FROM (
+              SELECT capacity FROM venue_tables WHERE venue_id = $1 AND retired_at IS NULL
+              UNION ALL SELECT c.capacity FROM table_combinations c WHERE c.venue_id = $1
+                AND NOT EXISTS (SELECT 1 FROM table_combination_tables ct JOIN venue_tables t ON t.id = ct.table_id
+                                 WHERE ct.combination_id = c.id AND t.retired_at IS NOT NULL)) c`,
+      params: [venueId],
+      parse: (value) => jsonRows<number>(value).map(Number),
+    };
   }
 }

@@ -1,0 +1,265 @@
+#!/usr/bin/env node
+// Statements and CPU per desk join, one client, sequential (issue 18 "less SQL per decision").
+//
+// 1. Counts: a fresh database with `log_statement = all` (set on that database only, so the shared
+//    server is untouched), COUNT joins, and the statements the api sent for them read back from the
+//    server log (lines of this database between two offsets of the log file).
+// 2. CPU: a second fresh database without logging, JOINS sequential desk joins (fresh email and
+//    Idempotency-Key each), CPU ticks of the api process and of this database's PostgreSQL backends
+//    (and of every postgres process, which other sessions' work makes noisy) from /proc around the load.
+//
+// Needs dist/ built, PostgreSQL at 127.0.0.1:5432 (user postgres) and Redis at 127.0.0.1:6379, read
+// access to /var/log/postgresql. Env: PORT (3620), PREFIX (joinsql), JOINS (1000), COUNT (50), PG_LOG (the server's log file),
+// API_DIST (dist).
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const PORT = Number(process.env.PORT ?? 3620);
+const PREFIX = process.env.PREFIX ?? 'joinsql';
+const JOINS = Number(process.env.JOINS ?? 1000);
+const COUNT = Number(process.env.COUNT ?? 50);
+// Another build to compare with (e.g. a copy of dist/ built from an earlier commit, inside this checkout).
+const DIST = process.env.API_DIST ?? 'dist';
+const PG = 'postgres://postgres@127.0.0.1:5432';
+const HZ = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+const base = `http://127.0.0.1:${PORT}`;
+const owner = { email: 'bench-owner@example.test', password: 'bench-owner-password-1' };
+
+const psql = (db, sql) =>
+  execFileSync('psql', ['-qAt', `${PG}/${db}`, '-c', sql])
+    .toString()
+    .trim();
+const ticks = (pid) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime (fields 14 and 15)
+  } catch {
+    return 0;
+  }
+};
+const postgresPids = () =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+const backends = (db) => psql('postgres', `SELECT pid FROM pg_stat_activity WHERE datname = '${db}'`).split('\n').filter(Boolean);
+
+async function call(method, path, body, token, extra = {}) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function startApi(db) {
+  psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  psql('postgres', `CREATE DATABASE ${db}`);
+  return spawn('node', [`${DIST}/apps/api/src/main.js`], {
+    env: {
+      ...process.env,
+      DATABASE_URL: `${PG}/${db}`,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      JOBS_PREFIX: PREFIX,
+      PORT: String(PORT),
+      LOG_LEVEL: 'warn',
+      API_PROCESSES: '1',
+      BOOTSTRAP_OWNER_EMAIL: owner.email,
+      BOOTSTRAP_OWNER_PASSWORD: owner.password,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+async function ready(api) {
+  let out = '';
+  api.stdout.on('data', (d) => (out += d));
+  for (let i = 0; i < 120 && !out.includes('hostboard is running'); i++) await sleep(500);
+  if (!out.includes('hostboard is running')) throw new Error(`the api did not start: ${out}`);
+  const { token } = await call('POST', '/v1/auth/sessions', owner);
+  const venue = await call(
+    'POST',
+    '/v1/venues',
+    { slug: `bench-${Date.now()}`, name: 'Bench', timeZone: 'UTC', preset: 'restaurant' },
+    token,
+  );
+  await call(
+    'POST',
+    `/v1/venues/${venue.id}/service-windows`,
+    { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
+    token,
+  );
+  for (const [label, capacity] of [
+    ['T1', 2],
+    ['T2', 4],
+    ['T3', 6],
+  ])
+    await call('POST', `/v1/venues/${venue.id}/tables`, { label, capacity }, token);
+  return { token, venueId: venue.id };
+}
+
+let serial = 0;
+async function joins(n, { token, venueId }) {
+  for (let i = 0; i < n; i++) {
+    const id = `${process.pid}-${Date.now()}-${serial++}`;
+    await call('POST', `/v1/venues/${venueId}/queue`, { name: 'Bench', partySize: 2, email: `j${id}@b.test` }, token, {
+      'idempotency-key': `k${id}`,
+    });
+  }
+}
+
+async function stop(api) {
+  api.kill('SIGTERM');
+  await new Promise((r) => api.once('exit', r));
+}
+
+/** The statements this database logged while `fn` ran, by kind (parameters and numbers masked). */
+async function logged(db, fn) {
+  const file = process.env.PG_LOG ?? '/var/log/postgresql/postgresql-15-main.log';
+  await sleep(300);
+  const from = statSync(file).size;
+  await fn();
+  await sleep(500);
+  const to = statSync(file).size;
+  const buf = Buffer.alloc(to - from);
+  const fd = openSync(file, 'r');
+  readSync(fd, buf, 0, buf.length, from);
+  closeSync(fd);
+  const lines = buf
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.includes(`@${db} `) && /LOG: {2}(statement|execute)/.test(l));
+  const kinds = new Map();
+  for (const l of lines) {
+    const text = l
+      .replace(/^.*LOG: {2}(statement|execute [^:]*): /, '')
+      .replace(/\$\d+|'[^']*'|\d+/g, '?')
+      .slice(0, 90);
+    kinds.set(text, (kinds.get(text) ?? 0) + 1);
+  }
+  const beginCommit = lines.filter((l) => /LOG: {2}(statement|execute [^:]*): (BEGIN|COMMIT|START TRANSACTION)/.test(l)).length;
+  return { lines: lines.length, beginCommit, kinds: [...kinds].sort((a, b) => b[1] - a[1]) };
+}
+
+function report(what, n, r) {
+  console.log(`statements per ${what}: ${r.lines / n} (without BEGIN/COMMIT: ${(r.lines - r.beginCommit) / n})`);
+  for (const [text, k] of r.kinds) console.log(`  ${(k / n).toFixed(2)}  ${text}`);
+}
+
+/** Statements per join, per table offer and per acceptance, read from the server log. */
+async function countStatements() {
+  const db = `${PREFIX}_count`;
+  const api = await startApi(db);
+  psql('postgres', `ALTER DATABASE ${db} SET log_statement = 'all'`);
+  try {
+    const ctx = await ready(api);
+    await joins(5, ctx); // warm: the first joins open connections and prepare
+    report('desk join', COUNT, await logged(db, () => joins(COUNT, ctx)));
+    // Offer → accept on a venue with a table per cycle (an accepted table stays planned for the turn).
+    const { token } = ctx;
+    const venue = await call(
+      'POST',
+      '/v1/venues',
+      { slug: `cycle-${Date.now()}`, name: 'Cycle', timeZone: 'UTC', preset: 'restaurant' },
+      token,
+    );
+    await call(
+      'POST',
+      `/v1/venues/${venue.id}/service-windows`,
+      { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
+      token,
+    );
+    const tables = [];
+    for (let i = 0; i < COUNT + 2; i++)
+      tables.push((await call('POST', `/v1/venues/${venue.id}/tables`, { label: `T${i}`, capacity: 4 }, token)).id);
+    const entries = [];
+    for (let i = 0; i < COUNT + 2; i++) {
+      const id = `${process.pid}-${Date.now()}-${serial++}`;
+      entries.push(
+        (await call('POST', `/v1/venues/${venue.id}/queue`, { name: 'Cycle', partySize: 2, email: `c${id}@b.test` }, token))
+          .entry,
+      );
+    }
+    const offer = (i) =>
+      call(
+        'POST',
+        `/v1/venues/${venue.id}/offers`,
+        { entryId: entries[i].id, entryVersion: entries[i].version, tableIds: [tables[i]] },
+        token,
+      );
+    const offers = [(await offer(0)).offer.id, (await offer(1)).offer.id]; // warm
+    const accept = (id) => call('POST', `/v1/venues/${venue.id}/offers/${id}/accept`, {}, token);
+    for (const id of offers) await accept(id);
+    offers.length = 0;
+    report(
+      'table offer',
+      COUNT,
+      await logged(db, async () => {
+        for (let i = 2; i < COUNT + 2; i++) offers.push((await offer(i)).offer.id);
+      }),
+    );
+    report(
+      'acceptance',
+      COUNT,
+      await logged(db, async () => {
+        for (const id of offers) await accept(id);
+      }),
+    );
+  } finally {
+    await stop(api);
+    psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  }
+}
+
+/** CPU per join of the api process and of PostgreSQL. */
+async function measureCpu() {
+  const db = `${PREFIX}_bench`;
+  const api = await startApi(db);
+  try {
+    const ctx = await ready(api);
+    await joins(50, ctx); // warm
+    const pids = backends(db);
+    const all = postgresPids();
+    const a0 = ticks(api.pid);
+    const b0 = pids.map(ticks);
+    const p0 = all.map(ticks);
+    const t0 = performance.now();
+    await joins(JOINS, ctx);
+    const ms = performance.now() - t0;
+    const a1 = ticks(api.pid);
+    const after = backends(db);
+    const b1 = after.map((p) => ticks(p) - (pids.includes(p) ? b0[pids.indexOf(p)] : 0));
+    const p1 = all.map(ticks);
+    const perJoin = (t) => ((t / HZ) * 1000) / JOINS;
+    return {
+      joins: JOINS,
+      joinsPerSecond: Math.round((JOINS / ms) * 1000),
+      apiMs: perJoin(a1 - a0),
+      backendsMs: perJoin(b1.reduce((s, x) => s + x, 0)),
+      allPostgresMs: perJoin(p1.reduce((s, x, i) => s + x - p0[i], 0)),
+      loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    };
+  } finally {
+    await stop(api);
+    psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  }
+}
+
+if (COUNT > 0) await countStatements();
+if (JOINS > 0) {
+  const cpu = await measureCpu();
+  console.log(
+    `${cpu.joins} sequential joins, ${cpu.joinsPerSecond}/s; CPU per join: api ${cpu.apiMs.toFixed(2)} ms, ` +
+      `this database's backends ${cpu.backendsMs.toFixed(2)} ms, every postgres process ${cpu.allPostgresMs.toFixed(2)} ms; ` +
+      `load average ${cpu.loadavg}`,
+  );
+}

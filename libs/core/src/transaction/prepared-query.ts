@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { returningRows } from './returning-rows.js';
+
+/**
+ * A statement of the hot paths, sent as a named prepared statement on the transaction's own
+ * connection: PostgreSQL parses and plans it once per connection instead of on every use.
+ *
+ * Why here and not through TypeORM: `manager.query` always sends an unnamed statement. node-postgres
+ * prepares a query config `{ name, text, values }` once per client and afterwards only binds and
+ * executes it. The name is a hash of the text, because one name must always carry the same text
+ * (node-postgres refuses a known name with a different text, and the server keeps the first).
+ *
+ * Outside a transaction the statement goes through the pg pool (node-postgres prepares it on
+ * whichever pooled connection runs it). On the embedded PGlite database, which has no pg client,
+ * it is the ordinary `manager.query`.
+ * Answers the rows, also for UPDATE … RETURNING (no `[rows, affected]` pair).
+ */
+export async function preparedQuery<T = Record<string, unknown>>(
+  manager: EntityManager,
+  text: string,
+  params: unknown[],
+): Promise<T[]> {
+  const client = pgClientOf(manager);
+  const name = client ? statementName(text) : undefined;
+  if (!client || !name) return returningRows<T>(await manager.query(text, params));
+  try {
+    const result = await client.query({ name, text, values: params });
+    return result.rows as T[];
+  } catch (err) {
+    // The same error type as manager.query, so refusal translators (unique, exclusion) still read it.
+    throw new QueryFailedError(text, params, err as Error);
+  }
+}
+
+interface PgClient {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  /** node-postgres's wire connection: absent from the embedded database's pg-shaped client. */
+  connection?: unknown;
+}
+
+/**
+ * The node-postgres client the manager's transaction runs on; for a manager outside any query
+ * runner, node-postgres's pool; null on the embedded database or a runner not in a transaction.
+ */
+function pgClientOf(manager: EntityManager): PgClient | null {
+  const runner = manager.queryRunner;
+  if (!runner) {
+    const pool = (manager.connection.driver as { master?: PgClient & { Client?: unknown } }).master;
+    // node-postgres's Pool carries its Client class; the embedded database's pg-shaped pool does not.
+    return pool && typeof pool.Client === 'function' && typeof pool.query === 'function' ? pool : null;
+  }
+  if (!runner.isTransactionActive || runner.isReleased) return null;
+  const client = (runner as { databaseConnection?: PgClient }).databaseConnection;
+  return client && typeof client.query === 'function' && client.connection !== undefined ? client : null;
+}
+
+/**
+ * Each name is a prepared statement kept by every connection for its lifetime, so only so many
+ * distinct texts are prepared; past that (a text built from data, e.g. a many-row insert) a
+ * statement goes unnamed.
+ */
+const MAX_NAMES = 512;
+const names = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMES) {
+    name = `hb_${createHash('sha1').update(text).digest('hex').slice(0, 32)}`;
+    names.set(text, name);
+  }
+  return name;
+}
