@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { startApp, type TestApp } from '../support/test-app.js';
@@ -47,7 +47,7 @@ const SEED = process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_S
 type Route = DeclaredRoute & { method: 'POST' | 'PATCH' };
 
 /** The POST and PATCH routes Nest maps (the same walk as the access matrix). */
-function writeRoutes(app: NestExpressApplication): Route[] {
+function writeRoutes(app: NestFastifyApplication): Route[] {
   return declaredRoutes(app).filter((r): r is Route => r.method === 'POST' || r.method === 'PATCH');
 }
 

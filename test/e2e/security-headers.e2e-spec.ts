@@ -1,4 +1,4 @@
-import express from 'express';
+import { fastify, type FastifyInstance } from 'fastify';
 import { mkdtempSync, mkdirSync, readdirSync, existsSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,23 +69,29 @@ describe('source maps in production', () => {
     writeFileSync(join(dir, 'assets', 'index-abc.js'), 'console.log(1)\n//# sourceMappingURL=index-abc.js.map');
     writeFileSync(join(dir, 'assets', 'index-abc.js.map'), '{"version":3}');
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const apps: FastifyInstance[] = [];
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  const app = (production: boolean): express.Express => {
-    const http = express();
+  const app = async (production: boolean): Promise<FastifyInstance['server']> => {
+    const http = fastify();
+    apps.push(http);
     installSecurityHeaders(http, { production });
     installBoardPage(http, dir);
-    return http;
+    await http.ready();
+    return http.server;
   };
 
   it('are not served even when a build left them in the page directory', async () => {
-    const prod = app(true);
+    const prod = await app(true);
     expect((await request(prod).get('/board/assets/index-abc.js')).status).toBe(200);
     const map = await request(prod).get('/board/assets/index-abc.js.map');
     expect(map.status).toBe(404);
     expect(map.body).toEqual({ error: { code: 'NOT_FOUND', message: 'No such route.', details: {} } });
     expect((await request(prod).get('/q/assets/index-abc.js.map')).status).toBe(404);
     // Outside production the same file is served, so the refusal above is the guard's doing.
-    expect((await request(app(false)).get('/board/assets/index-abc.js.map')).status).toBe(200);
+    expect((await request(await app(false)).get('/board/assets/index-abc.js.map')).status).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { METHOD_METADATA, MODULE_PATH, PATH_METADATA, ROUTE_ARGS_METADATA } from
 import { RequestMethod } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { ApplicationConfig, MetadataScanner, ModulesContainer } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ACCESS_RULE, type AccessRule } from '@hostboard/core';
 
 export interface DeclaredRoute {
@@ -35,7 +35,7 @@ function asList(v: unknown): string[] {
  * prefix, should the app ever use them), with the access rule the guard will read (handler first,
  * then class, as Reflector.getAllAndOverride does).
  */
-export function declaredRoutes(app: NestExpressApplication): DeclaredRoute[] {
+export function declaredRoutes(app: NestFastifyApplication): DeclaredRoute[] {
   const modules = app.get(ModulesContainer);
   const scanner = new MetadataScanner();
   const config = (app as unknown as { config?: ApplicationConfig }).config;

@@ -1,7 +1,7 @@
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getMetadataStorage } from 'class-validator';
 
 /**
@@ -51,7 +51,7 @@ function shapeOf(dto: DtoClass, seen: Set<DtoClass> = new Set()): FieldShape[] {
 }
 
 /** Handler (`Controller.method`, as declaredRoutes names it) → the fields of its body, when it has a DTO. */
-export function bodyShapes(app: NestExpressApplication): Map<string, FieldShape[]> {
+export function bodyShapes(app: NestFastifyApplication): Map<string, FieldShape[]> {
   const shapes = new Map<string, FieldShape[]>();
   const scanner = new MetadataScanner();
   for (const module of app.get(ModulesContainer).values()) {

@@ -1,4 +1,4 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createApiApp } from '../../apps/api/src/api.factory.js';
@@ -7,7 +7,7 @@ import { IN_MEMORY } from '@hostboard/persistence';
 import { freshDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   config: AppConfig;
   baseUrl: string;
   http: () => request.Agent;

@@ -1,53 +1,54 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
-import { pinoHttp } from 'pino-http';
 import {
   AppConfig,
+  BODY_LIMIT_BYTES,
   Clock,
   createLogger,
+  installAccessLog,
   installBodyParsing,
+  installRequestContext,
   Metrics,
   PinoNestLogger,
-  requestContextMiddleware,
 } from '@hostboard/core';
 import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
 import { installBoardPage } from './board-page.js';
 import { installGuestPage } from './guest-page.js';
+import { recordRoutes } from './route-table.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 export interface CreateApiOptions {
   clock?: Clock;
 }
 
-/** Builds the api application (not yet listening): used by `main.ts` and by every e2e test. */
-export async function createApiApp(config: AppConfig, options: CreateApiOptions = {}): Promise<NestExpressApplication> {
+/**
+ * Builds the api application (not yet listening): used by `main.ts` and by every e2e test. It runs on
+ * Fastify: per-request work is a handful of hooks (headers, context, body, one access-log line).
+ */
+export async function createApiApp(config: AppConfig, options: CreateApiOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(config.LOG_LEVEL);
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot({ config, clock: options.clock }), {
+  const trust = config.trustProxy;
+  const adapter = new FastifyAdapter({
+    // Default none: the socket's address. Behind a load balancer, TRUST_PROXY names it (docs/operations.md);
+    // a hop count trusts that many proxies nearest the api, as Express's "trust proxy" did.
+    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // As Express routed: `/health/` is `/health`, and a long path segment is a 404, not a 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, clock: options.clock }), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
   const http = app.getHttpAdapter().getInstance();
-  http.disable('x-powered-by');
+  recordRoutes(app);
   installSecurityHeaders(http, { production: config.NODE_ENV === 'production' });
-  // Default none: the socket's address. Behind a load balancer, TRUST_PROXY names it (docs/operations.md).
-  http.set('trust proxy', config.trustProxy);
-  http.use(requestContextMiddleware);
-  // One structured access-log line per request, tagged with the correlation id the client sees.
-  http.use(pinoHttp({ logger, genReqId: (_req, res) => String(res.getHeader('X-Request-Id')), quietReqLogger: true }));
-  const metrics = app.get(Metrics);
-  http.use((req: Request, res: Response, next: NextFunction) => {
-    const end = metrics.httpDuration.startTimer();
-    res.on('finish', () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
-      end({ method: req.method, route: `${req.baseUrl}${route}`, status: String(res.statusCode) });
-    });
-    next();
-  });
+  installRequestContext(http);
+  installAccessLog(http, logger, app.get(Metrics));
   installBodyParsing(http);
   installBoardPage(http);
   installGuestPage(http);
@@ -62,5 +63,6 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   app.useWebSocketAdapter(new BoardIoAdapter(app, { allowedOrigins, redisUrl: config.REDIS_URL }));
   app.enableShutdownHooks();
   await app.init();
+  await http.ready();
   return app;
 }

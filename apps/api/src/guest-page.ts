@@ -1,5 +1,4 @@
-import type { Express } from 'express';
-import { builtPageDir, isRead, pageServer, type NextFunction, type Request, type Response } from './web-page.js';
+import { builtPageDir, installFileSending, isRead, pageServer, pathOf, type FastifyInstance } from './web-page.js';
 
 /** Where `npm run build:web` puts the guest page: `<repo>/dist/web/guest`. */
 export const guestPageDir = (): string => builtPageDir('guest');
@@ -9,15 +8,19 @@ export const guestPageDir = (): string => builtPageDir('guest');
  * index.html for /q and /q/. No Referer ever leaves the page: the token is in the fragment, which
  * browsers do not send, but nothing about the page should travel either.
  */
-export function installGuestPage(http: Express, dir: string = guestPageDir()): void {
+export function installGuestPage(http: FastifyInstance, dir: string = guestPageDir()): void {
+  installFileSending(http);
   const page = pageServer(dir, 'guest page');
-  http.use('/q', (req: Request, res: Response, next: NextFunction) => {
-    page.headers(res);
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    if (req.path.startsWith('/assets/')) return page.assets(req, res, next);
-    if (!isRead(req) || req.path !== '/') return next();
+  http.addHook('onRequest', (req, reply, done) => {
+    const path = pathOf(req);
+    if (path !== '/q' && !path.startsWith('/q/')) return done();
+    page.headers(reply);
+    void reply.header('Referrer-Policy', 'no-referrer');
+    const inPage = path.slice('/q'.length) || '/';
+    if (inPage.startsWith('/assets/')) return page.asset(reply, inPage);
+    if (!isRead(req) || inPage !== '/') return done();
     // `/q` without its slash: the page's relative asset paths need `/q/`.
-    if (req.originalUrl.split('?')[0] === '/q') return res.redirect(301, '/q/');
-    page.index(res);
+    if (path === '/q') return void reply.redirect('/q/', 301);
+    page.index(reply);
   });
 }

@@ -1,6 +1,7 @@
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { DomainException } from '@hostboard/core';
+import { pathOf } from './web-page.js';
 
 /**
  * The pages (the board at /board, the guest page at /q/) load only their own hashed scripts and
@@ -34,17 +35,21 @@ const docs = helmet({ ...common, contentSecurityPolicy: { useDefaults: false, di
 
 /**
  * Security headers on every answer (nosniff, frame and referrer policy, CSP, HSTS behind TLS), and
- * in production no source maps, whichever page directory they are left in.
+ * in production no source maps, whichever page directory they are left in. helmet writes to the
+ * Node.js response, whose headers Fastify keeps on every answer it sends (errors and 404s included);
+ * a page's own headers set on the reply take precedence.
  */
-export function installSecurityHeaders(http: Express, options: { production: boolean }): void {
-  http.use((req: Request, res: Response, next: NextFunction) => {
-    const docsPath = req.path === '/docs' || req.path.startsWith('/docs/') || req.path.startsWith('/docs-');
-    return (docsPath ? docs : pages)(req, res, next);
+export function installSecurityHeaders(http: FastifyInstance, options: { production: boolean }): void {
+  http.addHook('onRequest', (req, reply, done) => {
+    const path = pathOf(req);
+    const docsPath = path === '/docs' || path.startsWith('/docs/') || path.startsWith('/docs-');
+    // helmet calls next() with nothing, or with the Error it met.
+    (docsPath ? docs : pages)(req.raw, reply.raw, done as (err?: unknown) => void);
   });
   if (options.production) {
-    http.use((req: Request, res: Response, next: NextFunction) => {
-      if (!req.path.endsWith('.map')) return next();
-      res.status(404).json(DomainException.notFound('No such route.').toBody());
+    http.addHook('onRequest', (req, reply, done) => {
+      if (!pathOf(req).endsWith('.map')) return done();
+      void reply.code(404).send(DomainException.notFound('No such route.').toBody());
     });
   }
 }

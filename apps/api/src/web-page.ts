@@ -1,4 +1,5 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,37 +23,56 @@ const PAGE_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+const sending = new WeakSet<FastifyInstance>();
+
+/** `reply.sendFile` (@fastify/static without routes of its own), once per Fastify instance. */
+export function installFileSending(http: FastifyInstance): void {
+  // The plugin loads when the instance boots, so its decorator cannot tell whether it was asked for.
+  if (sending.has(http)) return;
+  sending.add(http);
+  void http.register(fastifyStatic, { serve: false });
+}
+
 /**
  * What the board page and the guest page share: their headers, their hashed assets (Vite names them
  * by content hash, so they never change under one name), and index.html with no caching, or a plain
- * 503 when the page was not built. Pages are served by middleware rather than routes, so the access
- * matrix (which reads the router's routes) is not asked to cover static files.
+ * 503 when the page was not built. Pages are served from an onRequest hook rather than routes, so the
+ * access matrix (which reads the router's routes) is not asked to cover static files; a file that is
+ * not there falls through to the not-found answer.
  */
 export function pageServer(
   dir: string,
   label: string,
 ): {
-  headers(res: Response): void;
-  assets: RequestHandler;
-  index(res: Response): void;
+  headers(reply: FastifyReply): void;
+  asset(reply: FastifyReply, path: string): void;
+  index(reply: FastifyReply): void;
 } {
   const index = join(dir, 'index.html');
   return {
-    headers(res) {
-      res.setHeader('Content-Security-Policy', PAGE_CSP);
-      res.setHeader('X-Content-Type-Options', 'nosniff');
+    headers(reply) {
+      void reply.header('Content-Security-Policy', PAGE_CSP).header('X-Content-Type-Options', 'nosniff');
     },
-    assets: express.static(dir, { index: false, redirect: false, fallthrough: true, immutable: true, maxAge: '365d' }),
-    index(res) {
+    asset(reply, path) {
+      void reply.sendFile(path, dir, { index: false, immutable: true, maxAge: YEAR_MS, dotfiles: 'ignore' });
+    },
+    index(reply) {
       if (!existsSync(index)) {
-        res.status(503).type('text/plain').send(`The ${label} is not built: run \`npm run build\`.`);
+        void reply.code(503).type('text/plain').send(`The ${label} is not built: run \`npm run build\`.`);
         return;
       }
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(index);
+      void reply.header('Cache-Control', 'no-cache').sendFile('index.html', dir, { cacheControl: false });
     },
   };
 }
 
-export const isRead = (req: Request): boolean => req.method === 'GET' || req.method === 'HEAD';
-export type { NextFunction, Request, Response };
+/** The path of the request target, without its query (Express's `req.path`). */
+export const pathOf = (req: FastifyRequest): string => {
+  const q = req.url.indexOf('?');
+  return q === -1 ? req.url : req.url.slice(0, q);
+};
+
+export const isRead = (req: FastifyRequest): boolean => req.method === 'GET' || req.method === 'HEAD';
+export type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction };

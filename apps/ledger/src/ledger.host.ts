@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StaffAccountService } from '@hostboard/auth';
 import { Clock, loadConfig } from '@hostboard/core';
 import { createApiApp } from '../../api/src/api.factory.js';
@@ -21,7 +21,7 @@ import { LedgerClient } from './ledger.client.js';
  * again on the same data (the "save and return" check).
  */
 export class LedgerHost implements LedgerBackend {
-  private app?: NestExpressApplication;
+  private app?: NestFastifyApplication;
   readonly dataDir = mkdtempSync(join(tmpdir(), 'hostboard-ledger-'));
   readonly email = `ledger-${randomBytes(4).toString('hex')}@sandbox.local`;
   readonly password = randomBytes(12).toString('base64url');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StaffAccountService } from '@hostboard/auth';
 import { loadConfig } from '@hostboard/core';
 import { IN_MEMORY } from '@hostboard/persistence';
@@ -36,7 +36,7 @@ export class ReplayClient {
  * data only, nothing kept, nothing sent, whatever DATABASE_URL says.
  */
 export class ReplayHost {
-  private app?: NestExpressApplication;
+  private app?: NestFastifyApplication;
   private baseUrl = '';
   private readonly email = `replay-${randomBytes(4).toString('hex')}@sandbox.local`;
   private readonly password = randomBytes(12).toString('base64url');

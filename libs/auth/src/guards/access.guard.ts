@@ -1,12 +1,12 @@
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ACCESS_RULE, DomainException, requestContext, roleRank, type AccessRule, type Role } from '@hostboard/core';
 import { AuthService, type StaffIdentity } from '../sessions/auth.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface StaffRequest extends Request {
+export interface StaffRequest extends FastifyRequest {
   staff?: StaffIdentity & { venueRole?: Role };
 }
 
@@ -45,7 +45,7 @@ export class AccessGuard implements CanActivate {
         req.staff = await this.identify(req);
         return true;
       case 'venue-role': {
-        const venueId = req.params['venueId'];
+        const venueId = (req.params as Record<string, string | undefined>)['venueId'];
         // A bad venue id is still a 404 only for a signed-in caller: the token is checked first.
         if (typeof venueId !== 'string' || !UUID.test(venueId)) {
           await this.identify(req);
@@ -63,7 +63,7 @@ export class AccessGuard implements CanActivate {
     }
   }
 
-  private async identify(req: Request): Promise<StaffIdentity> {
+  private async identify(req: FastifyRequest): Promise<StaffIdentity> {
     const identity = await this.auth.authenticate(bearerToken(req));
     this.notePrincipal(identity);
     return identity;
@@ -75,7 +75,7 @@ export class AccessGuard implements CanActivate {
   }
 }
 
-function bearerToken(req: Request): string {
+function bearerToken(req: FastifyRequest): string {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer ([A-Za-z0-9_-]{16,128})$/.exec(header) : null;
   if (!match?.[1]) throw DomainException.unauthenticated();

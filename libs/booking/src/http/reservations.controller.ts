@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { linkNextPage, pageLimit, PageQueryDto, VenueRole } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
@@ -24,8 +24,8 @@ export class ReservationsController {
   async list(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Query() query: PageQueryDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<ReservationView[]> {
     const page = await this.bookings.list(venueId, { limit: pageLimit(query), before: query.before });
     linkNextPage(req, res, page.next);

@@ -1,11 +1,11 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ACCESS_RULE, DomainException, requestContext, type AccessRule } from '@hostboard/core';
 import { tokenInvalid } from '@hostboard/queue';
 import { BookingSessionService, type BookingSessionIdentity } from './booking-session.service.js';
 
-export interface BookingSessionRequest extends Request {
+export interface BookingSessionRequest extends FastifyRequest {
   bookingSession?: BookingSessionIdentity;
 }
 

@@ -1,5 +1,6 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import { BODY_TOO_LARGE } from '../http/body-parsing.js';
 import { requestContext } from '../request-context/request-context.js';
 import { IdempotentReplay } from '../transaction/idempotent-replay.js';
 import { DomainException } from './domain.exception.js';
@@ -16,24 +17,23 @@ export class AppExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
-    const res = host.switchToHttp().getResponse<Response>();
+    const res = host.switchToHttp().getResponse<FastifyReply>();
     if (exception instanceof IdempotentReplay) {
-      res.setHeader('Idempotent-Replayed', 'true');
-      res.status(exception.status).json(exception.body);
+      void res.header('Idempotent-Replayed', 'true').status(exception.status).send(exception.body);
       return;
     }
     const domain = toDomain(exception);
     if (domain) {
       const retryAfter = domain.details['retryAfterSeconds'];
-      if (domain.code === ErrorCode.RATE_LIMITED && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-      res.status(httpStatusOf(domain.code)).json(domain.toBody());
+      if (domain.code === ErrorCode.RATE_LIMITED && typeof retryAfter === 'number') res.header('Retry-After', String(retryAfter));
+      void res.status(httpStatusOf(domain.code)).send(domain.toBody());
       return;
     }
     const correlationId = requestContext.current()?.correlationId ?? 'unknown';
     const err = exception as Error;
     if (databaseUnreachable(exception)) {
       this.logger.warn(`database unreachable ${correlationId}: ${err?.message}`);
-      res.status(503).json({
+      void res.status(503).send({
         error: {
           code: ErrorCode.UNAVAILABLE,
           message: 'The service is briefly unavailable; retry shortly.',
@@ -43,7 +43,7 @@ export class AppExceptionFilter implements ExceptionFilter {
       return;
     }
     this.logger.error(`unexpected fault ${correlationId}: ${err?.message}`, err?.stack);
-    res.status(HttpStatus.INTERNAL_SERVER_ERROR).json({
+    void res.status(HttpStatus.INTERNAL_SERVER_ERROR).send({
       error: { code: ErrorCode.INTERNAL, message: 'Something went wrong on our side.', details: { correlationId } },
     });
   }
@@ -61,8 +61,10 @@ function toDomain(exception: unknown): DomainException | undefined {
       return DomainException.unauthenticated();
     case 403:
       return DomainException.forbidden();
-    case 400:
+    // Fastify stops reading a body over the limit before any parser runs.
     case 413:
+      return DomainException.validation(BODY_TOO_LARGE);
+    case 400:
     case 415:
       return DomainException.validation(exception.message);
     default:

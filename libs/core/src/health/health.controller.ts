@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Public } from '../access/access.decorators.js';
 import { AppConfig } from '../config/app-config.js';
@@ -30,7 +30,7 @@ export class HealthController {
   /** 200 when every dependency answers, else 503 naming each one that did not; always within a second. */
   @Public('readiness probe')
   @Get('ready')
-  async ready(@Res() res: Response): Promise<void> {
+  async ready(@Res() res: FastifyReply): Promise<void> {
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {
@@ -42,7 +42,7 @@ export class HealthController {
       }),
     );
     const ok = results.every(([, s]) => s === 'ok');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not-ready', checks: Object.fromEntries(results) });
+    void res.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not-ready', checks: Object.fromEntries(results) });
   }
 
   /**
@@ -51,9 +51,9 @@ export class HealthController {
    */
   @Public('Prometheus scrape; answers only a request carrying METRICS_TOKEN')
   @Get('metrics')
-  async scrape(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async scrape(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
     if (!metricsTokenMatches(this.config.METRICS_TOKEN, req)) throw DomainException.notFound('No such route.');
-    res
+    void res
       .status(200)
       .type('text/plain; version=0.0.4')
       .send(await this.metrics.registry.metrics());
@@ -61,7 +61,7 @@ export class HealthController {
 }
 
 /** `Authorization: Bearer <token>` or `X-Metrics-Token: <token>`, compared in constant time. */
-function metricsTokenMatches(expected: string | undefined, req: Request): boolean {
+function metricsTokenMatches(expected: string | undefined, req: FastifyRequest): boolean {
   if (!expected) return false;
   const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
   const header = req.headers['x-metrics-token'];

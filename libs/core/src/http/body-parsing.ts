@@ -1,33 +1,39 @@
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
+import type { FastifyInstance } from 'fastify';
 import { DomainException } from '../errors/domain.exception.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './hostile-input.js';
 
-export const BODY_LIMIT = '64kb';
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The refusal of a body over the limit: Fastify stops reading it and the exception filter answers with this. */
+export const BODY_TOO_LARGE = 'The request body is larger than 64 KB.';
 
 /**
- * JSON bodies up to 64 KB. The parser's own errors (too large, not JSON) are answered here, as
- * VALIDATION envelopes, because they happen before Nest's exception filter can see the request.
+ * JSON bodies up to 64 KB, answered as VALIDATION envelopes when they are not JSON or nest too deep
+ * (the exception filter sees the parser's errors). Any other content type is not read, as with
+ * express.json() before: the handler sees no body and its DTO says what is missing.
  */
-export function installBodyParsing(app: Express): void {
-  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
-  const onParseError: ErrorRequestHandler = (err: { type?: string }, _req, res, next) => {
-    if (err?.type === 'entity.too.large') {
-      res.status(400).json(DomainException.validation('The request body is larger than 64 KB.').toBody());
-      return;
-    }
-    if (err?.type === 'entity.parse.failed') {
-      res.status(400).json(DomainException.validation('The request body is not valid JSON.').toBody());
-      return;
-    }
-    next(err);
-  };
-  app.use(onParseError);
-  // Before any transformer runs: class-transformer recursed out of stack on JSON ~5,000 deep.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
-      res.status(400).json(DomainException.validation(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`).toBody());
-      return;
-    }
-    next();
-  });
+export function installBodyParsing(http: FastifyInstance): void {
+  // Fastify's own parsers answer an empty JSON body and a text/plain one otherwise than the API does.
+  http.removeAllContentTypeParsers();
+  http.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_req, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      // express.json() read an empty body as {}.
+      if (text === '') return done(null, {});
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return done(DomainException.validation('The request body is not valid JSON.'));
+      }
+      // Before any transformer runs: class-transformer recursed out of stack on JSON ~5,000 deep.
+      if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+        return done(DomainException.validation(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`));
+      }
+      done(null, value);
+    },
+  );
+  http.addContentTypeParser('*', (_req, _payload, done: (err: Error | null, value?: unknown) => void) => done(null, undefined));
 }

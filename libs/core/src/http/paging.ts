@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 500;
@@ -45,11 +45,11 @@ export function pageLimit(query: PageQueryDto): number {
  * Sets `Link: <…>; rel="next"` (RFC 8288) when there is a next page: the same path and query with
  * `before` set to the cursor. The body stays a plain array.
  */
-export function linkNextPage(req: Request, res: Response, next: string | null): void {
+export function linkNextPage(req: FastifyRequest, res: FastifyReply, next: string | null): void {
   if (next === null) return;
   const url = new URL(req.originalUrl, 'http://placeholder');
   url.searchParams.set('before', next);
-  res.setHeader('Link', `<${url.pathname}${url.search}>; rel="next"`);
+  res.header('Link', `<${url.pathname}${url.search}>; rel="next"`);
 }
 
 /** Encodes a row key (an id, a number) as an opaque cursor, and back. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { from, switchMap, type Observable } from 'rxjs';
 import { DomainException } from '../errors/domain.exception.js';
 import { requestContext, type Principal } from '../request-context/request-context.js';
@@ -20,7 +20,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const req = context.switchToHttp().getRequest<Request>();
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
     const header = req.headers['idempotency-key'];
     const ctx = requestContext.current();
     if (req.method !== 'POST' || header === undefined || !ctx) return next.handle();
@@ -55,7 +55,7 @@ function scopeOf(p: Principal): string {
   }
 }
 
-function hashRequest(req: Request): string {
+function hashRequest(req: FastifyRequest): string {
   const path = req.originalUrl.split('?')[0] ?? '';
   return createHash('sha256')
     .update(`${req.method} ${path}\n${canonicalJson(req.body)}`)

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { VenueRole } from '@hostboard/core';
 import type { PoolCounts, ReservationView, TableCounts } from '@hostboard/allocator';
 import { AcceptanceService } from '../lifecycle/acceptance.service.js';
@@ -36,11 +36,11 @@ export class FloorController {
   @HttpCode(201)
   async promote(
     @Param('venueId', ParseUUIDPipe) venueId: string,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<PromotionResult> {
     const result = await this.promotions.promote(venueId);
     // Nobody to promote is an answer, not an error (like an empty sweep): 200 with the reason.
-    if (!result.offer) res.status(200);
+    if (!result.offer) void res.status(200);
     return result;
   }
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { linkNextPage, VenueRole } from '@hostboard/core';
 import { MessagesService } from '../messages.service.js';
 import type { MessageView } from '../outbox.writer.js';
@@ -18,8 +18,8 @@ export class MessagesController {
   async list(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Query() query: MessagesQueryDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<MessageView[]> {
     const page = await this.messages.page(venueId, query);
     linkNextPage(req, res, page.next);

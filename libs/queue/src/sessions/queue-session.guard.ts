@@ -1,10 +1,10 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { ACCESS_RULE, DomainException, requestContext, type AccessRule } from '@hostboard/core';
 import { QueueSessionService, tokenInvalid, type QueueSessionIdentity } from './queue-session.service.js';
 
-export interface QueueSessionRequest extends Request {
+export interface QueueSessionRequest extends FastifyRequest {
   queueSession?: QueueSessionIdentity;
 }
 

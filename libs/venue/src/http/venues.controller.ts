@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { linkNextPage, pageLimit, SignedIn, VenueRole, type HistoryView } from '@hostboard/core';
 import { CurrentStaff, type StaffIdentity } from '@hostboard/auth';
@@ -45,8 +45,8 @@ export class VenuesController {
   async history(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Query() query: HistoryQueryDto,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<HistoryView[]> {
     const page = await this.venues.listHistory(venueId, { subjectId: query.subjectId, limit: pageLimit(query), before: query.before });
     linkNextPage(req, res, page.next);
