@@ -86,18 +86,7 @@ async function ready(api) {
   for (let i = 0; i < 120 && !out.includes('hostboard is running'); i++) await sleep(500);
   if (!out.includes('hostboard is running')) throw new Error(`the api did not start: ${out}`);
   const { token } = await call('POST', '/v1/auth/sessions', owner);
-  const venue = await call(
-    'POST',
-    '/v1/venues',
-    { slug: `bench-${Date.now()}`, name: 'Bench', timeZone: 'UTC', preset: 'restaurant' },
-    token,
-  );
-  await call(
-    'POST',
-    `/v1/venues/${venue.id}/service-windows`,
-    { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
-    token,
-  );
+  const venue = await venueRunningAllDay(token, 'bench', 'Bench');
   for (const [label, capacity] of [
     ['T1', 2],
     ['T2', 4],
@@ -166,18 +155,7 @@ async function countStatements() {
     report('desk join', COUNT, await logged(db, () => joins(COUNT, ctx)));
     // Offer → accept on a venue with a table per cycle (an accepted table stays planned for the turn).
     const { token } = ctx;
-    const venue = await call(
-      'POST',
-      '/v1/venues',
-      { slug: `cycle-${Date.now()}`, name: 'Cycle', timeZone: 'UTC', preset: 'restaurant' },
-      token,
-    );
-    await call(
-      'POST',
-      `/v1/venues/${venue.id}/service-windows`,
-      { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
-      token,
-    );
+    const venue = await venueRunningAllDay(token, 'cycle', 'Cycle');
     const tables = [];
     for (let i = 0; i < COUNT + 2; i++)
       tables.push((await call('POST', `/v1/venues/${venue.id}/tables`, { label: `T${i}`, capacity: 4 }, token)).id);
@@ -262,4 +240,11 @@ if (JOINS > 0) {
       `this database's backends ${cpu.backendsMs.toFixed(2)} ms, every postgres process ${cpu.allPostgresMs.toFixed(2)} ms; ` +
       `load average ${cpu.loadavg}`,
   );
+}
+
+/** A restaurant venue (UTC) with a service window running all day, every day. */
+async function venueRunningAllDay(token, slug, name) {
+  const venue = await call('POST', '/v1/venues', { slug: `${slug}-${Date.now()}`, name, timeZone: 'UTC', preset: 'restaurant' }, token);
+  await call('POST', `/v1/venues/${venue.id}/service-windows`, { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 }, token);
+  return venue;
 }

@@ -113,10 +113,10 @@ export async function offerSetup(call, venueIds, clients, tables) {
 }
 
 /**
- * One loop per venue for `seconds` (or until the venue runs out of entries or tables), each making
- * a table offer to the oldest waiting entry; a 409 for a stale version or a table taken counts as failed.
+ * One loop per venue for `seconds` (or until `more(v)` says the venue has nothing left), each round
+ * one request from `step(v)`: its time counts when `ok(answer)`, else it counts as failed.
  */
-export function offerPhase(ctx, { call, venues, seconds }) {
+function venueLoops(ctx, { venues, seconds }, more, step, ok) {
   return measured(ctx, async () => {
     const ms = [];
     let failed = 0;
@@ -124,15 +124,10 @@ export function offerPhase(ctx, { call, venues, seconds }) {
     const t0 = performance.now();
     await Promise.all(
       venues.map(async (v) => {
-        while (performance.now() < until && v.entries.length > 0 && v.tables.length > 0) {
-          const e = v.entries.shift();
-          const o = await call('POST', `/v1/venues/${v.id}/offers`, { entryId: e.id, entryVersion: e.version, tableIds: [v.tables.shift()] });
-          if (o.status !== 201) {
-            failed++;
-            continue;
-          }
-          ms.push(o.ms);
-          v.offers.push(o.body.offer.id);
+        while (performance.now() < until && more(v)) {
+          const answer = await step(v);
+          if (ok(answer, v)) ms.push(answer.ms);
+          else failed++;
         }
       }),
     );
@@ -141,23 +136,30 @@ export function offerPhase(ctx, { call, venues, seconds }) {
   });
 }
 
+/**
+ * One loop per venue for `seconds` (or until the venue runs out of entries or tables), each making
+ * a table offer to the oldest waiting entry; a 409 for a stale version or a table taken counts as failed.
+ */
+export function offerPhase(ctx, { call, venues, seconds }) {
+  return venueLoops(
+    ctx,
+    { venues, seconds },
+    (v) => v.entries.length > 0 && v.tables.length > 0,
+    (v) => {
+      const e = v.entries.shift();
+      return call('POST', `/v1/venues/${v.id}/offers`, { entryId: e.id, entryVersion: e.version, tableIds: [v.tables.shift()] });
+    },
+    (o, v) => o.status === 201 && v.offers.push(o.body.offer.id) > 0,
+  );
+}
+
 /** Accepts, on the parties' behalf, every offer the offer phase made: one loop per venue. */
 export function acceptPhase(ctx, { call, venues, seconds }) {
-  return measured(ctx, async () => {
-    const ms = [];
-    let failed = 0;
-    const until = performance.now() + seconds * 1000;
-    const t0 = performance.now();
-    await Promise.all(
-      venues.map(async (v) => {
-        while (performance.now() < until && v.offers.length > 0) {
-          const a = await call('POST', `/v1/venues/${v.id}/offers/${v.offers.shift()}/accept`, {});
-          if (a.status === 200) ms.push(a.ms);
-          else failed++;
-        }
-      }),
-    );
-    const elapsed = (performance.now() - t0) / 1000;
-    return { requests: ms.length, failed, perSecond: Math.round(ms.length / elapsed), latencyMs: stats(ms) };
-  });
+  return venueLoops(
+    ctx,
+    { venues, seconds },
+    (v) => v.offers.length > 0,
+    (v) => call('POST', `/v1/venues/${v.id}/offers/${v.offers.shift()}/accept`, {}),
+    (a) => a.status === 200,
+  );
 }
