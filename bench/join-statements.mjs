@@ -244,7 +244,17 @@ if (JOINS > 0) {
 
 /** A restaurant venue (UTC) with a service window running all day, every day. */
 async function venueRunningAllDay(token, slug, name) {
-  const venue = await call('POST', '/v1/venues', { slug: `${slug}-${Date.now()}`, name, timeZone: 'UTC', preset: 'restaurant' }, token);
-  await call('POST', `/v1/venues/${venue.id}/service-windows`, { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 }, token);
+  const venue = await call(
+    'POST',
+    '/v1/venues',
+    { slug: `${slug}-${Date.now()}`, name, timeZone: 'UTC', preset: 'restaurant' },
+    token,
+  );
+  await call(
+    'POST',
+    `/v1/venues/${venue.id}/service-windows`,
+    { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 },
+    token,
+  );
   return venue;
 }

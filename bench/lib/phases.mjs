@@ -49,7 +49,9 @@ export async function measured(ctx, load) {
 
 /** The shared reference: its schema and 16 venues in a fresh database, then pgbench on it. */
 export async function reference(ctx, { ref, dbUrl, clients, seconds, venues }) {
-  execFileSync('psql', [dbUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-f', join(ref, 'join-schema.sql')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('psql', [dbUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-f', join(ref, 'join-schema.sql')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   psql(`INSERT INTO venue SELECT g, 0 FROM generate_series(1, ${venues}) g`, dbUrl);
   return measured(ctx, async () => {
     const r = await pgbench({ dbUrl, script: join(ref, 'join-tx.sql'), clients, seconds, venues });
@@ -61,9 +63,19 @@ export async function reference(ctx, { ref, dbUrl, clients, seconds, venues }) {
 export async function tableVenues(call, n) {
   const ids = [];
   for (let i = 0; i < n; i++) {
-    const v = await call('POST', '/v1/venues', { slug: `wrk-${i}-${Math.random().toString(36).slice(2, 8)}`, name: `Bench ${i}`, timeZone: 'UTC', preset: 'restaurant' });
+    const v = await call('POST', '/v1/venues', {
+      slug: `wrk-${i}-${Math.random().toString(36).slice(2, 8)}`,
+      name: `Bench ${i}`,
+      timeZone: 'UTC',
+      preset: 'restaurant',
+    });
     if (v.status !== 201) throw new Error(`venue ${v.status} ${JSON.stringify(v.body)}`);
-    await call('POST', `/v1/venues/${v.body.id}/service-windows`, { days: [1, 2, 3, 4, 5, 6, 7], start: '00:00', end: '23:59', turnMinutes: 60 });
+    await call('POST', `/v1/venues/${v.body.id}/service-windows`, {
+      days: [1, 2, 3, 4, 5, 6, 7],
+      start: '00:00',
+      end: '23:59',
+      turnMinutes: 60,
+    });
     await call('POST', `/v1/venues/${v.body.id}/tables`, { label: 'T1', capacity: 4 });
     ids.push(v.body.id);
   }
@@ -75,7 +87,13 @@ const withoutRaw = ({ raw: _raw, ...rest }) => rest;
 /** Desk joins from wrk with the reference's script: fresh email and Idempotency-Key each. */
 export function joinPhase(ctx, { ref, url, token, venueIds, clients, seconds }) {
   return measured(ctx, async () => {
-    const r = await wrk({ url, script: join(ref, 'join-load.lua'), clients, seconds, env: { VENUES: venueIds.join(','), TOKEN: token } });
+    const r = await wrk({
+      url,
+      script: join(ref, 'join-load.lua'),
+      clients,
+      seconds,
+      env: { VENUES: venueIds.join(','), TOKEN: token },
+    });
     return withoutRaw({ ...r, requests: r.ok });
   });
 }
@@ -102,7 +120,10 @@ export async function offerSetup(call, venueIds, clients, tables) {
         if (r.status !== 201) throw new Error(`table ${r.status} ${JSON.stringify(r.body)}`);
         tableIds.push(r.body.id);
       }
-      const entries = psql(`SELECT id, version FROM queue_entries WHERE venue_id = '${id}' AND status = 'waiting' ORDER BY received_at, queue_sequence`, DATABASE_URL)
+      const entries = psql(
+        `SELECT id, version FROM queue_entries WHERE venue_id = '${id}' AND status = 'waiting' ORDER BY received_at, queue_sequence`,
+        DATABASE_URL,
+      )
         .trim()
         .split('\n')
         .filter(Boolean)
