@@ -22,7 +22,9 @@ const psql = (db, sql) => execFileSync('psql', ['-q', `${PG}/${db}`, '-c', sql],
 psql('postgres', `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
 psql('postgres', `CREATE DATABASE ${DB}`);
 
-const api = spawn(process.execPath, [process.env.MAIN ?? 'dist/apps/api/src/main.js'], {
+// API_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the api's node: a profile of the same run.
+const nodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const api = spawn(process.execPath, [...nodeArgs, process.env.MAIN ?? 'dist/apps/api/src/main.js'], {
   env: {
     ...process.env,
     DATABASE_URL: `${PG}/${DB}`,
