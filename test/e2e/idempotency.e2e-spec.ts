@@ -1,6 +1,9 @@
+import { jest } from '@jest/globals';
 import request from 'supertest';
+import { IdempotencyStore } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { activeEntries, deskJoin, party, sandboxVenue } from '../support/restaurant.js';
 
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -116,5 +119,58 @@ describe('Idempotency-Key', () => {
       for (const r of replayed) expect(r.body).toEqual(fresh[0]?.body);
       expect((await myVenues()).filter((v) => v.slug === b['slug'])).toHaveLength(1);
     }
+  });
+
+  /**
+   * The first request commits after the retry's up-front read looked (that read is made to miss here,
+   * as a late commit would): the retry's command runs, is stopped by what the first one wrote (the
+   * same slug, the same contact, or the key's own primary key), and answers the stored answer.
+   */
+  describe('when the first answer is stored after the up-front read', () => {
+    const missNextRead = (): void => {
+      const store = t.app.get(IdempotencyStore);
+      jest.spyOn(store, 'replayIfStored').mockImplementationOnce(() => Promise.resolve());
+    };
+    afterEach(() => jest.restoreAllMocks());
+
+    it('a venue created twice answers the first creation', async () => {
+      const b = body();
+      const first = await request(t.baseUrl)
+        .post('/v1/venues')
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-late-v')
+        .send(b)
+        .expect(201);
+      missNextRead();
+      const again = await request(t.baseUrl)
+        .post('/v1/venues')
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-late-v')
+        .send(b)
+        .expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect((await myVenues()).filter((v) => v.slug === b['slug'])).toHaveLength(1);
+    });
+
+    it('a desk join sent twice answers the first join, and the party is queued once', async () => {
+      const venue = await sandboxVenue(t, owner, { clock: '2026-03-04T18:10:00-06:00' });
+      const p = party(3);
+      const first = await deskJoin(t, owner, venue.id, p).set('Idempotency-Key', 'k-late-j').expect(201);
+      missNextRead();
+      const again = await deskJoin(t, owner, venue.id, p).set('Idempotency-Key', 'k-late-j').expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual({ ...(first.body as object), queueToken: null });
+      expect(await activeEntries(t, owner, venue.id)).toHaveLength(1);
+    });
+
+    it('a join whose contact changed in between gets the key-reuse refusal, not a second entry', async () => {
+      const venue = await sandboxVenue(t, owner, { clock: '2026-03-04T18:10:00-06:00' });
+      await deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', 'k-late-r').expect(201);
+      missNextRead();
+      const res = await deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', 'k-late-r').expect(422);
+      expect((res.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(await activeEntries(t, owner, venue.id)).toHaveLength(1);
+    });
   });
 });

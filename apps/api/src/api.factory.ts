@@ -29,7 +29,7 @@ export interface CreateApiOptions {
  * Fastify: per-request work is a handful of hooks (headers, context, body, one access-log line).
  */
 export async function createApiApp(config: AppConfig, options: CreateApiOptions = {}): Promise<NestFastifyApplication> {
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, { buffered: true });
   const trust = config.trustProxy;
   const adapter = new FastifyAdapter({
     // Default none: the socket's address. Behind a load balancer, TRUST_PROXY names it (docs/operations.md);

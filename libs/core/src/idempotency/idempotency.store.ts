@@ -5,7 +5,7 @@ import { Clock } from '../clock/clock.js';
 import { DomainException } from '../errors/domain.exception.js';
 import { ErrorCode, httpStatusOf } from '../errors/error-code.js';
 import type { IdempotencyClaim } from '../request-context/request-context.js';
-import { insertEntities, selectEntity } from '../transaction/entity-rows.js';
+import { insertEntities, selectEntity, type PendingInsert } from '../transaction/entity-rows.js';
 import { IdempotentReplay } from '../transaction/idempotent-replay.js';
 import { preparedQuery } from '../transaction/prepared-query.js';
 import { IdempotencyKeyRow } from './idempotency-key.entity.js';
@@ -32,8 +32,12 @@ export class IdempotencyStore {
 
   /**
    * Inside the command's transaction, before its lock. A transaction-scoped advisory lock on the key
-   * tells "the first request is still running" (refused at once, never waited on) from "it finished"
-   * (its row is visible once the lock is free, because the row commits with the lock's release).
+   * tells "the first request is still running" (refused at once, never waited on) from "it finished".
+   *
+   * The stored answer is not read again here (one round trip less on every command): the interceptor
+   * read it just before. Should the first request commit in between, this one's own record hits the
+   * key's primary key and rolls back, and `TransactionRunner.command` then answers from the stored
+   * row (`replayAfterFailure`). The database, not the timing, keeps the command from running twice.
    */
   async enter(tx: EntityManager, claim: IdempotencyClaim): Promise<void> {
     const rows = await preparedQuery<{ locked: boolean }>(
@@ -47,22 +51,43 @@ export class IdempotencyStore {
         'A request with this Idempotency-Key is still running; retry it shortly.',
       );
     }
-    // A statement of its own, after the lock's: it must see a row committed while the lock was taken.
-    const row = await selectEntity(tx, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
+  }
+
+  /**
+   * After a claimed command failed: if the key's answer was stored meanwhile (by the first request,
+   * committed after the interceptor's read), that answer is this request's answer. Throws the replay
+   * (or the reuse refusal); returns when nothing is stored or the read itself fails.
+   */
+  async replayAfterFailure(claim: IdempotencyClaim): Promise<void> {
+    let row: IdempotencyKeyRow | null;
+    try {
+      row = await selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
+    } catch {
+      return; // the original failure is the better answer
+    }
     if (row) this.answerFromRow(row, claim);
   }
 
+  /** The row that records the answer, to travel in the command's last insert (`Tx.answerRow`). */
+  recordRow(claim: IdempotencyClaim, status: number, body: unknown): PendingInsert<IdempotencyKeyRow> {
+    return {
+      target: IdempotencyKeyRow,
+      rows: [
+        {
+          scope: claim.scope,
+          key: claim.key,
+          requestHash: claim.requestHash,
+          responseStatus: status,
+          responseBody: toJson(body),
+          createdAt: this.clock.now(),
+        },
+      ],
+    };
+  }
+
   async record(tx: EntityManager, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
-    await insertEntities(tx, IdempotencyKeyRow, [
-      {
-        scope: claim.scope,
-        key: claim.key,
-        requestHash: claim.requestHash,
-        responseStatus: status,
-        responseBody: toJson(body),
-        createdAt: this.clock.now(),
-      },
-    ]);
+    const { rows } = this.recordRow(claim, status, body);
+    await insertEntities(tx, IdempotencyKeyRow, rows);
   }
 
   /** After a refused command rolled back: store the refusal in its own small transaction. */

@@ -68,6 +68,25 @@ export async function selectEntity<T extends ObjectLiteral>(
   return (await selectEntities(manager, target, where, params))[0] ?? null;
 }
 
+/**
+ * `UPDATE <table> SET <set> WHERE <where> RETURNING <columns>` (parameters `$1…` across both),
+ * hydrated: for an update that also answers the whole row, such as a lock taken by the update itself.
+ */
+export async function updateEntities<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  set: string,
+  where: string,
+  params: unknown[],
+): Promise<T[]> {
+  const shape = shapeOf(manager, target);
+  return hydrateRows(
+    manager,
+    target,
+    await preparedQuery(manager, `UPDATE ${shape.table} SET ${set} WHERE ${where} RETURNING ${shape.list}`, params),
+  );
+}
+
 /** Rows for one entity's table, to be written by `insertEntities` or together with others (`insertTogether`). */
 export interface PendingInsert<T extends ObjectLiteral = ObjectLiteral> {
   target: EntityTarget<T>;

@@ -10,6 +10,7 @@ import { requestContext, type IdempotencyClaim } from '../request-context/reques
 import { IdempotentReplay } from './idempotent-replay.js';
 import { withTimeout } from '../redis/redis-clients.js';
 import type { Tx } from './tx.js';
+import type { PendingInsert } from './entity-rows.js';
 import { lockVenueRow } from './venue-lock.js';
 
 export interface CommandOptions<T> {
@@ -58,15 +59,22 @@ export class TransactionRunner {
       const outcome = await this.run(async (tx): Promise<{ result: T } | { refusal: DomainException }> => {
         if (claim) await this.idempotency.enter(tx.manager, claim);
         await options.lock?.(tx.manager);
+        let recorded = false;
+        const answerRow = (result: unknown): PendingInsert[] => {
+          if (!claim) return [];
+          recorded = true;
+          const stored = options.storedAs ? options.storedAs(result as T) : result;
+          return [this.idempotency.recordRow(claim, options.status?.(result as T) ?? claim.successStatus, stored)];
+        };
         let result: T;
         try {
-          result = await fn(tx);
+          result = await fn({ ...tx, answerRow });
         } catch (err) {
           if (!(err instanceof CommitThenRefuse)) throw err;
           if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
           return { refusal: err.refusal };
         }
-        if (claim) {
+        if (claim && !recorded) {
           const stored = options.storedAs ? options.storedAs(result) : result;
           await this.idempotency.record(tx.manager, claim, options.status?.(result) ?? claim.successStatus, stored);
         }
@@ -80,6 +88,12 @@ export class TransactionRunner {
     } catch (caught) {
       if (caught instanceof RecordedRefusal) throw caught.refusal;
       const thrown = caught;
+      // The first request with this key may have committed after the interceptor looked (our record
+      // then broke the key's primary key, or our command was refused by what the first one did): its
+      // stored answer is ours. IdempotencyStore.enter explains why this is not read up front.
+      if (claim && !(thrown instanceof IdempotentReplay) && !isIdempotencyRefusal(thrown)) {
+        await this.idempotency.replayAfterFailure(claim);
+      }
       const err = options.translate?.(thrown) ?? thrown;
       // A refusal is an answer too: the same retry gets the same refusal. Our own idempotency
       // refusals and replays are not stored (they describe the key, not the command).
@@ -128,6 +142,10 @@ class RecordedRefusal extends Error {
   constructor(readonly refusal: DomainException) {
     super(refusal.message);
   }
+}
+
+function isIdempotencyRefusal(err: unknown): boolean {
+  return err instanceof DomainException && isIdempotencyCode(err.code);
 }
 
 function isIdempotencyCode(code: ErrorCode): boolean {

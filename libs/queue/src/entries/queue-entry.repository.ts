@@ -211,16 +211,6 @@ export class QueueEntryRepository {
       .getOne();
   }
 
-  /** The venue's next queue sequence; the caller holds the venue row lock, so numbers never repeat. */
-  async nextSequence(tx: EntityManager, venueId: string): Promise<string> {
-    const rows = await preparedQuery<{ n: string }>(
-      tx,
-      'UPDATE venues SET queue_sequence_last = queue_sequence_last + 1 WHERE id = $1 RETURNING queue_sequence_last AS n',
-      [venueId],
-    );
-    return String(rows[0]?.n);
-  }
-
   /**
    * Moves an entry from one of `from` to `to`, bumping its version. Guarded by the current state:
    * answers false (and changes nothing) when the entry is no longer in `from`.

@@ -88,7 +88,7 @@ export class JoinService {
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
     return this.command(async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+      const venue = await this.venues.lockTakingSequence(tx.manager, venueId);
       // A national phone number is read with the venue's country, so the contact is checked here.
       return this.join(tx, venue, input, normaliseContact(input.email, input.phone, venue.country), true);
     });
@@ -104,7 +104,7 @@ export class JoinService {
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
     await this.limiter.intoVenue(found.id);
     return this.command(async (tx) => {
-      const venue = await this.venues.lock(tx.manager, found.id);
+      const venue = await this.venues.lockTakingSequence(tx.manager, found.id);
       // Read again under the lock: it may have been unpublished since.
       if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
       return this.join(tx, venue, input, contact, false);
@@ -118,10 +118,11 @@ export class JoinService {
   /**
    * `staff`: the desk is told where the existing entry stands; an anonymous caller is not (it would reveal who is queued).
    *
-   * Statements (issue 18): after the lock, one read for the guards (service windows, capacities,
-   * whether a business day has ended), one for the duplicate check and the quote (the queue count
-   * and the floor model's inputs), the sequence bump, and one for every new row with the board
-   * event. Each read comes after the lock, so it sees every command committed before ours.
+   * Statements (issue 18): the lock, which also takes the entry's queue sequence number
+   * (`lockTakingSequence`); one read for the guards (service windows, capacities, whether a business
+   * day has ended); one for the duplicate check and the quote (the queue count and the floor model's
+   * inputs); and one for every new row with the board event and the Idempotency-Key's answer. Each
+   * read comes after the lock, so it sees every command committed before ours.
    */
   private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact, staff: boolean): Promise<JoinResult> {
     const tables = venue.seating === 'tables';
@@ -138,7 +139,11 @@ export class JoinService {
     try {
       return await this.joinChecked(tx, venue, input, contact, staff, now, setup.running, setup.capacities ?? []);
     } catch (err) {
-      if (closed.length > 0 && err instanceof DomainException) throw new CommitThenRefuse(err);
+      if (closed.length > 0 && err instanceof DomainException) {
+        // This commits: the sequence number the refused join took is given back.
+        await this.venues.giveBackSequence(tx.manager, venue);
+        throw new CommitThenRefuse(err);
+      }
       throw err;
     }
   }
@@ -183,7 +188,7 @@ export class JoinService {
       contactKey,
       status: 'waiting',
       receivedAt: now,
-      queueSequence: await this.entries.nextSequence(tx.manager, venue.id),
+      queueSequence: venue.queueSequenceLast,
       businessDate,
       version: 1,
       quotedPosition: standing.position,
@@ -227,6 +232,17 @@ export class JoinService {
         }),
       );
     }
+    const result: JoinResult = {
+      entry: toEntryView(entry),
+      position: standing.position,
+      ahead: standing.ahead,
+      quotedWaitMinutes: standing.waitMinutes,
+      approx: true,
+      quote: standing.quote,
+      queueToken: token.token.queueToken,
+    };
+    // The answer travels with the rows: every check is behind us, and this is what the join returns.
+    rows.push(...(tx.answerRow?.(result) ?? []));
     await this.board.appendWith(
       tx,
       venue.id,
@@ -247,14 +263,6 @@ export class JoinService {
       });
       await this.guest.text(tx.manager, { venueId: venue.id, party: entry, template: QUEUE_JOINED_TEMPLATE, body, at: now });
     }
-    return {
-      entry: toEntryView(entry),
-      position: standing.position,
-      ahead: standing.ahead,
-      quotedWaitMinutes: standing.waitMinutes,
-      approx: true,
-      quote: standing.quote,
-      queueToken: token.token.queueToken,
-    };
+    return result;
   }
 }

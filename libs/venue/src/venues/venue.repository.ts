@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException, selectEntity } from '@hostboard/core';
+import { DomainException, selectEntity, updateEntities } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
@@ -14,6 +14,22 @@ export class VenueRepository {
     const venue = await selectEntity(tx, Venue, 'id = $1 FOR UPDATE', [id]);
     if (!venue) throw DomainException.notFound('The venue was not found.');
     return venue;
+  }
+
+  /**
+   * The lock of a join: the same row lock, taken by the update that reserves the join's queue
+   * sequence number (`queueSequenceLast` of the answer), one statement for both. A refused join
+   * rolls the number back with everything else; `giveBackSequence` undoes it when a refused join
+   * still commits (a business day it closed first).
+   */
+  async lockTakingSequence(tx: EntityManager, id: string): Promise<Venue> {
+    const [venue] = await updateEntities(tx, Venue, 'queue_sequence_last = queue_sequence_last + 1', 'id = $1', [id]);
+    if (!venue) throw DomainException.notFound('The venue was not found.');
+    return venue;
+  }
+
+  async giveBackSequence(tx: EntityManager, venue: Venue): Promise<void> {
+    await tx.query('UPDATE venues SET queue_sequence_last = queue_sequence_last - 1 WHERE id = $1', [venue.id]);
   }
 
   /** Re-reads the pool counters the reservation trigger keeps, after a change in this transaction. */
