@@ -49,7 +49,8 @@ function headersOf(middleware: ReturnType<typeof helmet>): HeaderList {
   };
   let failed: unknown;
   middleware({ headers: {} } as never, res as never, (err?: unknown) => void (failed = err));
-  if (failed) throw failed instanceof Error ? failed : new Error(String(failed));
+  if (failed instanceof Error) throw failed;
+  if (failed) throw new Error('helmet refused its own options');
   // helmet removes X-Powered-By; Fastify never sets it, so there is nothing to remove per request.
   return [...set].filter(([name]) => !removed.has(name.toLowerCase()));
 }
