@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { insertTogether, type PendingInsert, type Tx } from '@hostboard/core';
+import { insertTogether, type PendingInsert, type TogetherStatement, type Tx } from '@hostboard/core';
 import { BoardEvent } from './board-event.entity.js';
 import { BoardPublisher, type BoardEventMessage } from './board-publisher.js';
 
@@ -19,7 +19,14 @@ export class BoardEventWriter {
    * The event and the command's other new rows in one statement (one round trip): the rows as
    * data-modifying CTEs ahead of the version bump and the event insert.
    */
-  async appendWith(tx: Tx, venueId: string, type: string, data: object, at: Date, inserts: PendingInsert[]): Promise<number> {
+  async appendWith(
+    tx: Tx,
+    venueId: string,
+    type: string,
+    data: object,
+    at: Date,
+    inserts: Array<PendingInsert | TogetherStatement>,
+  ): Promise<number> {
     // One statement for the version bump and the event row: every command pays for this.
     const rows = await insertTogether<{ version: string }>(tx.manager, inserts, {
       with: 'bumped AS (UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING id, version)',

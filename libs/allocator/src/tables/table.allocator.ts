@@ -5,7 +5,10 @@ import {
   DomainException,
   ErrorCode,
   insertEntities,
+  jsonRows,
   preparedQuery,
+  type PendingInsert,
+  type ScalarRead,
   sqlState,
   SQLSTATE,
   violatedConstraint,
@@ -33,30 +36,16 @@ export class TableAllocator {
 
   /** VALIDATION unless `tableIds` is one table that seats the party or an approved combination that does. */
   async assertTarget(tx: EntityManager, venueId: string, tableIds: string[], partySize: number): Promise<void> {
+    checkTargetShape(tableIds);
     const unique = [...new Set(tableIds)];
-    if (unique.length !== tableIds.length || unique.length < 1 || unique.length > 4)
-      throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds });
-    const found = await this.tables.findTables(tx, venueId, unique);
-    if (found.length !== unique.length)
-      throw DomainException.validation('One of the tables is not a table of this venue.', { tableIds });
-    if (unique.length === 1) {
-      if ((found[0]?.capacity ?? 0) < partySize) throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds, partySize });
-      return;
-    }
-    const key = [...unique].sort().join(',');
-    const combination = (await this.tables.listCombinations(tx, venueId)).find((c) => [...c.tableIds].sort().join(',') === key);
-    if (!combination || combination.capacity < partySize)
-      throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds, partySize });
+    const tables = await this.tables.findTables(tx, venueId, unique);
+    const combinations = unique.length > 1 ? await this.tables.listCombinations(tx, venueId) : [];
+    checkTarget({ tables, combinations }, tableIds, partySize);
   }
 
   /** OCCUPANCY_CONFLICT when a party is seated at one of the tables right now. */
   async assertNotOccupied(tx: EntityManager, venueId: string, tableIds: string[], exceptReservationId?: string): Promise<void> {
-    const rows = await this.placements(tx, venueId, tableIds, "r.state = 'SEATED'", [], exceptReservationId);
-    if (rows[0]) {
-      throw new DomainException(ErrorCode.OCCUPANCY_CONFLICT, `Table ${rows[0].label} is occupied by ${rows[0].name}.`, {
-        placement: rows[0],
-      });
-    }
+    checkNotOccupied(await this.placements(tx, venueId, tableIds, "r.state = 'SEATED'", [], exceptReservationId));
   }
 
   /** CONFLICT when one of the tables is held or booked for an overlapping slot. */
@@ -76,13 +65,51 @@ export class TableAllocator {
       [slotLiteral(start, end)],
       exceptReservationId,
     );
-    if (rows[0]) {
-      throw new DomainException(
-        ErrorCode.CONFLICT,
-        `Table ${rows[0].label} is already planned for ${rows[0].name} (${rows[0].state}).`,
-        { placement: rows[0] },
-      );
-    }
+    checkFree(rows, start, end);
+  }
+
+  /**
+   * `assertTarget`'s facts as a part of a combined read (readTogether): the venue's live tables among
+   * `tableIds`, and, for more than one table, the approved combinations. Check them with `checkTarget`.
+   */
+  targetRead(venueId: string, tableIds: string[]): ScalarRead<TargetFacts> {
+    return {
+      sql: `SELECT json_build_object(
+              'tables', (SELECT json_agg(json_build_object('id', id, 'capacity', capacity)) FROM venue_tables
+                          WHERE venue_id = $1 AND id = ANY($2::uuid[]) AND retired_at IS NULL),
+              'combinations', (SELECT json_agg(json_build_object('capacity', c.capacity, 'tableIds',
+                                 (SELECT json_agg(ct.table_id) FROM table_combination_tables ct WHERE ct.combination_id = c.id)))
+                                 FROM table_combinations c WHERE c.venue_id = $1 AND cardinality($2::uuid[]) > 1))`,
+      params: [venueId, [...new Set(tableIds)]],
+      parse: (value) => {
+        const facts = (typeof value === 'string' ? JSON.parse(value) : value) as {
+          tables: Array<{ capacity: number }> | null;
+          combinations: Array<{ capacity: number; tableIds: string[] | null }> | null;
+        };
+        return {
+          tables: facts.tables ?? [],
+          combinations: (facts.combinations ?? []).map((c) => ({ capacity: c.capacity, tableIds: c.tableIds ?? [] })),
+        };
+      },
+    };
+  }
+
+  /**
+   * Who is on `tableIds` now or later, as a part of a combined read: seated parties, and the active
+   * held or confirmed placements whose slot ends after `from`. Together they answer both
+   * `checkNotOccupied` and `checkFree` for any slot starting at `from`, once the slot is known.
+   */
+  placementsFromRead(venueId: string, tableIds: string[], from: Date): ScalarRead<TablePlacement[]> {
+    return {
+      sql: `SELECT json_agg(json_build_object('tableId', rt.table_id, 'label', t.label, 'reservationId', r.id,
+                     'name', r.name, 'state', r.state, 'slot', rt.slot::text) ORDER BY t.label, r.id)
+              FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
+             WHERE rt.venue_id = $1 AND rt.table_id = ANY($2::uuid[])
+               AND (r.state = 'SEATED' OR (rt.active AND r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $3))`,
+      params: [venueId, tableIds, from],
+      parse: (value) =>
+        jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
+    };
   }
 
   /** A reservation on tables for `[start, end)`: HELD until `holdExpiresAt`, or CONFIRMED. */
@@ -96,6 +123,26 @@ export class TableAllocator {
     now: Date,
     holdExpiresAt: Date | null,
   ): Promise<Reservation> {
+    const { reservation, placements } = await this.reserveThenPlace(tx, venue, party, tableIds, slot, state, now, holdExpiresAt);
+    await insertEntities(tx, ReservationTable, placements.rows);
+    return reservation;
+  }
+
+  /**
+   * `reserve` for a command that writes its new rows in one statement: the reservation is inserted
+   * now, in a statement of its own (the placements' insert trigger reads it to set them active), and
+   * its placements come back as rows to travel with the command's others (insertTogether).
+   */
+  async reserveThenPlace(
+    tx: EntityManager,
+    venue: Venue,
+    party: Party,
+    tableIds: string[],
+    slot: { start: Date; end: Date },
+    state: 'HELD' | 'CONFIRMED',
+    now: Date,
+    holdExpiresAt: Date | null,
+  ): Promise<{ reservation: Reservation; placements: PendingInsert<ReservationTable> }> {
     const r: Reservation = {
       id: randomUUID(),
       venueId: venue.id,
@@ -114,8 +161,7 @@ export class TableAllocator {
       updatedAt: now,
     };
     await this.reservations.insert(tx, r);
-    await this.placeOn(tx, venue.id, r.id, tableIds, slot);
-    return r;
+    return { reservation: r, placements: this.placementRows(venue.id, r.id, tableIds, slot) };
   }
 
   /** Moves a reservation to other tables, keeping its slot (the same target rules as an offer). */
@@ -146,11 +192,25 @@ export class TableAllocator {
     tableIds: string[],
     slot: { start: Date; end: Date },
   ): Promise<void> {
-    await insertEntities(
-      tx,
-      ReservationTable,
-      tableIds.map((tableId) => ({ reservationId, tableId, venueId, slot: slotLiteral(slot.start, slot.end), active: true })),
-    );
+    await insertEntities(tx, ReservationTable, this.placementRows(venueId, reservationId, tableIds, slot).rows);
+  }
+
+  private placementRows(
+    venueId: string,
+    reservationId: string,
+    tableIds: string[],
+    slot: { start: Date; end: Date },
+  ): PendingInsert<ReservationTable> {
+    return {
+      target: ReservationTable,
+      rows: tableIds.map((tableId) => ({
+        reservationId,
+        tableId,
+        venueId,
+        slot: slotLiteral(slot.start, slot.end),
+        active: true,
+      })),
+    };
   }
 
   private async placements(
@@ -179,6 +239,60 @@ export class TableAllocator {
       state: r.state,
       slot: parseSlot(r.slot),
     }));
+  }
+}
+
+/** What `checkTarget` needs: the venue's live tables among the ids, and its approved combinations. */
+export interface TargetFacts {
+  tables: Array<{ capacity: number }>;
+  combinations: Array<{ capacity: number; tableIds: string[] }>;
+}
+
+/** VALIDATION unless `tableIds` names 1–4 distinct tables. */
+function checkTargetShape(tableIds: string[]): void {
+  const unique = new Set(tableIds);
+  if (unique.size !== tableIds.length || unique.size < 1 || unique.size > 4)
+    throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds });
+}
+
+/** VALIDATION unless `tableIds` is one live table that seats the party or an approved combination that does. */
+export function checkTarget(facts: TargetFacts, tableIds: string[], partySize: number): void {
+  checkTargetShape(tableIds);
+  if (facts.tables.length !== tableIds.length)
+    throw DomainException.validation('One of the tables is not a table of this venue.', { tableIds });
+  if (tableIds.length === 1) {
+    if ((facts.tables[0]?.capacity ?? 0) < partySize)
+      throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds, partySize });
+    return;
+  }
+  const key = [...tableIds].sort().join(',');
+  const combination = facts.combinations.find((c) => [...c.tableIds].sort().join(',') === key);
+  if (!combination || combination.capacity < partySize)
+    throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds, partySize });
+}
+
+/** OCCUPANCY_CONFLICT naming the first seated party among `placements` (ordered by table label). */
+export function checkNotOccupied(placements: TablePlacement[]): void {
+  const seated = placements.find((p) => p.state === 'SEATED');
+  if (seated) {
+    throw new DomainException(ErrorCode.OCCUPANCY_CONFLICT, `Table ${seated.label} is occupied by ${seated.name}.`, {
+      placement: seated,
+    });
+  }
+}
+
+/** CONFLICT naming the first held or confirmed placement whose slot overlaps `[start, end)`. */
+export function checkFree(placements: TablePlacement[], start: Date, end: Date): void {
+  const taken = placements.find(
+    (p) =>
+      (p.state === 'HELD' || p.state === 'CONFIRMED') &&
+      // Written as "not clearly apart", so a slot that did not parse counts as overlapping.
+      !(new Date(p.slot.start).getTime() >= end.getTime() || new Date(p.slot.end).getTime() <= start.getTime()),
+  );
+  if (taken) {
+    throw new DomainException(ErrorCode.CONFLICT, `Table ${taken.label} is already planned for ${taken.name} (${taken.state}).`, {
+      placement: taken,
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { preparedQuery } from './prepared-query.js';
+import type { ScalarRead } from './read-together.js';
 
 /**
  * Plain SQL for an entity, with TypeORM's own value conversions but without its query builder.
@@ -69,6 +70,36 @@ export async function selectEntity<T extends ObjectLiteral>(
 }
 
 /**
+ * `selectEntity` as a part of a combined read (`readTogether`): the row travels as JSON and is
+ * hydrated as the driver would (timestamps to Date; bigint and numeric, which JSON gives as numbers,
+ * back to the strings node-postgres gives), so the entity is the same either way.
+ */
+export function entityRead<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  where: string,
+  params: unknown[],
+): ScalarRead<T | null> {
+  const shape = shapeOf(manager, target);
+  return {
+    sql: `SELECT row_to_json(x) FROM (SELECT ${shape.list} FROM ${shape.table} WHERE ${where} LIMIT 1) x`,
+    params,
+    parse: (value) => {
+      if (value === null || value === undefined) return null;
+      const row = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
+      for (const c of shape.columns) {
+        const v = row[c.databaseName];
+        if (typeof v === 'number' && TEXT_NUMBERS.has(String(c.type))) row[c.databaseName] = String(v);
+      }
+      return hydrateRows(manager, target, [row])[0] ?? null;
+    },
+  };
+}
+
+/** Column types node-postgres answers as strings (JSON as numbers). */
+const TEXT_NUMBERS = new Set(['bigint', 'int8', 'numeric', 'decimal']);
+
+/**
  * `UPDATE <table> SET <set> WHERE <where> RETURNING <columns>` (parameters `$1…` across both),
  * hydrated: for an update that also answers the whole row, such as a lock taken by the update itself.
  */
@@ -93,6 +124,15 @@ export interface PendingInsert<T extends ObjectLiteral = ObjectLiteral> {
   rows: Array<Partial<T>>;
 }
 
+/**
+ * A guarded change that travels with a command's new rows in `insertTogether` (an UPDATE whose
+ * outcome the caller already knows, having read the row under the venue lock), with its own `$1…`.
+ */
+export interface TogetherStatement {
+  sql: string;
+  params: unknown[];
+}
+
 /** One INSERT of all rows; a property left undefined takes the column's DEFAULT. */
 export async function insertEntities<T extends ObjectLiteral>(
   manager: EntityManager,
@@ -113,11 +153,18 @@ export async function insertEntities<T extends ObjectLiteral>(
  */
 export async function insertTogether<R = Record<string, unknown>>(
   manager: EntityManager,
-  inserts: PendingInsert[],
+  inserts: Array<PendingInsert | TogetherStatement>,
   final?: { with?: string; sql: string; params: unknown[] },
 ): Promise<R[]> {
   const params: unknown[] = [];
-  const parts = inserts.filter((i) => i.rows.length > 0).map((i) => insertSql(manager, i, params));
+  const parts = inserts
+    .filter((i) => 'sql' in i || i.rows.length > 0)
+    .map((i) => {
+      if (!('sql' in i)) return insertSql(manager, i, params);
+      const sql = renumberParams(i.sql, params.length);
+      params.push(...i.params);
+      return sql;
+    });
   const tail = final ? renumberParams(final.sql, params.length) : parts.pop();
   if (tail === undefined) return [];
   const ctes = parts.map((sql, i) => `w${i} AS (${sql})`);

@@ -1,7 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type PendingInsert } from '@hostboard/core';
-import { TableAllocator, tableTaken, toReservationView, type ReservationView } from '@hostboard/allocator';
+import {
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  readTogether,
+  TransactionRunner,
+  type PendingInsert,
+  type TogetherStatement,
+} from '@hostboard/core';
+import {
+  checkFree,
+  checkNotOccupied,
+  checkTarget,
+  TableAllocator,
+  tableTaken,
+  toReservationView,
+  type ReservationView,
+} from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, OutboxWriter, tableReadyText } from '@hostboard/outbox';
 import { QueueEntryRepository } from '@hostboard/queue';
@@ -53,7 +69,17 @@ export class TableOfferService {
       if (venue.seating !== 'tables') {
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'This venue seats from one pool: promote the oldest group instead.');
       }
-      const entry = await this.entries.find(m, venueId, input.entryId);
+      const now = this.clock.now(venue);
+      // Everything the checks need in one read after the lock (issue 18); the checks then run in the
+      // order they always did, so each refusal is the same answer as before.
+      const found = await readTogether(m, {
+        entry: this.entries.findRead(m, venueId, input.entryId),
+        running: this.windows.findRead(venue, now),
+        head: venue.queueOrder === 'strict' ? this.entries.headOfEntryDayRead(venueId, input.entryId) : undefined,
+        target: this.tables.targetRead(venueId, input.tableIds),
+        placements: this.tables.placementsFromRead(venueId, input.tableIds, now),
+      });
+      const entry = found.entry;
       if (!entry) throw DomainException.notFound('The queue entry was not found.');
       if (entry.version !== input.entryVersion) {
         throw new DomainException(ErrorCode.WAITLIST_STALE, 'The entry changed since you read it; reload the queue and retry.', {
@@ -62,18 +88,14 @@ export class TableOfferService {
       }
       if (entry.status !== 'waiting')
         throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN, { status: entry.status });
-      const now = this.clock.now(venue);
-      const window = await this.windows.find(m, venue, now);
+      const window = found.running;
       if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window is running now.');
       if (window.businessDate !== entry.businessDate)
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'This entry is not in today’s queue.');
       // Strict order on tables: only the head of the day's queue (its oldest waiting party) may be
       // offered; a party holding a live offer is not waiting, so the next one is the head.
-      if (venue.queueOrder === 'strict') {
-        const head = await this.entries.oldestWaitingOfDay(m, venueId, entry.businessDate);
-        if (head && head.id !== entry.id) {
-          throw new DomainException(ErrorCode.RULE_VIOLATION, SKIPS_HEAD, { headEntryId: head.id });
-        }
+      if (found.head && found.head !== entry.id) {
+        throw new DomainException(ErrorCode.RULE_VIOLATION, SKIPS_HEAD, { headEntryId: found.head });
       }
       if (window.window.depositRequired) {
         throw new DomainException(
@@ -81,14 +103,24 @@ export class TableOfferService {
           'This service requires a deposit; no free hold during the pilot. Offer a free-service table instead.',
         );
       }
-      await this.tables.assertTarget(m, venueId, input.tableIds, entry.partySize);
+      checkTarget(found.target, input.tableIds, entry.partySize);
       const slot = { start: now, end: new Date(now.getTime() + window.window.turnMinutes * 60_000) };
-      await this.tables.assertNotOccupied(m, venueId, input.tableIds);
-      await this.tables.assertFree(m, venueId, input.tableIds, slot.start, slot.end);
+      checkNotOccupied(found.placements);
+      checkFree(found.placements, slot.start, slot.end);
 
       const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
       const party = { name: entry.name, partySize: entry.partySize, email: entry.email, phone: entry.phone, entryId: entry.id };
-      const reservation = await this.tables.reserve(m, venue, party, input.tableIds, slot, 'HELD', now, expiresAt);
+      // The reservation is its own statement; its table placements travel with the other rows.
+      const { reservation, placements } = await this.tables.reserveThenPlace(
+        m,
+        venue,
+        party,
+        input.tableIds,
+        slot,
+        'HELD',
+        now,
+        expiresAt,
+      );
       const offer: Offer = {
         id: randomUUID(),
         venueId,
@@ -99,10 +131,12 @@ export class TableOfferService {
         createdAt: now,
         resolvedAt: null,
       };
-      await this.entries.transition(m, entry.id, ['waiting'], 'offered');
       const operationId = `offer-${offer.id}`;
-      // The offer, its history and the email travel with the board event: one statement for the rows.
-      const rows: PendingInsert[] = [
+      // The placements, the entry's move (it was read waiting under this lock), the offer, its history
+      // and the email travel with the board event: one statement for all of them.
+      const rows: Array<PendingInsert | TogetherStatement> = [
+        placements,
+        this.entries.transitionStatement(entry.id, ['waiting'], 'offered'),
         this.offers.insertRow(offer),
         this.history.rows(
           { venueId, subjectType: 'entry', subjectId: entry.id, from: 'waiting', to: 'offered', at: now, operationId },

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  entityRead,
   insertEntities,
   preparedQuery,
   readTogether,
@@ -8,6 +9,7 @@ import {
   selectEntity,
   type PendingInsert,
   type ScalarRead,
+  type TogetherStatement,
 } from '@hostboard/core';
 import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.entity.js';
 
@@ -15,6 +17,23 @@ import { ACTIVE_STATUSES, QueueEntry, type EntryStatus } from './queue-entry.ent
 export class QueueEntryRepository {
   async insert(tx: EntityManager, entry: QueueEntry): Promise<void> {
     await insertEntities(tx, QueueEntry, [entry]);
+  }
+
+  /** `find` as a part of a combined read (readTogether). */
+  findRead(tx: EntityManager, venueId: string, id: string): ScalarRead<QueueEntry | null> {
+    return entityRead(tx, QueueEntry, 'venue_id = $1 AND id = $2', [venueId, id]);
+  }
+
+  /** As a part of a combined read: the id of the head of a strict queue on the day of entry `entryId`. */
+  headOfEntryDayRead(venueId: string, entryId: string): ScalarRead<string | null> {
+    return {
+      sql: `SELECT h.id FROM queue_entries h
+             WHERE h.venue_id = $1 AND h.status = 'waiting'
+               AND h.business_date = (SELECT e.business_date FROM queue_entries e WHERE e.id = $2 AND e.venue_id = $1)
+             ORDER BY h.received_at, h.queue_sequence LIMIT 1`,
+      params: [venueId, entryId],
+      parse: (value) => (typeof value === 'string' ? value : null),
+    };
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<QueueEntry | null> {
@@ -216,11 +235,16 @@ export class QueueEntryRepository {
    * answers false (and changes nothing) when the entry is no longer in `from`.
    */
   async transition(tx: EntityManager, id: string, from: EntryStatus[], to: EntryStatus): Promise<boolean> {
-    const rows = await preparedQuery<{ id: string }>(
-      tx,
-      'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
-      [id, to, from],
-    );
+    const { sql, params } = this.transitionStatement(id, from, to);
+    const rows = await preparedQuery<{ id: string }>(tx, sql, params);
     return rows.length > 0;
+  }
+
+  /** `transition` to travel with a command's new rows (insertTogether), when the caller knows it applies. */
+  transitionStatement(id: string, from: EntryStatus[], to: EntryStatus): TogetherStatement {
+    return {
+      sql: 'UPDATE queue_entries SET status = $2, version = version + 1 WHERE id = $1 AND status = ANY($3::text[]) RETURNING id',
+      params: [id, to, from],
+    };
   }
 }
