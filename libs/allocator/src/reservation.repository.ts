@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, preparedQuery, returningRows, selectEntity } from '@hostboard/core';
+import { insertEntities, preparedQuery, returningRows, selectEntity, type TogetherStatement } from '@hostboard/core';
 import { Reservation, type ReservationState } from './reservation.entity.js';
 
 @Injectable()
@@ -51,13 +51,21 @@ export class ReservationRepository {
     at: Date,
     reason: string | null = null,
   ): Promise<boolean> {
-    const rows = returningRows<{ id: string }>(
-      await preparedQuery(
-        tx,
-        'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = $1 AND state = ANY($5::text[]) RETURNING id',
-        [id, to, at, reason, from],
-      ),
-    );
-    return rows.length > 0;
+    const { sql, params } = this.transitionStatement(id, from, to, at, reason);
+    return returningRows<{ id: string }>(await preparedQuery(tx, sql, params)).length > 0;
+  }
+
+  /** `transition` to travel with a command's new rows (insertTogether), when the caller knows it applies. */
+  transitionStatement(
+    id: string,
+    from: ReservationState[],
+    to: ReservationState,
+    at: Date,
+    reason: string | null = null,
+  ): TogetherStatement {
+    return {
+      sql: 'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = $1 AND state = ANY($5::text[]) RETURNING id',
+      params: [id, to, at, reason, from],
+    };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
-import { ReservationRepository, TableAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, readTogether, TransactionRunner } from '@hostboard/core';
+import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
@@ -32,7 +32,6 @@ export class AcceptanceService {
     private readonly board: BoardEventWriter,
     private readonly sweep: SweepService,
     private readonly expiryJobs: OfferExpiryScheduler,
-    private readonly tables: TableAllocator,
   ) {}
 
   async accept(
@@ -42,8 +41,15 @@ export class AcceptanceService {
   ): Promise<{ offer: OfferView; reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
     return this.tx.command({}, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
-      const offer = await this.offers.find(tx.manager, venueId, offerId);
+      const m = tx.manager;
+      const venue = await this.venues.lock(m, venueId);
+      // The offer, its reservation and tables in one read after the lock (issue 18).
+      const found = await readTogether(m, {
+        offer: this.offers.findRead(m, venueId, offerId),
+        reservation: this.offers.reservationRead(m, venueId, offerId),
+        tableIds: this.offers.tableIdsRead(offerId),
+      });
+      const offer = found.offer;
       if (!offer || (onlyEntryId !== undefined && offer.entryId !== onlyEntryId))
         throw DomainException.notFound('The offer was not found.');
       if (offer.state === 'expired') throw new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
@@ -54,11 +60,10 @@ export class AcceptanceService {
         await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
         throw new CommitThenRefuse(new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED));
       }
+      const reservation = found.reservation;
+      if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
       const operationId = `accept-offer-${offer.id}`;
-      await this.offers.end(tx.manager, offer.id, 'accepted', now);
       this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
-      await this.reservations.transition(tx.manager, offer.reservationId, ['HELD'], 'CONFIRMED', now);
-      await this.entries.transition(tx.manager, offer.entryId, ['offered'], 'confirmed');
       const history = this.history.rows(
         { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
         {
@@ -72,21 +77,28 @@ export class AcceptanceService {
         },
         { venueId, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: 'confirmed', at: now, operationId },
       );
-      // The history rows travel with the board event: one statement.
+      // The three moves (each read above under this lock) and their history travel with the board
+      // event: one statement.
       await this.board.appendWith(
         tx,
         venueId,
         'offer.accepted',
         { offerId: offer.id, entryId: offer.entryId, reservationId: offer.reservationId },
         now,
-        [history],
+        [
+          this.offers.endStatement(offer.id, 'accepted', now),
+          this.reservations.transitionStatement(offer.reservationId, ['HELD'], 'CONFIRMED', now),
+          this.entries.transitionStatement(offer.entryId, ['offered'], 'confirmed'),
+          history,
+        ],
       );
-      const reservation = await this.reservations.find(tx.manager, venueId, offer.reservationId);
-      if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
-      const tableIds = (await this.tables.tableIdsOf(tx.manager, [reservation.id])).get(reservation.id) ?? [];
+      const confirmed =
+        reservation.state === 'HELD'
+          ? { ...reservation, state: 'CONFIRMED' as const, updatedAt: now, stateReason: null }
+          : reservation;
       return {
-        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, tableIds),
-        reservation: toReservationView(reservation, tableIds),
+        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, found.tableIds),
+        reservation: toReservationView(confirmed, found.tableIds),
       };
     });
   }

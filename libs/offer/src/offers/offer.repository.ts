@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  entityRead,
   insertEntities,
+  jsonRows,
   preparedQuery,
   type PendingInsert,
   type ScalarRead,
+  type TogetherStatement,
   returningRows,
   selectEntities,
   selectEntity,
 } from '@hostboard/core';
+import { Reservation } from '@hostboard/allocator';
 import { Offer, type OfferState } from './offer.entity.js';
 
 @Injectable()
@@ -20,6 +24,31 @@ export class OfferRepository {
   /** The row `insert` writes, for a command that writes it with its other rows in one statement. */
   insertRow(offer: Offer): PendingInsert<Offer> {
     return { target: Offer, rows: [offer] };
+  }
+
+  /** `find` as a part of a combined read (readTogether). */
+  findRead(tx: EntityManager, venueId: string, id: string): ScalarRead<Offer | null> {
+    return entityRead(tx, Offer, 'venue_id = $1 AND id = $2', [venueId, id]);
+  }
+
+  /** As a part of a combined read: the reservation offer `id` holds (read with the offer, before its id is known). */
+  reservationRead(tx: EntityManager, venueId: string, id: string): ScalarRead<Reservation | null> {
+    return entityRead(
+      tx,
+      Reservation,
+      'venue_id = $1 AND id = (SELECT reservation_id FROM offers WHERE id = $2 AND venue_id = $1)',
+      [venueId, id],
+    );
+  }
+
+  /** As a part of a combined read: the tables of the reservation offer `id` holds, in id order. */
+  tableIdsRead(id: string): ScalarRead<string[]> {
+    return {
+      sql: `SELECT json_agg(table_id ORDER BY table_id) FROM reservation_tables
+             WHERE reservation_id = (SELECT reservation_id FROM offers WHERE id = $1)`,
+      params: [id],
+      parse: (value) => jsonRows<string>(value),
+    };
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<Offer | null> {
@@ -65,13 +94,15 @@ export class OfferRepository {
 
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
-    const rows = returningRows<{ id: string }>(
-      await preparedQuery(tx, "UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id", [
-        id,
-        to,
-        at,
-      ]),
-    );
-    return rows.length > 0;
+    const { sql, params } = this.endStatement(id, to, at);
+    return returningRows<{ id: string }>(await preparedQuery(tx, sql, params)).length > 0;
+  }
+
+  /** `end` to travel with a command's new rows (insertTogether), when the caller read the offer live under the lock. */
+  endStatement(id: string, to: OfferState, at: Date): TogetherStatement {
+    return {
+      sql: "UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id",
+      params: [id, to, at],
+    };
   }
 }
