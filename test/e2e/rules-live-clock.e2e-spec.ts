@@ -58,8 +58,8 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
   };
 
   const historyOf = async (venueId: string, subjectId: string): Promise<HistoryRow[]> =>
+    // The list is newest first; these tests read a subject's story in the order it happened.
     (
-      // The list is newest first; these tests read a subject's story in the order it happened.
       (await request(t.baseUrl).get(`/v1/venues/${venueId}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
         .body as HistoryRow[]
     ).reverse();
@@ -128,6 +128,24 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       to: 'expired',
       reason: 'business day ended',
     });
+  });
+
+  it('11: a join refused after it closed an ended day keeps the close and gives its queue number back', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await liveRestaurant();
+    const friday = await joined(t, owner, v.id, party(2));
+    // 00:30 on Saturday: Friday's day has ended and no window runs, so the join is refused...
+    clock.set(new Date('2026-10-10T05:30:00.000Z'));
+    owner = await signIn(t, owner.email, owner.password);
+    const refused = await request(t.baseUrl).post(`/v1/venues/${v.id}/queue`).set(owner.auth).send(party(2));
+    expect(refusal(refused)).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+    // ...but the close it ran first stays, and the number the refused join took is not lost.
+    expect((await historyOf(v.id, friday.entry.id)).at(-1)).toMatchObject({ to: 'expired', reason: 'business day ended' });
+    clock.set(new Date('2026-10-10T22:30:00.000Z'));
+    owner = await signIn(t, owner.email, owner.password);
+    const saturday = await joined(t, owner, v.id, party(2));
+    expect(Number(saturday.entry.queueSequence)).toBe(Number(friday.entry.queueSequence) + 1);
   });
 
   it('11: the safety-net job closes an ended business day at a venue nobody looks at', async () => {
