@@ -96,6 +96,30 @@ export function entityRead<T extends ObjectLiteral>(
   };
 }
 
+/**
+ * `selectEntities` as a part of a combined read: every row as JSON in `orderBy` order (columns of
+ * the table, e.g. `expires_at, id`), hydrated as `entityRead` does.
+ */
+export function entitiesRead<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  where: string,
+  params: unknown[],
+  orderBy: string,
+): ScalarRead<T[]> {
+  const shape = shapeOf(manager, target);
+  const one = entityRead(manager, target, where, params);
+  return {
+    sql: `SELECT json_agg(row_to_json(x) ORDER BY ${orderBy}) FROM (SELECT ${shape.list} FROM ${shape.table} WHERE ${where}) x`,
+    params,
+    parse: (value) => {
+      if (value === null || value === undefined) return [];
+      const rows = (typeof value === 'string' ? JSON.parse(value) : value) as unknown[];
+      return rows.map((row) => one.parse(row)).filter((e): e is T => e !== null);
+    },
+  };
+}
+
 /** Column types node-postgres answers as strings (JSON as numbers). */
 const TEXT_NUMBERS = new Set(['bigint', 'int8', 'numeric', 'decimal']);
 

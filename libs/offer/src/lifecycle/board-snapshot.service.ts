@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, TransactionRunner } from '@hostboard/core';
-import {
-  PoolAllocator,
-  TableAllocator,
-  TableFloorReader,
-  type FloorTable,
-  type PoolCounts,
-  type TableCounts,
-} from '@hostboard/allocator';
+import { DomainException, readTogether, TransactionRunner } from '@hostboard/core';
+import { PoolAllocator, TableFloorReader, type FloorTable, type PoolCounts, type TableCounts } from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
 import { GuestMessenger, ReachReader } from '@hostboard/outbox';
-import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
+import { ACTIVE_STATUSES, kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
@@ -50,7 +43,6 @@ export class BoardSnapshotService extends BoardSnapshotSource {
     private readonly offers: OfferRepository,
     private readonly pool: PoolAllocator,
     private readonly floor: TableFloorReader,
-    private readonly tableAllocator: TableAllocator,
     private readonly sweep: SweepService,
     private readonly seating: TablesRepository,
     private readonly reach: ReachReader,
@@ -68,22 +60,24 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       // The head of the queue, not all of it: the board costs the same with 10 or 10,000 waiting.
       // One connection per transaction: its queries run one after another.
       const active = await this.entries.activeHead(manager, venueId, BOARD_QUEUE_LIMIT);
-      const live = await this.offers.live(manager, venueId);
-      const queueTotal = await this.entries.countActive(manager, venueId);
-      const reach = await this.reach.of(manager, venueId, active);
-      const byEntry = new Map(live.map((o) => [o.entryId, o]));
-      const offerTables = await this.tableAllocator.tableIdsOf(
-        manager,
-        live.map((o) => o.reservationId),
-      );
       const now = this.clock.now(venue);
-      const tables = venue.seating === 'tables' ? await this.floor.floor(manager, venueId, now) : [];
+      const tablesVenue = venue.seating === 'tables';
+      // The rest in one statement (issue 18): within this transaction, the same snapshot as above.
+      const found = await readTogether(manager, {
+        live: this.offers.liveRead(manager, venueId),
+        offerTables: this.offers.liveTablesRead(venueId),
+        queueTotal: this.entries.countActiveRead(venueId),
+        failed: this.reach.failedRead(venueId, ACTIVE_STATUSES),
+        floor: tablesVenue ? this.floor.floorRead(venueId, now) : undefined,
+        capacities: tablesVenue ? this.seating.seatingCapacitiesRead(venueId) : undefined,
+      });
+      const { live, offerTables, queueTotal } = found;
+      const reach = this.reach.reachOf(active, found.failed);
+      const byEntry = new Map(live.map((o) => [o.entryId, o]));
+      const tables = found.floor ?? [];
       const pool = venue.seating === 'pool' ? this.pool.counts(venue) : null;
       const head = active.find((e) => e.status === 'waiting') ?? null;
-      const kinds = kindPositions(
-        active,
-        venue.seating === 'tables' ? await this.seating.seatingCapacities(manager, venueId) : null,
-      );
+      const kinds = kindPositions(active, found.capacities ?? null);
       const reason = pool && head ? headBlockedReason(head, pool.available) : null;
       return {
         version: Number(venue.version),

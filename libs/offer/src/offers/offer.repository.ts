@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  entitiesRead,
   entityRead,
   insertEntities,
   jsonRows,
@@ -62,6 +63,26 @@ export class OfferRepository {
   /** The offer an entry accepted, if it did (an entry is confirmed once, so there is at most one). */
   acceptedForEntry(tx: EntityManager, entryId: string): Promise<Offer | null> {
     return tx.findOneBy(Offer, { entryId, state: 'accepted' });
+  }
+
+  /** `live` as a part of a combined read (readTogether), in the same order. */
+  liveRead(tx: EntityManager, venueId: string): ScalarRead<Offer[]> {
+    return entitiesRead(tx, Offer, "venue_id = $1 AND state = 'live'", [venueId], 'x.expires_at, x.id');
+  }
+
+  /** As a part of a combined read: the tables of every live offer's reservation, by reservation, in table id order. */
+  liveTablesRead(venueId: string): ScalarRead<Map<string, string[]>> {
+    return {
+      sql: `SELECT json_agg(json_build_object('r', rt.reservation_id, 't', rt.table_id) ORDER BY rt.table_id)
+              FROM reservation_tables rt
+             WHERE rt.reservation_id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND state = 'live')`,
+      params: [venueId],
+      parse: (value) => {
+        const map = new Map<string, string[]>();
+        for (const { r, t } of jsonRows<{ r: string; t: string }>(value)) map.set(r, [...(map.get(r) ?? []), t]);
+        return map;
+      },
+    };
   }
 
   live(tx: EntityManager, venueId: string): Promise<Offer[]> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { jsonRows, type ScalarRead } from '@hostboard/core';
 import { EmailChannel } from '../channels/email.channel.js';
 import { SmsAdapter } from '../channels/sms.adapter.js';
 import type { OutboxChannel } from '../outbox-message.entity.js';
@@ -25,6 +26,35 @@ export class ReachReader {
     this.sending = new Set<OutboxChannel>(configured.length > 0 ? configured : ['email', 'sms']);
   }
 
+  /**
+   * As a part of a combined read (readTogether): the venue's active parties a message failed to and
+   * none was sent to after; `reachOf` turns it into each party's reach.
+   */
+  failedRead(venueId: string, activeStatuses: readonly string[]): ScalarRead<Set<string>> {
+    return {
+      sql: `SELECT json_agg(DISTINCT f.entry_id) FROM outbox_messages f
+             WHERE f.venue_id = $1 AND f.status = 'failed'
+               AND f.entry_id IN (SELECT e.id FROM queue_entries e WHERE e.venue_id = $1 AND e.status = ANY($2::text[]))
+               AND NOT EXISTS (SELECT 1 FROM outbox_messages s
+                                WHERE s.entry_id = f.entry_id AND s.status = 'sent' AND s.created_at > f.created_at)`,
+      params: [venueId, [...activeStatuses]],
+      parse: (value) => new Set(jsonRows<string>(value)),
+    };
+  }
+
+  /** Each party's reach, given the failures `failedRead` found. */
+  reachOf(
+    parties: ReadonlyArray<{ id: string; email: string | null; phone: string | null }>,
+    failed: Set<string>,
+  ): Map<string, Reach> {
+    const reach = new Map<string, Reach>();
+    for (const p of parties) {
+      const reachable = (p.email !== null && this.sending.has('email')) || (p.phone !== null && this.sending.has('sms'));
+      reach.set(p.id, !reachable ? 'none' : failed.has(p.id) ? 'failed' : 'ok');
+    }
+    return reach;
+  }
+
   async of(
     tx: EntityManager,
     venueId: string,
@@ -39,11 +69,6 @@ export class ReachReader {
                            WHERE s.entry_id = f.entry_id AND s.status = 'sent' AND s.created_at > f.created_at)`,
       [venueId, parties.map((p) => p.id)],
     );
-    const failed = new Set(rows.map((r) => r.entry_id));
-    for (const p of parties) {
-      const reachable = (p.email !== null && this.sending.has('email')) || (p.phone !== null && this.sending.has('sms'));
-      reach.set(p.id, !reachable ? 'none' : failed.has(p.id) ? 'failed' : 'ok');
-    }
-    return reach;
+    return this.reachOf(parties, new Set(rows.map((r) => r.entry_id)));
   }
 }

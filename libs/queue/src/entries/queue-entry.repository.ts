@@ -6,6 +6,7 @@ import {
   preparedQuery,
   readTogether,
   returningRows,
+  selectEntities,
   selectEntity,
   type PendingInsert,
   type ScalarRead,
@@ -178,13 +179,13 @@ export class QueueEntryRepository {
 
   /** The first `limit` active entries in waiting order (the board shows the head of a long queue). */
   activeHead(tx: EntityManager, venueId: string, limit: number): Promise<QueueEntry[]> {
-    return tx
-      .createQueryBuilder(QueueEntry, 'e')
-      .where('e.venue_id = :venueId AND e.status IN (:...statuses)', { venueId, statuses: ACTIVE_STATUSES })
-      .orderBy('e.received_at', 'ASC')
-      .addOrderBy('e.queue_sequence', 'ASC')
-      .limit(limit)
-      .getMany();
+    // Plain SQL (a prepared statement in a transaction): the board reads up to `limit` rows on every load.
+    return selectEntities(
+      tx,
+      QueueEntry,
+      'venue_id = $1 AND status = ANY($2::text[]) ORDER BY received_at, queue_sequence LIMIT $3',
+      [venueId, ACTIVE_STATUSES, limit],
+    );
   }
 
   /** The oldest waiting entry, or the oldest whose party fits `maxSize` (first-fit policies). */
