@@ -1,15 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import {
-  insertEntities,
-  preparedQuery,
-  type PendingInsert,
-  type ScalarRead,
-  returningRows,
-  selectEntities,
-  selectEntity,
-} from '@hostboard/core';
+import { insertEntities, preparedQuery, type PendingInsert, type ScalarRead, returningRows, selectEntity } from '@hostboard/core';
 import { Offer, type OfferState } from './offer.entity.js';
+
+/** What ending an offer needs to know of it: what hangs on it. */
+export type EndedOffer = Pick<Offer, 'id' | 'entryId' | 'reservationId'>;
 
 @Injectable()
 export class OfferRepository {
@@ -55,14 +50,6 @@ export class OfferRepository {
     };
   }
 
-  /** Live offers whose deadline has come: `expires_at <= now` (acceptance is valid strictly before it). */
-  due(tx: EntityManager, venueId: string, now: Date): Promise<Offer[]> {
-    return selectEntities(tx, Offer, "venue_id = $1 AND state = 'live' AND expires_at <= $2 ORDER BY expires_at, id", [
-      venueId,
-      now,
-    ]);
-  }
-
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const rows = returningRows<{ id: string }>(
@@ -73,5 +60,31 @@ export class OfferRepository {
       ]),
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Ends live offers of the venue in one statement: those given by id, or every one whose deadline
+   * has come at `dueAt` (`expires_at <= dueAt`: acceptance is valid strictly before it). Guarded by
+   * the state, so an offer no longer live is left alone and not answered (a repeat changes nothing).
+   * Answers the ended offers by deadline, then id: the order of their history rows and board events.
+   */
+  async endLive(
+    tx: EntityManager,
+    venueId: string,
+    which: { ids: string[] } | { dueAt: Date },
+    to: OfferState,
+    at: Date,
+  ): Promise<EndedOffer[]> {
+    const picked = 'ids' in which ? 'id = ANY($2::uuid[])' : 'expires_at <= $2';
+    const rows = await preparedQuery<{ id: string; entry_id: string; reservation_id: string }>(
+      tx,
+      `WITH ended AS (
+         UPDATE offers SET state = $3, resolved_at = $4
+          WHERE venue_id = $1 AND state = 'live' AND ${picked}
+          RETURNING id, entry_id, reservation_id, expires_at)
+       SELECT id, entry_id, reservation_id FROM ended ORDER BY expires_at, id`,
+      [venueId, 'ids' in which ? which.ids : which.dueAt, to, at],
+    );
+    return rows.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
   }
 }
