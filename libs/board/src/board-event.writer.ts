@@ -51,14 +51,20 @@ export class BoardEventWriter {
       await insertTogether(tx.manager, inserts);
       return [];
     }
-    const rows = await insertTogether<{ version: string }>(tx.manager, inserts, {
-      with: 'bumped AS (UPDATE venues SET version = version + $2::int WHERE id = $1 RETURNING id, version)',
-      sql: `INSERT INTO board_events (venue_id, version, type, data, created_at)
+    const rows = await insertTogether<{ version: string }>(
+      tx.manager,
+      inserts,
+      {
+        with: 'bumped AS (UPDATE venues SET version = version + $2::int WHERE id = $1 RETURNING id, version)',
+        sql: `INSERT INTO board_events (venue_id, version, type, data, created_at)
          SELECT b.id, b.version - $2::int + e.n, e.event->>'type', e.event->'data', $4
            FROM bumped b CROSS JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(event, n)
          RETURNING version`,
-      params: [venueId, events.length, JSON.stringify(events), at],
-    });
+        params: [venueId, events.length, JSON.stringify(events), at],
+      },
+      // Its text grows with the rows (a burst of any size): prepared once, it would be used once.
+      { oneOff: events.length > 1 },
+    );
     if (rows.length === 0) throw new Error(`board event for unknown venue ${venueId}`);
     // The last version is the bumped one; the events before it count down from there.
     const last = Math.max(...rows.map((r) => Number(r.version)));
