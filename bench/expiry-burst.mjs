@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// The bench's expiry scenario alone (issue 18): "all offers made first" (`bench.mjs`'s expiry
+// figure: OFFERS offers over 25-offer pool venues, hold 12 s, every offer made before the first falls
+// due), on the bench's stack (api --cores, BullMQ worker, its own Redis). Prints the expiry delay
+// (deadline → offer.expired on a board) and the worker's CPU per expiry (utime + stime from /proc
+// over the scenario, which is the worker's only work then), with the load average.
+//
+// Env: PORT (3720; its Redis PORT + 9), JOBS_PREFIX (expiry_burst), OFFERS (500), HOLD (12),
+// API_DIST (dist; e.g. a copy built from an earlier commit, inside this checkout).
+import { readFileSync } from 'node:fs';
+import { api, login } from './lib/client.mjs';
+import { HZ, ticks } from './lib/cpu.mjs';
+import { expiryPunctuality } from './lib/scenarios.mjs';
+import { freshDatabase, OWNER, startStack } from './lib/stack.mjs';
+
+const OFFERS = Number(process.env.OFFERS ?? 500);
+const HOLD = Number(process.env.HOLD ?? 12);
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+freshDatabase();
+const { procs, worker, url, stopRedis } = await startStack({ worker: true });
+try {
+  const token = await login(url, OWNER.email, OWNER.password);
+  const load0 = loadavg();
+  const w0 = ticks(worker.pid);
+  const r = await expiryPunctuality(api(url, token), token, url, OFFERS, 25, HOLD);
+  const workerMs = ((ticks(worker.pid) - w0) / HZ) * 1000;
+  console.log(JSON.stringify({ ...r, workerCpuMsPerExpiry: Math.round((workerMs / Math.max(1, r.expiredInDb)) * 100) / 100 }));
+  console.log(`load average ${load0} -> ${loadavg()}`);
+} finally {
+  for (const p of procs) await p.stop();
+  await stopRedis();
+}
