@@ -63,27 +63,32 @@ export class OfferRepository {
   }
 
   /**
-   * Ends live offers of the venue in one statement: those given by id, or every one whose deadline
-   * has come at `dueAt` (`expires_at <= dueAt`: acceptance is valid strictly before it). Guarded by
-   * the state, so an offer no longer live is left alone and not answered (a repeat changes nothing).
-   * Answers the ended offers by deadline, then id: the order of their history rows and board events.
+   * Ends live offers of the venue in one statement: those given by id, or the first `limit` whose
+   * deadline has come at `dueAt` (`expires_at <= dueAt`: acceptance is valid strictly before it).
+   * Guarded by the state, so an offer no longer live is left alone and not answered (a repeat changes
+   * nothing). Answers the ended offers by deadline, then id: the order of their history rows and
+   * board events.
    */
   async endLive(
     tx: EntityManager,
     venueId: string,
-    which: { ids: string[] } | { dueAt: Date },
+    which: { ids: string[] } | { dueAt: Date; limit: number },
     to: OfferState,
     at: Date,
   ): Promise<EndedOffer[]> {
-    const picked = 'ids' in which ? 'id = ANY($2::uuid[])' : 'expires_at <= $2';
+    const picked =
+      'ids' in which
+        ? 'venue_id = $1 AND id = ANY($2::uuid[])'
+        : `id IN (SELECT id FROM offers WHERE venue_id = $1 AND state = 'live' AND expires_at <= $2
+                  ORDER BY expires_at, id LIMIT $5)`;
     const rows = await preparedQuery<{ id: string; entry_id: string; reservation_id: string }>(
       tx,
       `WITH ended AS (
          UPDATE offers SET state = $3, resolved_at = $4
-          WHERE venue_id = $1 AND state = 'live' AND ${picked}
+          WHERE ${picked} AND state = 'live'
           RETURNING id, entry_id, reservation_id, expires_at)
        SELECT id, entry_id, reservation_id FROM ended ORDER BY expires_at, id`,
-      [venueId, 'ids' in which ? which.ids : which.dueAt, to, at],
+      'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
     );
     return rows.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
   }
