@@ -48,10 +48,10 @@ export function peakRssMb(pid) {
 
 /** One started process, its output kept for the report on failure. */
 export class Proc {
-  constructor(name, script, env, args = []) {
+  constructor(name, script, env, args = [], nodeArgs = []) {
     this.name = name;
     this.log = '';
-    this.child = spawn(process.execPath, [script, ...args], {
+    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], {
       env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -163,7 +163,9 @@ export async function startStack({ worker = true } = {}) {
     await sleep(100);
   }
   await waitReady(PORT, api);
-  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, env));
+  // WORKER_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker's node: a profile of the same run.
+  const workerNodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, env, [], workerNodeArgs));
   await sleep(500);
   return { procs, api, worker: procs[1], url: `http://127.0.0.1:${PORT}`, stopRedis };
 }
