@@ -19,6 +19,8 @@ export const DB_NAME = `${PREFIX}_hostboard`;
 export const dbUrl = (name) => PG_ADMIN.replace(/\/[^/]*$/, `/${name}`);
 export const DATABASE_URL = dbUrl(DB_NAME);
 export const OWNER = { email: 'bench-owner@bench.local', password: 'bench-password-123' };
+/** The build to run: another commit's copy of dist/ (inside this checkout, for node_modules) to compare with. */
+export const DIST = process.env.API_DIST ?? 'dist';
 
 /** One psql command; NOTICEs (a DROP … IF EXISTS that found nothing) stay quiet, errors throw with psql's message. */
 export function psql(sql, url = PG_ADMIN) {
@@ -46,10 +48,10 @@ export function peakRssMb(pid) {
 
 /** One started process, its output kept for the report on failure. */
 export class Proc {
-  constructor(name, script, env, args = []) {
+  constructor(name, script, env, args = [], nodeArgs = []) {
     this.name = name;
     this.log = '';
-    this.child = spawn(process.execPath, [script, ...args], {
+    this.child = spawn(process.execPath, [...nodeArgs, script, ...args], {
       env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -95,12 +97,22 @@ export async function waitReady(port, proc) {
 
 /** A redis-server of our own on loopback (nothing on disk), answering once it pings; answers a stop function (with its `pid`). */
 export async function redisServer(port, extraArgs = []) {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs],
+    {
+      stdio: 'ignore',
+    },
+  );
   for (let i = 0; i < 50; i++) {
     try {
-      if (execFileSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() === 'PONG') break;
+      if (
+        execFileSync('redis-cli', ['-p', String(port), 'ping'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }).trim() === 'PONG'
+      )
+        break;
     } catch {
       // not up yet
     }
@@ -140,7 +152,7 @@ export function stackEnv() {
 export async function startStack({ worker = true } = {}) {
   const stopRedis = await startRedis();
   const env = { ...stackEnv(), ...(process.env.API_PROCESSES && { API_PROCESSES: process.env.API_PROCESSES }) };
-  const api = new Proc('api', 'dist/apps/api/src/main.js', { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, ['--cores']);
+  const api = new Proc('api', `${DIST}/apps/api/src/main.js`, { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, ['--cores']);
   const procs = [api];
   // The primary starts one api process (it applies the migrations), then the rest once it listens;
   // the banner line comes once every one of them listens.
@@ -151,7 +163,9 @@ export async function startStack({ worker = true } = {}) {
     await sleep(100);
   }
   await waitReady(PORT, api);
-  if (worker) procs.push(new Proc('worker', 'dist/apps/worker/src/main.js', env));
+  // WORKER_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker's node: a profile of the same run.
+  const workerNodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, env, [], workerNodeArgs));
   await sleep(500);
   return { procs, api, worker: procs[1], url: `http://127.0.0.1:${PORT}`, stopRedis };
 }

@@ -68,4 +68,25 @@ export class ReservationRepository {
       params: [id, to, at, reason, from],
     };
   }
+
+  /**
+   * `transition` for many reservations in one statement (an expiry sweep ends many offers at once):
+   * answers the ids this call moved; one no longer in `from` is left alone.
+   */
+  async transitionAll(
+    tx: EntityManager,
+    ids: string[],
+    from: ReservationState[],
+    to: ReservationState,
+    at: Date,
+    reason: string | null = null,
+  ): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await preparedQuery<{ id: string }>(
+      tx,
+      'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = ANY($1::uuid[]) AND state = ANY($5::text[]) RETURNING id',
+      [ids, to, at, reason, from],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
 }

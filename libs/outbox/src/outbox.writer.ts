@@ -43,25 +43,28 @@ export class OutboxWriter {
 
   /** The row `record` writes, for a caller that writes it together with its other rows. */
   row(m: NewMessage): PendingInsert<OutboxMessage> {
+    return this.rows([m]);
+  }
+
+  /** The rows of several messages, in one insert (a sweep announces many ended offers at once). */
+  rows(messages: NewMessage[]): PendingInsert<OutboxMessage> {
     return {
       target: OutboxMessage,
-      rows: [
-        {
-          id: randomUUID(),
-          venueId: m.venueId,
-          channel: m.channel ?? 'email',
-          to: m.to,
-          template: m.template,
-          subject: m.subject,
-          body: m.body,
-          status: 'recorded',
-          entryId: m.entryId ?? null,
-          reservationId: m.reservationId ?? null,
-          createdAt: m.at,
-          failureReason: null,
-          sentAt: null,
-        },
-      ],
+      rows: messages.map((m) => ({
+        id: randomUUID(),
+        venueId: m.venueId,
+        channel: m.channel ?? 'email',
+        to: m.to,
+        template: m.template,
+        subject: m.subject,
+        body: m.body,
+        status: 'recorded',
+        entryId: m.entryId ?? null,
+        reservationId: m.reservationId ?? null,
+        createdAt: m.at,
+        failureReason: null,
+        sentAt: null,
+      })),
     };
   }
 }

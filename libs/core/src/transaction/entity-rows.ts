@@ -173,12 +173,13 @@ export async function insertEntities<T extends ObjectLiteral>(
  * ahead of a final statement of the caller's (`final.sql`, which may add its own CTEs after ours with
  * `final.with`, and whose parameters follow ours). Every constraint and trigger applies as to separate
  * inserts; foreign keys between the rows are checked at the end of the statement, so a child may
- * travel with its parent. Answers the final statement's rows.
+ * travel with its parent. Answers the final statement's rows. `oneOff` as in `preparedQuery`.
  */
 export async function insertTogether<R = Record<string, unknown>>(
   manager: EntityManager,
   inserts: Array<PendingInsert | TogetherStatement>,
   final?: { with?: string; sql: string; params: unknown[] },
+  options: { oneOff?: boolean } = {},
 ): Promise<R[]> {
   const params: unknown[] = [];
   const parts = inserts
@@ -195,7 +196,7 @@ export async function insertTogether<R = Record<string, unknown>>(
   if (final?.with) ctes.push(renumberParams(final.with, params.length));
   if (final) params.push(...final.params);
   const text = ctes.length > 0 ? `WITH ${ctes.join(',\n     ')}\n${tail}` : tail;
-  return preparedQuery<R>(manager, text, params);
+  return preparedQuery<R>(manager, text, params, options);
 }
 
 /** `$1` → `$(1 + offset)`: a statement's own parameter numbers, placed after those before it. */

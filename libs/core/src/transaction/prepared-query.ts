@@ -15,14 +15,18 @@ import { returningRows } from './returning-rows.js';
  * whichever pooled connection runs it). On the embedded PGlite database, which has no pg client,
  * it is the ordinary `manager.query`.
  * Answers the rows, also for UPDATE … RETURNING (no `[rows, affected]` pair).
+ *
+ * `oneOff`: a text shaped by the data (a many-row insert whose row count varies from call to call)
+ * goes unnamed, as texts past the cap do, so it does not spend one of the names the fixed texts need.
  */
 export async function preparedQuery<T = Record<string, unknown>>(
   manager: EntityManager,
   text: string,
   params: unknown[],
+  options: { oneOff?: boolean } = {},
 ): Promise<T[]> {
   const client = pgClientOf(manager);
-  const name = client ? statementName(text) : undefined;
+  const name = client && !options.oneOff ? statementName(text) : undefined;
   if (!client || !name) return returningRows<T>(await manager.query(text, params));
   try {
     const result = await client.query({ name, text, values: params });

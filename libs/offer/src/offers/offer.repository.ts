@@ -16,6 +16,9 @@ import {
 import { Reservation } from '@hostboard/allocator';
 import { Offer, type OfferState } from './offer.entity.js';
 
+/** What ending an offer needs to know of it: what hangs on it. */
+export type EndedOffer = Pick<Offer, 'id' | 'entryId' | 'reservationId'>;
+
 @Injectable()
 export class OfferRepository {
   async insert(tx: EntityManager, offer: Offer): Promise<void> {
@@ -105,14 +108,6 @@ export class OfferRepository {
     };
   }
 
-  /** Live offers whose deadline has come: `expires_at <= now` (acceptance is valid strictly before it). */
-  due(tx: EntityManager, venueId: string, now: Date): Promise<Offer[]> {
-    return selectEntities(tx, Offer, "venue_id = $1 AND state = 'live' AND expires_at <= $2 ORDER BY expires_at, id", [
-      venueId,
-      now,
-    ]);
-  }
-
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const { sql, params } = this.endStatement(id, to, at);
@@ -125,5 +120,36 @@ export class OfferRepository {
       sql: "UPDATE offers SET state = $2, resolved_at = $3 WHERE id = $1 AND state = 'live' RETURNING id",
       params: [id, to, at],
     };
+  }
+
+  /**
+   * Ends live offers of the venue in one statement: those given by id, or the first `limit` whose
+   * deadline has come at `dueAt` (`expires_at <= dueAt`: acceptance is valid strictly before it).
+   * Guarded by the state, so an offer no longer live is left alone and not answered (a repeat changes
+   * nothing). Answers the ended offers by deadline, then id: the order of their history rows and
+   * board events.
+   */
+  async endLive(
+    tx: EntityManager,
+    venueId: string,
+    which: { ids: string[] } | { dueAt: Date; limit: number },
+    to: OfferState,
+    at: Date,
+  ): Promise<EndedOffer[]> {
+    const picked =
+      'ids' in which
+        ? 'venue_id = $1 AND id = ANY($2::uuid[])'
+        : `id IN (SELECT id FROM offers WHERE venue_id = $1 AND state = 'live' AND expires_at <= $2
+                  ORDER BY expires_at, id LIMIT $5)`;
+    const rows = await preparedQuery<{ id: string; entry_id: string; reservation_id: string }>(
+      tx,
+      `WITH ended AS (
+         UPDATE offers SET state = $3, resolved_at = $4
+          WHERE ${picked} AND state = 'live'
+          RETURNING id, entry_id, reservation_id, expires_at)
+       SELECT id, entry_id, reservation_id FROM ended ORDER BY expires_at, id`,
+      'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
+    );
+    return rows.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppConfig } from '@hostboard/core';
-import { OutboxWriter } from '../outbox.writer.js';
+import { AppConfig, insertEntities, type PendingInsert } from '@hostboard/core';
+import type { OutboxMessage } from '../outbox-message.entity.js';
+import { OutboxWriter, type NewMessage } from '../outbox.writer.js';
 import { announcement, type Announcement } from './announcements.js';
 
 /** The party a message is about: its channels are the contacts it gave. */
@@ -55,33 +56,44 @@ export class GuestMessenger {
   }
 
   /** One announcement, on each channel the party gave. */
-  async announce(
-    tx: EntityManager,
-    m: {
-      venue: { id: string; name: string };
-      party: GuestParty;
-      kind: Announcement;
-      placeKept: boolean;
-      at: Date;
-      reservationId?: string | null;
-    },
-  ): Promise<void> {
-    const said = announcement(m.kind, {
-      venueName: m.venue.name,
-      partyName: m.party.name,
-      placeKept: m.placeKept,
-      link: this.queueLink,
-    });
-    const base = { venueId: m.venue.id, template: m.kind, entryId: m.party.id, reservationId: m.reservationId ?? null, at: m.at };
-    if (m.party.email)
-      await this.outbox.record(tx, { ...base, channel: 'email', to: m.party.email, subject: said.subject, body: said.body });
-    await this.text(tx, {
-      venueId: m.venue.id,
-      party: m.party,
-      template: m.kind,
-      body: said.text,
-      at: m.at,
-      reservationId: m.reservationId ?? null,
-    });
+  async announce(tx: EntityManager, m: AnnouncementTo): Promise<void> {
+    const { target, rows } = this.announcementRows([m]);
+    await insertEntities(tx, target, rows);
   }
+
+  /**
+   * The rows `announce` writes for each of several announcements, in one insert: an expiry sweep
+   * announces every offer it ended in one statement, with the same words as one by one.
+   */
+  announcementRows(list: AnnouncementTo[]): PendingInsert<OutboxMessage> {
+    const messages: NewMessage[] = [];
+    for (const m of list) {
+      const said = announcement(m.kind, {
+        venueName: m.venue.name,
+        partyName: m.party.name,
+        placeKept: m.placeKept,
+        link: this.queueLink,
+      });
+      const base = {
+        venueId: m.venue.id,
+        template: m.kind,
+        entryId: m.party.id,
+        reservationId: m.reservationId ?? null,
+        at: m.at,
+      };
+      if (m.party.email) messages.push({ ...base, channel: 'email', to: m.party.email, subject: said.subject, body: said.body });
+      if (m.party.phone) messages.push({ ...base, channel: 'sms', to: m.party.phone, subject: '', body: said.text });
+    }
+    return this.outbox.rows(messages);
+  }
+}
+
+/** One announcement to one party (`GuestMessenger.announce`). */
+export interface AnnouncementTo {
+  venue: { id: string; name: string };
+  party: GuestParty;
+  kind: Announcement;
+  placeKept: boolean;
+  at: Date;
+  reservationId?: string | null;
 }

@@ -248,4 +248,45 @@ export class QueueEntryRepository {
       params: [id, to, from],
     };
   }
+
+  /**
+   * `transition` for many entries of the venue in one statement (an expiry sweep ends many offers at
+   * once). With `parties`, the same statement also answers every entry of `ids`, moved or not, with
+   * what a guest message needs (the statement reads them as they were before the move; none of these
+   * fields changes with it); else it answers nothing.
+   */
+  async transitionAll(
+    tx: EntityManager,
+    venueId: string,
+    ids: string[],
+    from: EntryStatus[],
+    to: EntryStatus,
+    parties: boolean,
+  ): Promise<EntryParty[]> {
+    if (ids.length === 0) return [];
+    const move =
+      'UPDATE queue_entries SET status = $3, version = version + 1 WHERE venue_id = $1 AND id = ANY($2::uuid[]) AND status = ANY($4::text[])';
+    const params = [venueId, ids, to, from];
+    if (!parties) {
+      await preparedQuery(tx, move, params);
+      return [];
+    }
+    const rows = await preparedQuery<{
+      id: string;
+      name: string;
+      email: string | null;
+      phone: string | null;
+      business_date: string;
+    }>(
+      tx,
+      `WITH moved AS (${move} RETURNING id)
+       SELECT id, name, email, phone, business_date::text AS business_date FROM queue_entries
+        WHERE venue_id = $1 AND id = ANY($2::uuid[])`,
+      params,
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, phone: r.phone, businessDate: String(r.business_date) }));
+  }
 }
+
+/** What a guest message about an entry needs: the party, its contacts and its business date. */
+export type EntryParty = Pick<QueueEntry, 'id' | 'name' | 'email' | 'phone' | 'businessDate'>;
