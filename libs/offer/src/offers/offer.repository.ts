@@ -10,7 +10,6 @@ import {
   type ScalarRead,
   type TogetherStatement,
   returningRows,
-  selectEntities,
   selectEntity,
 } from '@hostboard/core';
 import { Reservation } from '@hostboard/allocator';
