@@ -31,19 +31,23 @@ const quick = process.argv.includes('--quick');
 
 function preflight() {
   for (const f of ['join-schema.sql', 'join-tx.sql', 'join-load.lua']) {
-    if (!existsSync(join(REF, f))) throw new Error(`the join reference is missing ${join(REF, f)}: set REF to the directory of ../shared/bench`);
+    if (!existsSync(join(REF, f)))
+      throw new Error(`the join reference is missing ${join(REF, f)}: set REF to the directory of ../shared/bench`);
   }
   for (const tool of ['wrk', 'pgbench', 'psql', 'redis-server']) {
     try {
       execFileSync('which', [tool], { stdio: 'ignore' });
     } catch {
-      throw new Error(`${tool} is not installed (apt-get install ${tool === 'pgbench' || tool === 'psql' ? 'postgresql-client' : tool})`);
+      throw new Error(
+        `${tool} is not installed (apt-get install ${tool === 'pgbench' || tool === 'psql' ? 'postgresql-client' : tool})`,
+      );
     }
   }
 }
 
 const t0 = performance.now();
-const step = (what) => process.stderr.write(`[${Math.round((performance.now() - t0) / 1000)} s, load ${loadavg().one}] ${what}\n`);
+const step = (what) =>
+  process.stderr.write(`[${Math.round((performance.now() - t0) / 1000)} s, load ${loadavg().one}] ${what}\n`);
 
 /** A scenario's figures with the load average at its start and end. */
 async function withLoad(run) {
@@ -55,14 +59,29 @@ async function withLoad(run) {
 async function main() {
   preflight();
   const process0 = process.hrtime.bigint();
-  const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { clients: CLIENTS, venues: VENUES, seconds: SECONDS, shortSeconds: SHORT_SECONDS, warmupSeconds: WARMUP_SECONDS, ref: REF, quick } };
+  const results = {
+    startedAt: new Date().toISOString(),
+    machine: machine(),
+    settings: {
+      clients: CLIENTS,
+      venues: VENUES,
+      seconds: SECONDS,
+      shortSeconds: SHORT_SECONDS,
+      warmupSeconds: WARMUP_SECONDS,
+      ref: REF,
+      quick,
+    },
+  };
 
   step('reference: pgbench');
   // The reference first, alone on the machine's share of this run: pgbench on its own database.
   const refDb = `${PREFIX}_joinref`;
   freshDatabase(refDb);
   const refSource = statementSource(dbUrl(refDb));
-  results.reference = await reference({ groups: { postgres: () => pgBackends(refDb) }, dbUrl: dbUrl(refDb), source: refSource }, { ref: REF, dbUrl: dbUrl(refDb), clients: CLIENTS, seconds: SECONDS, venues: VENUES });
+  results.reference = await reference(
+    { groups: { postgres: () => pgBackends(refDb) }, dbUrl: dbUrl(refDb), source: refSource },
+    { ref: REF, dbUrl: dbUrl(refDb), clients: CLIENTS, seconds: SECONDS, venues: VENUES },
+  );
   psql(`DROP DATABASE IF EXISTS ${refDb} WITH (FORCE)`);
 
   step('starting the api (--cores), the worker and Redis');
@@ -77,7 +96,7 @@ async function main() {
       groups: {
         api: () => withChildren(apiProc.pid),
         postgres: () => pgBackends(DB_NAME),
-        worker: () => [worker.pid],
+        worker: () => withChildren(worker.pid),
         redis: () => (stopRedis.pid ? [stopRedis.pid] : []),
       },
     };
@@ -98,7 +117,12 @@ async function main() {
     // join-load.lua would repeat the first one's emails and Idempotency-Keys (replays, not joins).
     await closedLoop(CLIENTS, WARMUP_SECONDS, (i) => {
       const k = `warm-${i}-${process.pid}`;
-      return call('POST', `/v1/venues/${venueIds[i % VENUES]}/queue`, { name: 'Bench', partySize: 2, email: `${k}@b.test` }, { 'idempotency-key': k }).then((r) => r.status === 201);
+      return call(
+        'POST',
+        `/v1/venues/${venueIds[i % VENUES]}/queue`,
+        { name: 'Bench', partySize: 2, email: `${k}@b.test` },
+        { 'idempotency-key': k },
+      ).then((r) => r.status === 201);
     });
     results.join = await joinPhase(ctx, { ref: REF, url, token, venueIds, clients: CLIENTS, seconds: SECONDS });
     results.joinRatio = Math.round((results.join.perSecond / results.reference.perSecond) * 100) / 100;
@@ -121,8 +145,13 @@ async function main() {
     // node:cluster's primary serves nothing; with API_PROCESSES=1 there is no primary, one api.
     const [primary, ...apis] = withChildren(apiProc.pid);
     results.peakRssMb = Object.fromEntries([
-      ...(apis.length ? [['api-primary', peakRssMb(primary)], ...apis.map((pid, i) => [`api-${i + 1}`, peakRssMb(pid)])] : [['api', peakRssMb(primary)]]),
-      ['worker', worker.peakRssMb()],
+      ...(apis.length
+        ? [['api-primary', peakRssMb(primary)], ...apis.map((pid, i) => [`api-${i + 1}`, peakRssMb(pid)])]
+        : [['api', peakRssMb(primary)]]),
+      ...withChildren(worker.pid).map((pid, i, all) => [
+        all.length > 1 ? (i === 0 ? 'worker-primary' : `worker-${i}`) : 'worker',
+        peakRssMb(pid),
+      ]),
     ]);
   } catch (err) {
     for (const p of procs) if (p.ended) process.stderr.write(`${p.name} exited ${p.child.exitCode}:\n${p.log.slice(-3000)}\n`);
@@ -149,7 +178,13 @@ function machine() {
   } catch {
     pg = 'unknown';
   }
-  return { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, postgres: pg };
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    postgres: pg,
+  };
 }
 
 main().catch((err) => {

@@ -146,7 +146,7 @@ export function stackEnv() {
 
 /**
  * The api as `npm start` runs it, a worker and the bench's Redis. Answers the processes (the api's
- * Proc is node:cluster's primary; cpu.mjs's `withChildren(pid)` adds its api processes), the base
+ * and worker Procs are node:cluster's primaries; cpu.mjs's `withChildren(pid)` adds their processes), the base
  * URL and Redis's stop function.
  */
 export async function startStack({ worker = true } = {}) {
@@ -165,7 +165,9 @@ export async function startStack({ worker = true } = {}) {
   await waitReady(PORT, api);
   // WORKER_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker's node: a profile of the same run.
   const workerNodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, env, [], workerNodeArgs));
+  // As `npm run start:worker` runs it: one worker process per core (WORKER_PROCESSES says otherwise).
+  const workerEnv = { ...env, ...(process.env.WORKER_PROCESSES && { WORKER_PROCESSES: process.env.WORKER_PROCESSES }) };
+  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, workerEnv, ['--cores'], workerNodeArgs));
   await sleep(500);
   return { procs, api, worker: procs[1], url: `http://127.0.0.1:${PORT}`, stopRedis };
 }

@@ -69,9 +69,9 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
     });
 
     /** The api processes: the primary's children. */
-    const workerPids = (): number[] => {
+    const workerPids = (parent: ChildProcess = primary): number[] => {
       try {
-        return execFileSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' })
+        return execFileSync('pgrep', ['-P', String(parent.pid)], { encoding: 'utf8' })
           .split('\n')
           .filter(Boolean)
           .map(Number);
@@ -123,6 +123,44 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
       const now = workerPids();
       expect(now).toContain(survivor);
       expect(now).not.toContain(victim);
+    });
+
+    it('npm run start:worker runs one worker process per core the same way, and replaces one that dies', async () => {
+      let workerOutput = '';
+      const worker = spawn(process.execPath, ['dist/apps/worker/src/main.js', '--cores'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          WORKER_PROCESSES: '2',
+          JOBS_PREFIX: `cluster-w-${randomBytes(3).toString('hex')}`,
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      worker.stdout?.on('data', (d: Buffer) => (workerOutput += d.toString()));
+      worker.stderr?.on('data', (d: Buffer) => (workerOutput += d.toString()));
+      const waitWorker = async (what: () => boolean, label: string): Promise<void> => {
+        const until = performance.now() + 60_000;
+        while (!what()) {
+          if (performance.now() > until) throw new Error(`timed out waiting for ${label}; worker output:\n${workerOutput}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      };
+      try {
+        await waitWorker(() => workerOutput.includes('worker processes: 2'), 'the worker banner');
+        expect(workerOutput.match(/hostboard worker is consuming jobs/g)).toHaveLength(1); // one banner, from the primary
+        const pids = workerPids(worker);
+        expect(pids).toHaveLength(2);
+        const [victim] = pids as [number, number];
+        process.kill(victim, 'SIGKILL');
+        await waitWorker(() => workerOutput.includes(`worker process ${victim} ended`), 'the primary to notice');
+        await waitWorker(() => workerPids(worker).length === 2 && !workerPids(worker).includes(victim), 'a replacement worker');
+      } finally {
+        const exited = new Promise((r) => worker.once('exit', r));
+        worker.kill('SIGTERM');
+        await exited;
+      }
+      expect(workerPids(worker)).toEqual([]);
     });
   },
 );

@@ -1,8 +1,15 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { assertProductionBootstrap, ConfigError, installProcessGuards, loadConfig } from '@hostboard/core';
+import {
+  apiProcessCount,
+  assertProductionBootstrap,
+  ConfigError,
+  installProcessGuards,
+  loadConfig,
+  reportListening,
+  runPrimary,
+} from '@hostboard/core';
 import { createApiApp } from './api.factory.js';
-import { apiProcessCount, reportListening, runPrimary } from './cluster.launcher.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,7 +1,17 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, createLogger, installProcessGuards, loadConfig, PinoNestLogger } from '@hostboard/core';
+import cluster from 'node:cluster';
+import {
+  ConfigError,
+  createLogger,
+  installProcessGuards,
+  loadConfig,
+  PinoNestLogger,
+  reportListening,
+  runPrimary,
+  workerProcessCount,
+} from '@hostboard/core';
 import { WorkerModule } from './worker.module.js';
 
 async function main(): Promise<void> {
@@ -10,12 +20,21 @@ async function main(): Promise<void> {
     throw new Error('the worker consumes BullMQ jobs: set REDIS_URL (without Redis, `npm start` runs jobs in-process)');
   }
   installProcessGuards('worker');
+  const processes = workerProcessCount(config, process.argv);
+  if (processes > 1 && cluster.isPrimary) {
+    runPrimary(processes, (line) => process.stdout.write(line), {
+      label: 'worker',
+      summary: (n) => `  worker processes: ${n} (node:cluster, one per core unless WORKER_PROCESSES says otherwise)\n`,
+    });
+    return;
+  }
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger(config.LOG_LEVEL)),
   });
   app.enableShutdownHooks();
   await app.init();
-  process.stdout.write('hostboard worker is consuming jobs\n');
+  const banner = 'hostboard worker is consuming jobs\n';
+  if (!reportListening(banner)) process.stdout.write(banner);
   const heartbeat = config.WORKER_HEARTBEAT_FILE;
   if (heartbeat) {
     // A health check reads the file's age: an event loop that stops turning stops touching it.

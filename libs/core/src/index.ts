@@ -33,4 +33,5 @@ export * from './transaction/prepared-query.js';
 export * from './transaction/read-together.js';
 export * from './redis/redis-clients.js';
 export * from './process/process-guards.js';
+export * from './process/cluster-primary.js';
 export * from './http/paging.js';

@@ -133,7 +133,8 @@ export class AppConfig {
   @IsOptional()
   @IsString()
   @Matches(/^(|none|\d{1,2}|[0-9A-Za-z:./]+(\s*,\s*[0-9A-Za-z:./]+)*)$/, {
-    message: 'TRUST_PROXY must be none, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+    message:
+      'TRUST_PROXY must be none, a hop count, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
   })
   TRUST_PROXY = '';
 
@@ -217,6 +218,14 @@ export class AppConfig {
   @Min(1)
   @Max(64)
   API_PROCESSES?: number;
+
+  /** Worker processes of `npm run start:worker` (node:cluster); default one per core there, else 1. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  WORKER_PROCESSES?: number;
 
   /** The express "trust proxy" value TRUST_PROXY stands for (false: trust no proxy). */
   get trustProxy(): boolean | number | string[] {

@@ -1,20 +1,39 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import type { AppConfig } from '@hostboard/core';
+import type { AppConfig } from '../config/app-config.js';
 
 /**
  * How many api processes to run: API_PROCESSES when set; else, when started with `--cores` (what
  * `npm start` passes) on PostgreSQL + Redis, one per core; else one. A plain `node main.js` (tests,
- * drills, the bench, compose) stays one process, so a pid is one api.
+ * drills, compose) stays one process, so a pid is one api.
  */
 export function apiProcessCount(config: AppConfig, argv: readonly string[]): number {
   if (config.API_PROCESSES !== undefined) return config.API_PROCESSES;
   return argv.includes('--cores') && !config.embedded && config.REDIS_URL ? availableParallelism() : 1;
 }
 
+/**
+ * How many worker processes to run: WORKER_PROCESSES when set; else one per core when started with
+ * `--cores` (what `npm run start:worker` passes); else one. Why several: one process's event loop
+ * caps how many expiry jobs a second it takes up (issue 18: a burst of deadlines queued behind one
+ * core). BullMQ hands each job to one of them; a sweep takes the venue lock, so two never collide.
+ */
+export function workerProcessCount(config: AppConfig, argv: readonly string[]): number {
+  if (config.WORKER_PROCESSES !== undefined) return config.WORKER_PROCESSES;
+  return argv.includes('--cores') ? availableParallelism() : 1;
+}
+
 export interface ReadyMessage {
   type: 'hostboard:listening';
   banner: string;
+}
+
+/** Which processes a primary runs: how it names them in its lines and banner. */
+export interface PrimaryOptions {
+  /** "api" or "worker". */
+  label: string;
+  /** The banner's last line, after every process is ready: how many and why. */
+  summary: (count: number) => string;
 }
 
 const isReady = (message: unknown): message is ReadyMessage =>
@@ -28,7 +47,14 @@ const isReady = (message: unknown): message is ReadyMessage =>
  * socket is websocket-only, so a board's whole connection stays on the process that accepted it, and
  * the socket.io Redis adapter carries board events between processes.
  */
-export function runPrimary(count: number, print: (line: string) => void): void {
+export function runPrimary(
+  count: number,
+  print: (line: string) => void,
+  options: PrimaryOptions = {
+    label: 'api',
+    summary: (n) => `  api processes:   ${n} (node:cluster, one per core unless API_PROCESSES says otherwise)\n`,
+  },
+): void {
   let stopping = false;
   let announced = false;
   const start = (): Worker => cluster.fork({ HOSTBOARD_CLUSTER_WORKER: '1' });
@@ -41,7 +67,7 @@ export function runPrimary(count: number, print: (line: string) => void): void {
     if (listening < count) return;
     // Printed once every process listens, so what the banner promises is true when it appears.
     announced = true;
-    print(`${message.banner}  api processes:   ${count} (node:cluster, one per core unless API_PROCESSES says otherwise)\n`);
+    print(`${message.banner}${options.summary(count)}`);
   });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
@@ -50,7 +76,7 @@ export function runPrimary(count: number, print: (line: string) => void): void {
       // only repeat the error, so end with its code; its own lines said why.
       process.exit(code || 1);
     }
-    print(`api process ${worker.process.pid} ended (${signal ?? `exit ${code}`}); starting another\n`);
+    print(`${options.label} process ${worker.process.pid} ended (${signal ?? `exit ${code}`}); starting another\n`);
     setTimeout(() => {
       if (!stopping) start();
     }, 1000).unref();
@@ -68,7 +94,7 @@ export function runPrimary(count: number, print: (line: string) => void): void {
   start();
 }
 
-/** In a cluster worker: tell the primary this process listens (it prints the banner once). */
+/** In a cluster worker: tell the primary this process is ready (it prints the banner once). */
 export function reportListening(banner: string): boolean {
   if (!cluster.isWorker || !process.send) return false;
   const message: ReadyMessage = { type: 'hostboard:listening', banner };
