@@ -1,6 +1,7 @@
 /** Jest in ESM mode (NestJS 12 is ES modules only): run through `npm test`. */
 export default {
-  testEnvironment: 'node',
+  // Node's, plus a line naming a test file that leaves a server, socket, process or timer open.
+  testEnvironment: '<rootDir>/test/reporters/open-resources-environment.mjs',
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { createApiApp } from '../../apps/api/src/api.factory.js';
 import { Clock, loadConfig, ManualClock, SystemClock, type AppConfig } from '@hostboard/core';
 import { IN_MEMORY } from '@hostboard/persistence';
+import { memoryImage } from './memory-image.js';
 import { freshDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
@@ -35,6 +36,8 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'fatal',
     HOSTBOARD_DATA_DIR: IN_MEMORY,
+    // Unused on PostgreSQL, and by a test that sets a data folder of its own.
+    HOSTBOARD_MEMORY_IMAGE: db.url === undefined ? await memoryImage() : undefined,
     DATABASE_URL: db.url,
     REDIS_URL: process.env['REDIS_URL'],
     // Each test file's own job queue on the shared Redis.

@@ -1,6 +1,7 @@
+import type { PGlite } from '@electric-sql/pglite';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
-import { openEmbeddedDatabase } from './embedded/embedded-database.js';
+import { IN_MEMORY, openEmbeddedDatabase } from './embedded/embedded-database.js';
 import { SerialPglitePool } from './embedded/serial-pglite-pool.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -9,6 +10,8 @@ export interface DatabaseTarget {
   /** A PostgreSQL server; absent: the embedded PGlite database in `dataDir`. */
   databaseUrl?: string;
   dataDir: string;
+  /** A migrated image an in-memory database starts from (HOSTBOARD_MEMORY_IMAGE). */
+  memoryImage?: string;
   poolSize?: number;
 }
 
@@ -35,7 +38,10 @@ export async function dataSourceOptions(target: DatabaseTarget): Promise<DataSou
       extra: { connectionTimeoutMillis: 5000 },
     } satisfies PostgresDataSourceOptions;
   }
-  const db = await openEmbeddedDatabase(target.dataDir);
+  return embeddedOptions(await openEmbeddedDatabase(target.dataDir, target.memoryImage));
+}
+
+function embeddedOptions(db: PGlite): PostgresDataSourceOptions {
   class EmbeddedPool extends SerialPglitePool {
     constructor() {
       super(db);
@@ -46,7 +52,7 @@ export async function dataSourceOptions(target: DatabaseTarget): Promise<DataSou
     driver: { Pool: EmbeddedPool },
     database: 'postgres',
     poolSize: 1,
-  } satisfies PostgresDataSourceOptions;
+  };
 }
 
 /** Connects and brings the schema up to date; returns the names of the migrations it applied. */
@@ -55,6 +61,24 @@ export async function openDataSource(target: DatabaseTarget): Promise<{ dataSour
   await dataSource.initialize();
   const applied = await migrate(dataSource, target.databaseUrl !== undefined);
   return { dataSource, applied };
+}
+
+/**
+ * A fresh in-memory database with every migration applied, dumped as PGlite's data-directory tar:
+ * the HOSTBOARD_MEMORY_IMAGE that later in-memory databases start from.
+ */
+export async function migratedMemoryImage(): Promise<Blob> {
+  const db = await openEmbeddedDatabase(IN_MEMORY);
+  const dataSource = new DataSource(embeddedOptions(db));
+  try {
+    await dataSource.initialize();
+    await migrate(dataSource, false);
+    // Uncompressed: loading a gzipped image costs more CPU than reading the larger file.
+    return await db.dumpDataDir('none');
+  } finally {
+    // Destroying the data source ends its pool, which closes the database.
+    await dataSource.destroy();
+  }
 }
 
 /** Arbitrary, fixed: the advisory lock that lets one process at a time apply migrations. */

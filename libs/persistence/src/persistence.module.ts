@@ -19,7 +19,11 @@ export class PersistenceModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             server = config.DATABASE_URL !== undefined;
-            return dataSourceOptions({ databaseUrl: config.DATABASE_URL, dataDir: config.HOSTBOARD_DATA_DIR });
+            return dataSourceOptions({
+              databaseUrl: config.DATABASE_URL,
+              dataDir: config.HOSTBOARD_DATA_DIR,
+              memoryImage: config.HOSTBOARD_MEMORY_IMAGE,
+            });
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
             if (!options) throw new Error('no data source options');

@@ -37,6 +37,16 @@ export class AppConfig {
   @MinLength(1)
   HOSTBOARD_DATA_DIR = './.data';
 
+  /**
+   * A `memory://` database starts from this file (a PGlite dump of a migrated data directory) instead
+   * of running initdb and every migration, which costs seconds each time; migrations newer than the
+   * image still run. The test suite boots a hundred in-memory apps and makes one image per schema.
+   */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  HOSTBOARD_MEMORY_IMAGE?: string;
+
   /** Absent: jobs run in-process on timers. */
   @IsOptional()
   @Transform(emptyToUndefined)

@@ -1,14 +1,22 @@
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 
 export const IN_MEMORY = 'memory://';
 
-/** Opens the embedded PostgreSQL, with the extensions the schema uses, in a folder or in memory. */
-export async function openEmbeddedDatabase(dataDir: string): Promise<PGlite> {
+/**
+ * Opens the embedded PostgreSQL, with the extensions the schema uses, in a folder or in memory.
+ * An in-memory database may start from `memoryImage` (a dump of a migrated one, see
+ * `migratedMemoryImage`): loading it skips initdb, the larger part of a fresh database's start.
+ */
+export async function openEmbeddedDatabase(dataDir: string, memoryImage?: string): Promise<PGlite> {
   const extensions = { btree_gist };
-  if (dataDir === IN_MEMORY) return PGlite.create({ extensions });
+  if (dataDir === IN_MEMORY) {
+    if (memoryImage === undefined) return PGlite.create({ extensions });
+    return PGlite.create({ extensions, loadDataDir: new Blob([await readFile(memoryImage)]) });
+  }
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   return PGlite.create({ dataDir: dir, extensions });

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migratedMemoryImage } from '@hostboard/persistence';
+
+const root = new URL('../../', import.meta.url);
+
+/** What the image depends on: the migrations' sources and the PGlite build that wrote it. */
+function schemaHash(): string {
+  const hash = createHash('sha256');
+  const migrations = new URL('libs/persistence/src/migrations/', root);
+  for (const name of readdirSync(migrations).sort()) {
+    hash.update(name).update(readFileSync(new URL(name, migrations)));
+  }
+  hash.update(readFileSync(new URL('node_modules/@electric-sql/pglite/package.json', root)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+let made: Promise<string> | undefined;
+
+/**
+ * The file every in-memory test app starts from (HOSTBOARD_MEMORY_IMAGE): a migrated database, made
+ * once per schema and kept in the temp folder like Jest's own cache, so an app boots in about a
+ * third of the CPU time that initdb and the migrations take. Two workers that both find it missing
+ * each make one and the later rename wins; either copy is the same schema.
+ */
+export function memoryImage(): Promise<string> {
+  made ??= (async () => {
+    const path = join(tmpdir(), `hostboard-memory-image-${schemaHash()}.tar`);
+    if (existsSync(path)) return path;
+    const image = await migratedMemoryImage();
+    const partial = `${path}.${process.pid}`;
+    await writeFile(partial, Buffer.from(await image.arrayBuffer()));
+    await rename(partial, path);
+    return path;
+  })();
+  return made;
+}
