@@ -165,9 +165,10 @@ export async function startStack({ worker = true } = {}) {
   await waitReady(PORT, api);
   // WORKER_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker's node: a profile of the same run.
   const workerNodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // As `npm run start:worker` runs it: one worker process per core (WORKER_PROCESSES says otherwise).
+  // As `npm run start:worker` runs it: one worker process unless WORKER_PROCESSES says otherwise (a
+  // second one on these two cores made expiry slower: docs/benchmarks.md, "Worker processes").
   const workerEnv = { ...env, ...(process.env.WORKER_PROCESSES && { WORKER_PROCESSES: process.env.WORKER_PROCESSES }) };
-  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, workerEnv, ['--cores'], workerNodeArgs));
+  if (worker) procs.push(new Proc('worker', `${DIST}/apps/worker/src/main.js`, workerEnv, [], workerNodeArgs));
   await sleep(500);
   return { procs, api, worker: procs[1], url: `http://127.0.0.1:${PORT}`, stopRedis };
 }

@@ -125,7 +125,7 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
       expect(now).not.toContain(victim);
     });
 
-    it('npm run start:worker runs one worker process per core the same way, and replaces one that dies', async () => {
+    it('the worker runs several processes under node:cluster when asked (WORKER_PROCESSES), and replaces one that dies', async () => {
       let workerOutput = '';
       const worker = spawn(process.execPath, ['dist/apps/worker/src/main.js', '--cores'], {
         env: {

@@ -14,9 +14,10 @@ export function apiProcessCount(config: AppConfig, argv: readonly string[]): num
 
 /**
  * How many worker processes to run: WORKER_PROCESSES when set; else one per core when started with
- * `--cores` (what `npm run start:worker` passes); else one. Why several: one process's event loop
- * caps how many expiry jobs a second it takes up (issue 18: a burst of deadlines queued behind one
- * core). BullMQ hands each job to one of them; a sweep takes the venue lock, so two never collide.
+ * `--cores`; else one (`npm run start:worker`). BullMQ hands each job to one of them; a sweep takes
+ * the venue lock, so two never collide. Not the default: on two shared cores a second worker made
+ * expiry slower (p50 about 250 ms instead of 50: the processes take turns on the same venues' locks
+ * and compete with the api and PostgreSQL for the cores; docs/benchmarks.md, "Worker processes").
  */
 export function workerProcessCount(config: AppConfig, argv: readonly string[]): number {
   if (config.WORKER_PROCESSES !== undefined) return config.WORKER_PROCESSES;
