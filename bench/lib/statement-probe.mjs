@@ -5,7 +5,7 @@
 // a statement between requests now and then, hence the median, with the min and max beside it.
 import { api, login } from './client.mjs';
 import { tableVenues } from './phases.mjs';
-import { DB_NAME, OWNER, PG_ADMIN, Proc, stackEnv, waitReady } from './stack.mjs';
+import { DB_NAME, DIST, OWNER, PG_ADMIN, Proc, stackEnv, waitReady } from './stack.mjs';
 import { wireCounter } from './wire-counter.mjs';
 
 function spread(values) {
@@ -17,7 +17,7 @@ export async function statementProbe({ port, relayPort, n = 20 }) {
   const target = new URL(PG_ADMIN);
   const relay = await wireCounter(relayPort, { host: target.hostname, port: Number(target.port || 5432) });
   const databaseUrl = `postgres://${target.username}@127.0.0.1:${relayPort}/${DB_NAME}`;
-  const probe = new Proc('probe-api', 'dist/apps/api/src/main.js', { ...stackEnv(), DATABASE_URL: databaseUrl, API_PROCESSES: '1', PORT: String(port), HOST: '127.0.0.1' });
+  const probe = new Proc('probe-api', `${DIST}/apps/api/src/main.js`, { ...stackEnv(), DATABASE_URL: databaseUrl, API_PROCESSES: '1', PORT: String(port), HOST: '127.0.0.1' });
   try {
     await waitReady(port, probe);
     const base = `http://127.0.0.1:${port}`;
