@@ -12,14 +12,6 @@ import { Redis, type RedisOptions } from 'ioredis';
 /** Reconnect attempts: 200 ms, 400 ms, … then every second, forever (never gives up: no 'end'). */
 export const redisRetry = (times: number): number => Math.min(200 * times, 1000);
 
-/**
- * How long disconnect() lets a socket close before destroying it. ioredis arms this timer on every
- * disconnect and clears it only when the socket closes; while Redis is down the socket has already
- * closed, so the timer (2 s by default) outlived the shutdown and held the process that long (a test
- * worker then gets force-exited by Jest). A live local socket closes well within this.
- */
-export const REDIS_DISCONNECT_TIMEOUT_MS = 100;
-
 /** How long a command on a fail-fast client may take before it is given up. */
 export const REDIS_COMMAND_TIMEOUT_MS = 750;
 
@@ -49,7 +41,6 @@ export function failFastRedisOptions(commandTimeout = REDIS_COMMAND_TIMEOUT_MS):
     maxRetriesPerRequest: 1,
     commandTimeout,
     retryStrategy: redisRetry,
-    disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
   };
 }
 
@@ -90,12 +81,7 @@ export function publisherRedis(url: string, role: string): Redis {
  * on), and ioredis subscribes again by itself after every reconnect (autoResubscribe).
  */
 export function subscriberRedis(url: string, role: string): Redis {
-  const client = new Redis(url, {
-    maxRetriesPerRequest: null,
-    autoResubscribe: true,
-    retryStrategy: redisRetry,
-    disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
-  });
+  const client = new Redis(url, { maxRetriesPerRequest: null, autoResubscribe: true, retryStrategy: redisRetry });
   watchRedis(client, role);
   return client;
 }
