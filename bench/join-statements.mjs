@@ -11,33 +11,18 @@
 // Needs dist/ built, PostgreSQL at 127.0.0.1:5432 (user postgres) and Redis at 127.0.0.1:6379, read
 // access to /var/log/postgresql. Env: PORT (3620), PREFIX (joinsql), JOINS (1000), COUNT (50), PG_LOG (the server's log file),
 // API_DIST (dist).
-import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ticks as procTicks } from './lib/cpu.mjs';
+import { backends, loggedStatements, singleApi } from './lib/single-api.mjs';
 
 const PORT = Number(process.env.PORT ?? 3620);
 const PREFIX = process.env.PREFIX ?? 'joinsql';
 const JOINS = Number(process.env.JOINS ?? 1000);
 const COUNT = Number(process.env.COUNT ?? 50);
-// Another build to compare with (e.g. a copy of dist/ built from an earlier commit, inside this checkout).
-const DIST = process.env.API_DIST ?? 'dist';
-const PG = 'postgres://postgres@127.0.0.1:5432';
 const HZ = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-const base = `http://127.0.0.1:${PORT}`;
-const owner = { email: 'bench-owner@example.test', password: 'bench-owner-password-1' };
-
-const psql = (db, sql) =>
-  execFileSync('psql', ['-qAt', `${PG}/${db}`, '-c', sql])
-    .toString()
-    .trim();
-const ticks = (pid) => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(f[11]) + Number(f[12]); // utime + stime (fields 14 and 15)
-  } catch {
-    return 0;
-  }
-};
+const { call, start } = singleApi({ port: PORT, prefix: PREFIX });
+const ticks = (pid) => procTicks(pid) ?? 0;
 const postgresPids = () =>
   readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
@@ -48,52 +33,18 @@ const postgresPids = () =>
         return false;
       }
     });
-const backends = (db) => psql('postgres', `SELECT pid FROM pg_stat_activity WHERE datname = '${db}'`).split('\n').filter(Boolean);
 
-async function call(method, path, body, token, extra = {}) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function startApi(db) {
-  psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
-  psql('postgres', `CREATE DATABASE ${db}`);
-  return spawn('node', [`${DIST}/apps/api/src/main.js`], {
-    env: {
-      ...process.env,
-      DATABASE_URL: `${PG}/${db}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      JOBS_PREFIX: PREFIX,
-      PORT: String(PORT),
-      LOG_LEVEL: 'warn',
-      API_PROCESSES: '1',
-      BOOTSTRAP_OWNER_EMAIL: owner.email,
-      BOOTSTRAP_OWNER_PASSWORD: owner.password,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-}
-
-async function ready(api) {
-  let out = '';
-  api.stdout.on('data', (d) => (out += d));
-  for (let i = 0; i < 120 && !out.includes('hostboard is running'); i++) await sleep(500);
-  if (!out.includes('hostboard is running')) throw new Error(`the api did not start: ${out}`);
-  const { token } = await call('POST', '/v1/auth/sessions', owner);
-  const venue = await venueRunningAllDay(token, 'bench', 'Bench');
+/** The api on a fresh database, with an all-day venue of three tables. */
+async function ready(db, options) {
+  const api = await start(db, options);
+  const venue = await venueRunningAllDay(api.token, 'bench', 'Bench');
   for (const [label, capacity] of [
     ['T1', 2],
     ['T2', 4],
     ['T3', 6],
   ])
-    await call('POST', `/v1/venues/${venue.id}/tables`, { label, capacity }, token);
-  return { token, venueId: venue.id };
+    await call('POST', `/v1/venues/${venue.id}/tables`, { label, capacity }, api.token);
+  return { api, token: api.token, venueId: venue.id };
 }
 
 let serial = 0;
@@ -106,36 +57,15 @@ async function joins(n, { token, venueId }) {
   }
 }
 
-async function stop(api) {
-  api.kill('SIGTERM');
-  await new Promise((r) => api.once('exit', r));
-}
-
 /** The statements this database logged while `fn` ran, by kind (parameters and numbers masked). */
 async function logged(db, fn) {
-  const file = process.env.PG_LOG ?? '/var/log/postgresql/postgresql-15-main.log';
-  await sleep(300);
-  const from = statSync(file).size;
-  await fn();
-  await sleep(500);
-  const to = statSync(file).size;
-  const buf = Buffer.alloc(to - from);
-  const fd = openSync(file, 'r');
-  readSync(fd, buf, 0, buf.length, from);
-  closeSync(fd);
-  const lines = buf
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l.includes(`@${db} `) && /LOG: {2}(statement|execute)/.test(l));
+  const lines = await loggedStatements(db, fn);
   const kinds = new Map();
   for (const l of lines) {
-    const text = l
-      .replace(/^.*LOG: {2}(statement|execute [^:]*): /, '')
-      .replace(/\$\d+|'[^']*'|\d+/g, '?')
-      .slice(0, 90);
+    const text = l.replace(/\$\d+|'[^']*'|\d+/g, '?').slice(0, 90);
     kinds.set(text, (kinds.get(text) ?? 0) + 1);
   }
-  const beginCommit = lines.filter((l) => /LOG: {2}(statement|execute [^:]*): (BEGIN|COMMIT|START TRANSACTION)/.test(l)).length;
+  const beginCommit = lines.filter((l) => /^(BEGIN|COMMIT|START TRANSACTION)/.test(l)).length;
   return { lines: lines.length, beginCommit, kinds: [...kinds].sort((a, b) => b[1] - a[1]) };
 }
 
@@ -147,10 +77,8 @@ function report(what, n, r) {
 /** Statements per join, per table offer and per acceptance, read from the server log. */
 async function countStatements() {
   const db = `${PREFIX}_count`;
-  const api = await startApi(db);
-  psql('postgres', `ALTER DATABASE ${db} SET log_statement = 'all'`);
+  const ctx = await ready(db, { logStatements: true });
   try {
-    const ctx = await ready(api);
     await joins(5, ctx); // warm: the first joins open connections and prepare
     report('desk join', COUNT, await logged(db, () => joins(COUNT, ctx)));
     // Offer → accept on a venue with a table per cycle (an accepted table stays planned for the turn).
@@ -193,30 +121,29 @@ async function countStatements() {
       }),
     );
   } finally {
-    await stop(api);
-    psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await ctx.api.stop();
   }
 }
 
 /** CPU per join of the api process and of PostgreSQL. */
 async function measureCpu() {
   const db = `${PREFIX}_bench`;
-  const api = await startApi(db);
+  const ctx = await ready(db);
+  const { api } = ctx;
   try {
-    const ctx = await ready(api);
     await joins(50, ctx); // warm
     const pids = backends(db);
     const all = postgresPids();
     const a0 = ticks(api.pid);
-    const b0 = pids.map(ticks);
-    const p0 = all.map(ticks);
+    const b0 = pids.map((p) => ticks(p));
+    const p0 = all.map((p) => ticks(p));
     const t0 = performance.now();
     await joins(JOINS, ctx);
     const ms = performance.now() - t0;
     const a1 = ticks(api.pid);
     const after = backends(db);
     const b1 = after.map((p) => ticks(p) - (pids.includes(p) ? b0[pids.indexOf(p)] : 0));
-    const p1 = all.map(ticks);
+    const p1 = all.map((p) => ticks(p));
     const perJoin = (t) => ((t / HZ) * 1000) / JOINS;
     return {
       joins: JOINS,
@@ -227,8 +154,7 @@ async function measureCpu() {
       loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
     };
   } finally {
-    await stop(api);
-    psql('postgres', `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await ctx.api.stop();
   }
 }
 
