@@ -23,10 +23,7 @@ export class IdempotencyStore {
 
   /** Outside any transaction: answer a retry from what is stored, before doing any work. */
   async replayIfStored(claim: IdempotencyClaim): Promise<void> {
-    const row = await selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [
-      claim.scope,
-      claim.key,
-    ]);
+    const row = await this.stored(claim);
     if (row) this.answerFromRow(row, claim);
   }
 
@@ -61,7 +58,7 @@ export class IdempotencyStore {
   async replayAfterFailure(claim: IdempotencyClaim): Promise<void> {
     let row: IdempotencyKeyRow | null;
     try {
-      row = await selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
+      row = await this.stored(claim);
     } catch {
       return; // the original failure is the better answer
     }
@@ -118,6 +115,11 @@ export class IdempotencyStore {
       .where('created_at < :cutoff', { cutoff })
       .execute();
     return result.affected ?? 0;
+  }
+
+  /** The answer stored for the key, read outside any transaction. */
+  private stored(claim: IdempotencyClaim): Promise<IdempotencyKeyRow | null> {
+    return selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
   }
 
   private answerFromRow(row: IdempotencyKeyRow, claim: IdempotencyClaim): never {

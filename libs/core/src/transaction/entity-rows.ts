@@ -84,15 +84,8 @@ export function entityRead<T extends ObjectLiteral>(
   return {
     sql: `SELECT row_to_json(x) FROM (SELECT ${shape.list} FROM ${shape.table} WHERE ${where} LIMIT 1) x`,
     params,
-    parse: (value) => {
-      if (value === null || value === undefined) return null;
-      const row = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, unknown>;
-      for (const c of shape.columns) {
-        const v = row[c.databaseName];
-        if (typeof v === 'number' && TEXT_NUMBERS.has(String(c.type))) row[c.databaseName] = String(v);
-      }
-      return hydrateRows(manager, target, [row])[0] ?? null;
-    },
+    parse: (value) =>
+      value === null || value === undefined ? null : (hydrateJson(manager, target, [fromJson(value)])[0] ?? null),
   };
 }
 
@@ -108,20 +101,30 @@ export function entitiesRead<T extends ObjectLiteral>(
   orderBy: string,
 ): ScalarRead<T[]> {
   const shape = shapeOf(manager, target);
-  const one = entityRead(manager, target, where, params);
   return {
     sql: `SELECT json_agg(row_to_json(x) ORDER BY ${orderBy}) FROM (SELECT ${shape.list} FROM ${shape.table} WHERE ${where}) x`,
     params,
-    parse: (value) => {
-      if (value === null || value === undefined) return [];
-      const rows = (typeof value === 'string' ? JSON.parse(value) : value) as unknown[];
-      return rows.map((row) => one.parse(row)).filter((e): e is T => e !== null);
-    },
+    parse: (value) => (value === null || value === undefined ? [] : hydrateJson(manager, target, fromJson(value) as unknown[])),
   };
 }
 
+/** `json` answers JSON text on some drivers and parsed values on others. */
+const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
+
 /** Column types node-postgres answers as strings (JSON as numbers). */
 const TEXT_NUMBERS = new Set(['bigint', 'int8', 'numeric', 'decimal']);
+
+/** Rows read as JSON into entities: the numbers node-postgres gives as strings back to strings, then `hydrateRows`. */
+function hydrateJson<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rows: unknown[]): T[] {
+  const { columns } = shapeOf(manager, target);
+  for (const row of rows as Array<Record<string, unknown>>) {
+    for (const c of columns) {
+      const v = row[c.databaseName];
+      if (typeof v === 'number' && TEXT_NUMBERS.has(String(c.type))) row[c.databaseName] = String(v);
+    }
+  }
+  return hydrateRows(manager, target, rows);
+}
 
 /**
  * `UPDATE <table> SET <set> WHERE <where> RETURNING <columns>` (parameters `$1…` across both),

@@ -59,12 +59,17 @@ export class TransactionRunner {
       const outcome = await this.run(async (tx): Promise<{ result: T } | { refusal: DomainException }> => {
         if (claim) await this.idempotency.enter(tx.manager, claim);
         await options.lock?.(tx.manager);
+        // What the key records for this result: its status, and the body a replay gets.
+        const answer = (key: IdempotencyClaim, result: T): [IdempotencyClaim, number, unknown] => [
+          key,
+          options.status?.(result) ?? key.successStatus,
+          options.storedAs ? options.storedAs(result) : result,
+        ];
         let recorded = false;
         const answerRow = (result: unknown): PendingInsert[] => {
           if (!claim) return [];
           recorded = true;
-          const stored = options.storedAs ? options.storedAs(result as T) : result;
-          return [this.idempotency.recordRow(claim, options.status?.(result as T) ?? claim.successStatus, stored)];
+          return [this.idempotency.recordRow(...answer(claim, result as T))];
         };
         let result: T;
         try {
@@ -74,10 +79,7 @@ export class TransactionRunner {
           if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
           return { refusal: err.refusal };
         }
-        if (claim && !recorded) {
-          const stored = options.storedAs ? options.storedAs(result) : result;
-          await this.idempotency.record(tx.manager, claim, options.status?.(result) ?? claim.successStatus, stored);
-        }
+        if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
         return { result };
       });
       if ('refusal' in outcome) {

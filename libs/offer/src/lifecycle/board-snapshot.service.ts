@@ -3,7 +3,7 @@ import { DomainException, readTogether, TransactionRunner } from '@hostboard/cor
 import { PoolAllocator, TableFloorReader, type FloorTable, type PoolCounts, type TableCounts } from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
 import { GuestMessenger, ReachReader } from '@hostboard/outbox';
-import { ACTIVE_STATUSES, kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
+import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
@@ -67,7 +67,10 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         live: this.offers.liveRead(manager, venueId),
         offerTables: this.offers.liveTablesRead(venueId),
         queueTotal: this.entries.countActiveRead(venueId),
-        failed: this.reach.failedRead(venueId, ACTIVE_STATUSES),
+        failed: this.reach.failedRead(
+          venueId,
+          active.map((e) => e.id),
+        ),
         floor: tablesVenue ? this.floor.floorRead(venueId, now) : undefined,
         capacities: tablesVenue ? this.seating.seatingCapacitiesRead(venueId) : undefined,
       });

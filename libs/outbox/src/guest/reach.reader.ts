@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { jsonRows, type ScalarRead } from '@hostboard/core';
+import { jsonRows, readTogether, type ScalarRead } from '@hostboard/core';
 import { EmailChannel } from '../channels/email.channel.js';
 import { SmsAdapter } from '../channels/sms.adapter.js';
 import type { OutboxChannel } from '../outbox-message.entity.js';
@@ -27,17 +27,16 @@ export class ReachReader {
   }
 
   /**
-   * As a part of a combined read (readTogether): the venue's active parties a message failed to and
-   * none was sent to after; `reachOf` turns it into each party's reach.
+   * As a part of a combined read (readTogether): which of the parties `entryIds` a message failed to
+   * with none sent to them after; `reachOf` turns it into each party's reach.
    */
-  failedRead(venueId: string, activeStatuses: readonly string[]): ScalarRead<Set<string>> {
+  failedRead(venueId: string, entryIds: string[]): ScalarRead<Set<string>> {
     return {
       sql: `SELECT json_agg(DISTINCT f.entry_id) FROM outbox_messages f
-             WHERE f.venue_id = $1 AND f.status = 'failed'
-               AND f.entry_id IN (SELECT e.id FROM queue_entries e WHERE e.venue_id = $1 AND e.status = ANY($2::text[]))
+             WHERE f.venue_id = $1 AND f.entry_id = ANY($2::uuid[]) AND f.status = 'failed'
                AND NOT EXISTS (SELECT 1 FROM outbox_messages s
                                 WHERE s.entry_id = f.entry_id AND s.status = 'sent' AND s.created_at > f.created_at)`,
-      params: [venueId, [...activeStatuses]],
+      params: [venueId, entryIds],
       parse: (value) => new Set(jsonRows<string>(value)),
     };
   }
@@ -60,15 +59,13 @@ export class ReachReader {
     venueId: string,
     parties: ReadonlyArray<{ id: string; email: string | null; phone: string | null }>,
   ): Promise<Map<string, Reach>> {
-    const reach = new Map<string, Reach>();
-    if (parties.length === 0) return reach;
-    const rows = await tx.query<Array<{ entry_id: string }>>(
-      `SELECT DISTINCT f.entry_id FROM outbox_messages f
-        WHERE f.venue_id = $1 AND f.entry_id = ANY($2::uuid[]) AND f.status = 'failed'
-          AND NOT EXISTS (SELECT 1 FROM outbox_messages s
-                           WHERE s.entry_id = f.entry_id AND s.status = 'sent' AND s.created_at > f.created_at)`,
-      [venueId, parties.map((p) => p.id)],
-    );
-    return this.reachOf(parties, new Set(rows.map((r) => r.entry_id)));
+    if (parties.length === 0) return new Map();
+    const { failed } = await readTogether(tx, {
+      failed: this.failedRead(
+        venueId,
+        parties.map((p) => p.id),
+      ),
+    });
+    return this.reachOf(parties, failed);
   }
 }
