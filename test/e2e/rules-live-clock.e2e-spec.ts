@@ -99,6 +99,26 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
     ]);
   });
 
+  it('11: a hold that lapsed after its business day ended returns its party to a queue that closes in the same sweep', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await liveRestaurant();
+    const p = await joined(t, owner, v.id, party(2));
+    clock.set(new Date('2026-10-10T03:58:00.000Z')); // 22:58 on Friday, the last minutes of service
+    const made = await offerTo(v, p.entry);
+    // 00:30 on Saturday: the hold lapsed at 23:03 and nobody swept. The sweep's lock-free read finds
+    // a due offer but no waiting party of Friday (the party is still offered); the expiry returns it
+    // to waiting, and the same sweep must close it with its day.
+    clock.set(new Date('2026-10-10T05:30:00.000Z'));
+    owner = await signIn(t, owner.email, owner.password);
+    expect(await activeEntries(t, owner, v.id)).toEqual([]);
+    expect((await historyOf(v.id, made.offer.id)).map((h) => h.to)).toEqual(['live', 'expired']);
+    expect((await historyOf(v.id, p.entry.id)).slice(-2).map((h) => [h.from, h.to, h.reason])).toEqual([
+      ['offered', 'waiting', 'WAITLIST_OFFER_EXPIRED'],
+      ['waiting', 'expired', 'business day ended'],
+    ]);
+  });
+
   it('11: a business day that ended with nobody at the board is closed by the next read, or the next join', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, preparedQuery, returningRows, selectEntity, type TogetherStatement } from '@hostboard/core';
+import { insertEntities, preparedQuery, returningRows, selectEntity, type ChainedStep, type TogetherStatement } from '@hostboard/core';
 import { Reservation, type ReservationState } from './reservation.entity.js';
 
 @Injectable()
@@ -70,23 +70,18 @@ export class ReservationRepository {
   }
 
   /**
-   * `transition` for many reservations in one statement (an expiry sweep ends many offers at once):
-   * answers the ids this call moved; one no longer in `from` is left alone.
+   * `transition` for the reservations of the offers a previous step of the same statement ended
+   * (`source`, a step whose RETURNING has reservation_id): one no longer in `from` is left alone.
+   * RETURNING, under the step's name: id, kind, party_size (the pool seats it gave back).
    */
-  async transitionAll(
-    tx: EntityManager,
-    ids: string[],
-    from: ReservationState[],
-    to: ReservationState,
-    at: Date,
-    reason: string | null = null,
-  ): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await preparedQuery<{ id: string }>(
-      tx,
-      'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = ANY($1::uuid[]) AND state = ANY($5::text[]) RETURNING id',
-      [ids, to, at, reason, from],
-    );
-    return new Set(rows.map((r) => r.id));
+  releaseStep(source: string, from: ReservationState[], to: ReservationState, at: Date, reason: string | null): ChainedStep {
+    return {
+      name: 'released',
+      sql: `UPDATE reservations SET state = $1, updated_at = $2, state_reason = $3
+             WHERE id IN (SELECT reservation_id FROM ${source}) AND state = ANY($4::text[])
+         RETURNING id, kind, party_size`,
+      params: [to, at, reason, from],
+    };
   }
+
 }

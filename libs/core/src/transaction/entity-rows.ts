@@ -202,6 +202,33 @@ export async function insertTogether<R = Record<string, unknown>>(
   return preparedQuery<R>(manager, text, params, options);
 }
 
+/** A step of `chainedQuery`: a data-modifying statement, named so that later steps read its RETURNING. */
+export interface ChainedStep extends TogetherStatement {
+  name: string;
+}
+
+/**
+ * Statements that feed each other in one round trip: each step a CTE under its name (a later one
+ * reads an earlier one's RETURNING rows), and `final` a SELECT over them. All steps see the snapshot
+ * taken before the statement (none sees another's changes, only its RETURNING); row triggers and
+ * constraints apply as to separate statements, checked by the end of it.
+ */
+export async function chainedQuery<R = Record<string, unknown>>(
+  manager: EntityManager,
+  steps: ChainedStep[],
+  final: TogetherStatement,
+): Promise<R[]> {
+  const params: unknown[] = [];
+  const ctes = steps.map((s) => {
+    const sql = renumberParams(s.sql, params.length);
+    params.push(...s.params);
+    return `${s.name} AS (${sql})`;
+  });
+  const tail = renumberParams(final.sql, params.length);
+  params.push(...final.params);
+  return preparedQuery<R>(manager, ctes.length > 0 ? `WITH ${ctes.join(',\n     ')}\n${tail}` : tail, params);
+}
+
 /** `$1` → `$(1 + offset)`: a statement's own parameter numbers, placed after those before it. */
 export function renumberParams(sql: string, offset: number): string {
   return offset === 0 ? sql : sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);

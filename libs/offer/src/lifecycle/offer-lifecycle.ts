@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { HistoryWriter, type HistoryChange, type PendingInsert, type Tx } from '@hostboard/core';
+import { chainedQuery, HistoryWriter, type HistoryChange, type PendingInsert, type Tx } from '@hostboard/core';
 import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type Announcement, type AnnouncementTo } from '@hostboard/outbox';
 import { BusinessDayCloser, QueueEntryRepository, type EntryParty, type EntryStatus } from '@hostboard/queue';
-import { VenueRepository, type Venue } from '@hostboard/venue';
+import { VenueClock, type Venue } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository, type EndedOffer } from '../offers/offer.repository.js';
 import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
@@ -18,6 +18,25 @@ export type OfferEnding = 'expired' | 'withdrawn' | 'cancelled';
  * statement: a venue with more due at once than this takes another round, in deadline order.
  */
 const EXPIRY_BATCH = 500;
+
+/** The offers a sweep expired, by deadline; and the oldest business date of a party it returned to waiting. */
+export interface ExpiredOffers {
+  ids: string[];
+  oldestReturned?: string;
+}
+
+/** A row of the statement that ends offers: the offer, whether its hold was released, and (table venues) its party. */
+interface EndedRow {
+  id: string;
+  entry_id: string;
+  reservation_id: string;
+  released: boolean;
+  pool_seats: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  business_date: string | null;
+}
 
 /**
  * Ends live offers and everything that hangs on them, once: the offer, its held reservation (seats
@@ -35,7 +54,7 @@ export class OfferLifecycle {
     private readonly offers: OfferRepository,
     private readonly reservations: ReservationRepository,
     private readonly entries: QueueEntryRepository,
-    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly expiryJobs: OfferExpiryScheduler,
@@ -44,24 +63,26 @@ export class OfferLifecycle {
   ) {}
 
   async end(tx: Tx, venue: Venue, offer: Offer, ending: OfferEnding, now: Date, operationId: string): Promise<boolean> {
-    return (await this.endAll(tx, venue, { ids: [offer.id] }, ending, now, () => operationId)).length > 0;
+    return (await this.endAll(tx, venue, { ids: [offer.id] }, ending, now, () => operationId)).ids.length > 0;
   }
 
   /** Inside the venue lock: expires every live offer due at `now`; answers their ids, in deadline order. */
-  async expireDue(tx: Tx, venue: Venue, now: Date, operationId: (offerId: string) => string): Promise<string[]> {
-    const expired: string[] = [];
+  async expireDue(tx: Tx, venue: Venue, now: Date, operationId: (offerId: string) => string): Promise<ExpiredOffers> {
+    const expired: ExpiredOffers = { ids: [] };
     for (;;) {
       const batch = await this.endAll(tx, venue, { dueAt: now, limit: EXPIRY_BATCH }, 'expired', now, operationId);
-      expired.push(...batch);
-      if (batch.length < EXPIRY_BATCH) return expired;
+      expired.ids.push(...batch.ids);
+      if (batch.oldestReturned !== undefined && !(expired.oldestReturned !== undefined && expired.oldestReturned <= batch.oldestReturned))
+        expired.oldestReturned = batch.oldestReturned;
+      if (batch.ids.length < EXPIRY_BATCH) return expired;
     }
   }
 
   /**
-   * Statements, however many offers: end the offers, release their reservations, move their entries
-   * (reading the parties in the same statement for table venues), the business date when a kept
-   * place is announced, the pool counts, and one insert of all history rows, guest messages and board
-   * events (one event per offer, each with its own version).
+   * Two statements, however many offers: one ends the offers, releases their reservations, moves
+   * their entries and (table venues) reads their parties, each step guarded by the current state; the
+   * other inserts every history row, guest message and board event (one event per offer, each with
+   * its own version). A third reads the business date when a kept place may belong to an ended day.
    */
   private async endAll(
     tx: Tx,
@@ -70,44 +91,48 @@ export class OfferLifecycle {
     ending: OfferEnding,
     now: Date,
     operationId: (offerId: string) => string,
-  ): Promise<string[]> {
+  ): Promise<ExpiredOffers> {
     const m = tx.manager;
-    const ended = await this.offers.endLive(m, venue.id, which, ending, now);
-    if (ended.length === 0) return [];
     const reason = ending === 'expired' ? 'WAITLIST_OFFER_EXPIRED' : ending;
     const reservationTo = ending === 'expired' ? 'EXPIRED' : 'CANCELLED';
-    const released = await this.reservations.transitionAll(
-      m,
-      ended.map((o) => o.reservationId),
-      ['HELD'],
-      reservationTo,
-      now,
-      reason,
-    );
     // The policy decides where the party goes when an offer lapses or is withdrawn: back to waiting
     // with its original place (received time and sequence untouched), or out of the active queue.
     const entryTo: EntryStatus =
       ending === 'cancelled' ? 'cancelled' : venue.onOfferExpired === 'keep-place' ? 'waiting' : 'expired';
     // Table venues only announce: those are the venues whose parties were told of the offer.
     const announced = venue.seating === 'tables';
-    const parties = await this.entries.transitionAll(
-      m,
-      venue.id,
-      ended.map((o) => o.entryId),
-      ['offered'],
-      entryTo,
-      announced,
-    );
+    const steps = [
+      this.offers.endLiveStep(venue.id, which, ending, now),
+      this.reservations.releaseStep('ended', ['HELD'], reservationTo, now, reason),
+      this.entries.moveStep('ended', venue.id, ['offered'], entryTo),
+      ...(announced ? [this.entries.partiesStep('ended', venue.id)] : []),
+    ];
+    const rows = await chainedQuery<EndedRow>(m, steps, {
+      sql: `SELECT e.id, e.entry_id, e.reservation_id, r.id IS NOT NULL AS released,
+                   CASE WHEN r.kind = 'pool' THEN r.party_size ELSE 0 END AS pool_seats,
+                   ${announced ? 'p.name, p.email, p.phone, p.business_date' : 'NULL AS name, NULL AS email, NULL AS phone, NULL AS business_date'}
+              FROM ended e LEFT JOIN released r ON r.id = e.reservation_id
+                   ${announced ? 'LEFT JOIN parties p ON p.id = e.entry_id' : ''}
+             ORDER BY e.expires_at, e.id`,
+      params: [],
+    });
+    if (rows.length === 0) return { ids: [] };
+    const ended: EndedOffer[] = rows.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
+    const parties: EntryParty[] = rows
+      .filter((r) => r.business_date !== null)
+      .map((r) => ({ id: r.entry_id, name: r.name ?? '', email: r.email, phone: r.phone, businessDate: r.business_date ?? '' }));
+    // The pool counters follow the reservations in the database (a trigger, checked there); the venue
+    // read under the lock follows them here, as the trigger does: released held seats are free again.
+    venue.poolHeld -= rows.reduce((sum, r) => sum + (r.released ? r.pool_seats : 0), 0);
     const changes: HistoryChange[] = [];
-    for (const offer of ended) {
-      const base = { venueId: venue.id, at: now, operationId: operationId(offer.id), reason };
-      changes.push({ ...base, subjectType: 'offer', subjectId: offer.id, from: 'live', to: ending });
-      if (released.has(offer.reservationId))
-        changes.push({ ...base, subjectType: 'reservation', subjectId: offer.reservationId, from: 'HELD', to: reservationTo });
-      changes.push({ ...base, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: entryTo });
-      if (ending !== 'expired') this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
+    for (const r of rows) {
+      const base = { venueId: venue.id, at: now, operationId: operationId(r.id), reason };
+      changes.push({ ...base, subjectType: 'offer', subjectId: r.id, from: 'live', to: ending });
+      if (r.released)
+        changes.push({ ...base, subjectType: 'reservation', subjectId: r.reservation_id, from: 'HELD', to: reservationTo });
+      changes.push({ ...base, subjectType: 'entry', subjectId: r.entry_id, from: 'offered', to: entryTo });
+      if (ending !== 'expired') this.expiryJobs.afterCommit(tx, venue, { cancel: r.id });
     }
-    await this.venues.refreshPoolCounts(m, venue);
     const messages = await this.announcements(m, venue, ended, parties, ending, entryTo === 'waiting', now);
     await this.board.appendAll(
       tx,
@@ -119,7 +144,8 @@ export class OfferLifecycle {
       now,
       [this.history.rows(...changes), messages],
     );
-    return ended.map((o) => o.id);
+    const returned = entryTo === 'waiting' ? parties.map((p) => p.businessDate).sort()[0] : undefined;
+    return { ids: ended.map((o) => o.id), ...(returned !== undefined && { oldestReturned: returned }) };
   }
 
   /**
@@ -139,7 +165,10 @@ export class OfferLifecycle {
     const kind: Announcement = ending === 'expired' ? 'offer-lapsed' : ending === 'withdrawn' ? 'offer-withdrawn' : 'queue-left';
     // An offer that ends after its business day did returns the party to a queue that closes in the
     // same sweep (no place is kept past the day), so the message must not promise one.
-    const today = placeKept && parties.length > 0 ? await this.days.currentBusinessDate(m, venue, now) : null;
+    // Only a party of a date before the venue-local one can be (the running business date is never later).
+    const localDate = this.clock.localDate(venue, now);
+    const today =
+      placeKept && parties.some((p) => p.businessDate < localDate) ? await this.days.currentBusinessDate(m, venue, now) : null;
     const list: AnnouncementTo[] = [];
     for (const offer of ended) {
       const party = byId.get(offer.entryId);

@@ -27,20 +27,25 @@ export class SweepService {
   /**
    * Inside a transaction that holds the venue lock: expires every live offer due at `now`, then
    * closes the waiting entries of ended business days (after the expiry, so an offer of that day
-   * that lapsed and returned its party to waiting is closed in the same sweep).
+   * that lapsed and returned its party to waiting is closed in the same sweep). `dayEnded` is what a
+   * lock-free read just found (`sweepFirst`); when it found no ended day, the close runs only if an
+   * expiry returned a party of an earlier date to waiting. Without it, the close always looks.
    */
-  async sweepLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
+  async sweepLocked(tx: Tx, venue: Venue, now: Date, dayEnded?: boolean): Promise<string[]> {
     // All of them at once, in a fixed number of statements: a burst of offers falls due together,
     // and every expiry behind this lock waits for the whole sweep.
     const expired = await this.lifecycle.expireDue(tx, venue, now, expiryOperationId);
-    await this.dayClose.closeLocked(tx, venue, now);
-    return expired;
+    const returnedOld = expired.oldestReturned !== undefined && expired.oldestReturned < this.clock.localDate(venue, now);
+    if (dayEnded !== false || returnedOld) await this.dayClose.closeLocked(tx, venue, now);
+    return expired.ids;
   }
 
   /**
    * The sweep before a decision: its own transaction, committed before the decision starts. Most
    * decisions find nothing due, so a lock-free read asks first; what it misses by a hair is what a
    * sweep committed a moment earlier would have missed too, and the decision checks its own deadline.
+   * (An entry of an ended day can only come back to waiting through an offer's end, and every such
+   * end is followed by a sweep of its own or is found by the next one's read.)
    */
   async sweepFirst(venueId: string): Promise<string[]> {
     const wallNow = this.wallClock.now();
@@ -53,7 +58,7 @@ export class SweepService {
     if (!found.due && !found.dayEnded) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
-      return this.sweepLocked(tx, venue, this.clock.now(venue));
+      return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded);
     });
   }
 

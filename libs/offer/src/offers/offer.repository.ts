@@ -6,6 +6,7 @@ import {
   insertEntities,
   jsonRows,
   preparedQuery,
+  type ChainedStep,
   type PendingInsert,
   type ScalarRead,
   type TogetherStatement,
@@ -122,33 +123,29 @@ export class OfferRepository {
   }
 
   /**
-   * Ends live offers of the venue in one statement: those given by id, or the first `limit` whose
-   * deadline has come at `dueAt` (`expires_at <= dueAt`: acceptance is valid strictly before it).
-   * Guarded by the state, so an offer no longer live is left alone and not answered (a repeat changes
-   * nothing). Answers the ended offers by deadline, then id: the order of their history rows and
-   * board events.
+   * Ends the live offers picked (by id, or the first `limit` whose deadline has come at `dueAt`:
+   * `expires_at <= dueAt`, since acceptance is valid strictly before it), guarded by the state (an
+   * offer no longer live is left alone, so a repeat changes nothing): a step of the one statement that ends them with what hangs on
+   * them (OfferLifecycle). Its RETURNING, under the step's name: id, entry_id, reservation_id, expires_at.
    */
-  async endLive(
-    tx: EntityManager,
+  endLiveStep(
     venueId: string,
     which: { ids: string[] } | { dueAt: Date; limit: number },
     to: OfferState,
     at: Date,
-  ): Promise<EndedOffer[]> {
+  ): ChainedStep {
     const picked =
       'ids' in which
         ? 'venue_id = $1 AND id = ANY($2::uuid[])'
         : `id IN (SELECT id FROM offers WHERE venue_id = $1 AND state = 'live' AND expires_at <= $2
                   ORDER BY expires_at, id LIMIT $5)`;
-    const rows = await preparedQuery<{ id: string; entry_id: string; reservation_id: string }>(
-      tx,
-      `WITH ended AS (
-         UPDATE offers SET state = $3, resolved_at = $4
-          WHERE ${picked} AND state = 'live'
-          RETURNING id, entry_id, reservation_id, expires_at)
-       SELECT id, entry_id, reservation_id FROM ended ORDER BY expires_at, id`,
-      'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
-    );
-    return rows.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
+    return {
+      name: 'ended',
+      sql: `UPDATE offers SET state = $3, resolved_at = $4
+             WHERE ${picked} AND state = 'live'
+         RETURNING id, entry_id, reservation_id, expires_at`,
+      params: 'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
+    };
   }
+
 }

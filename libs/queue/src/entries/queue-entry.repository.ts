@@ -8,6 +8,7 @@ import {
   returningRows,
   selectEntities,
   selectEntity,
+  type ChainedStep,
   type PendingInsert,
   type ScalarRead,
   type TogetherStatement,
@@ -250,42 +251,33 @@ export class QueueEntryRepository {
   }
 
   /**
-   * `transition` for many entries of the venue in one statement (an expiry sweep ends many offers at
-   * once). With `parties`, the same statement also answers every entry of `ids`, moved or not, with
-   * what a guest message needs (the statement reads them as they were before the move; none of these
-   * fields changes with it); else it answers nothing.
+   * `transition` for the entries of the offers a previous step of the same statement ended (`source`,
+   * a step whose RETURNING has entry_id), bumping their versions; one no longer in `from` is left alone.
    */
-  async transitionAll(
-    tx: EntityManager,
-    venueId: string,
-    ids: string[],
-    from: EntryStatus[],
-    to: EntryStatus,
-    parties: boolean,
-  ): Promise<EntryParty[]> {
-    if (ids.length === 0) return [];
-    const move =
-      'UPDATE queue_entries SET status = $3, version = version + 1 WHERE venue_id = $1 AND id = ANY($2::uuid[]) AND status = ANY($4::text[])';
-    const params = [venueId, ids, to, from];
-    if (!parties) {
-      await preparedQuery(tx, move, params);
-      return [];
-    }
-    const rows = await preparedQuery<{
-      id: string;
-      name: string;
-      email: string | null;
-      phone: string | null;
-      business_date: string;
-    }>(
-      tx,
-      `WITH moved AS (${move} RETURNING id)
-       SELECT id, name, email, phone, business_date::text AS business_date FROM queue_entries
-        WHERE venue_id = $1 AND id = ANY($2::uuid[])`,
-      params,
-    );
-    return rows.map((r) => ({ id: r.id, name: r.name, email: r.email, phone: r.phone, businessDate: String(r.business_date) }));
+  moveStep(source: string, venueId: string, from: EntryStatus[], to: EntryStatus): ChainedStep {
+    return {
+      name: 'moved',
+      sql: `UPDATE queue_entries SET status = $2, version = version + 1
+             WHERE venue_id = $1 AND id IN (SELECT entry_id FROM ${source}) AND status = ANY($3::text[])
+         RETURNING id`,
+      params: [venueId, to, from],
+    };
   }
+
+  /**
+   * What a guest message needs of the entries of `source`'s offers (a step whose RETURNING has
+   * entry_id), moved or not: read as they were before the statement, and none of these fields
+   * changes with a move. Under the step's name: id, name, email, phone, business_date (text).
+   */
+  partiesStep(source: string, venueId: string): ChainedStep {
+    return {
+      name: 'parties',
+      sql: `SELECT id, name, email, phone, business_date::text AS business_date FROM queue_entries
+             WHERE venue_id = $1 AND id IN (SELECT entry_id FROM ${source})`,
+      params: [venueId],
+    };
+  }
+
 }
 
 /** What a guest message about an entry needs: the party, its contacts and its business date. */
