@@ -295,9 +295,24 @@ describe('restaurant queue: tokens and sessions', () => {
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));
       await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
 
-      const left = await request(t.baseUrl).post('/v1/queue-session/leave').set(auth).send({}).expect(200);
+      const left = await request(t.baseUrl)
+        .post('/v1/queue-session/leave')
+        .set(auth)
+        .set('Idempotency-Key', 'leave-1')
+        .send({})
+        .expect(200);
       const entry = (left.body as { entry: EntryBody }).entry;
       expect(entry).toMatchObject({ id: me.entry.id, status: 'cancelled' });
+      // The guest's phone lost the answer and retries with the same key: the same answer, though the
+      // leave ended the session. A new key, or none, opens nothing.
+      const retried = await request(t.baseUrl)
+        .post('/v1/queue-session/leave')
+        .set(auth)
+        .set('Idempotency-Key', 'leave-1')
+        .send({});
+      expect({ status: retried.status, body: retried.body as unknown }).toEqual({ status: 200, body: left.body as unknown });
+      const fresh = await request(t.baseUrl).post('/v1/queue-session/leave').set(auth).set('Idempotency-Key', 'leave-2').send({});
+      expect({ status: fresh.status, body: fresh.body as unknown }).toEqual({ status: 401, body: INVALID });
       // Leaving ends the session with the entry (issue 14, item 7): it opens nothing afterwards, and
       // the host's repeat of the cancellation changes nothing.
       expect(await request(t.baseUrl).get('/v1/queue-session').set(auth)).toMatchObject({ status: 401, body: INVALID });

@@ -37,7 +37,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       claimed: false,
     };
     const claim = ctx.idempotency;
-    return from(this.store.replayIfStored(claim)).pipe(switchMap(() => next.handle()));
+    const replayOnly = ctx.replayOnly;
+    return from(this.store.replayIfStored(claim)).pipe(
+      switchMap(() => {
+        // Nothing stored under the key: an ended credential opens nothing new.
+        if (replayOnly) throw replayOnly;
+        return next.handle();
+      }),
+    );
   }
 }
 

@@ -22,6 +22,12 @@ export interface RequestContext {
   ip: string;
   principal: Principal;
   idempotency?: IdempotencyClaim;
+  /**
+   * The caller's credential has ended (a party that left), but the request is a retry carrying an
+   * Idempotency-Key: it may still be answered from the key's stored answer, and nothing else; this
+   * is the refusal when nothing is stored.
+   */
+  replayOnly?: Error;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

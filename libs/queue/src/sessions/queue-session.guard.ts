@@ -32,10 +32,17 @@ export class QueueSessionGuard implements CanActivate {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^QueueSession (\S+)$/.exec(header) : null;
     if (!match?.[1]) throw tokenInvalid();
-    const identity = await this.sessions.authenticate(match[1]);
+    // A retried POST (an Idempotency-Key) may come after its first try ended the session (leaving
+    // does): it is let through to be answered from the stored answer, and refused if there is none.
+    const retry = req.method === 'POST' && req.headers['idempotency-key'] !== undefined;
+    const identity = await this.sessions.authenticate(match[1], { ended: retry ? 'mark' : 'refuse' });
     req.queueSession = identity;
     const ctx = requestContext.current();
-    if (ctx) ctx.principal = { kind: 'queue-session', sessionId: identity.sessionId, entryId: identity.entryId };
+    if (!ctx && identity.ended) throw tokenInvalid();
+    if (ctx) {
+      ctx.principal = { kind: 'queue-session', sessionId: identity.sessionId, entryId: identity.entryId };
+      if (identity.ended) ctx.replayOnly = tokenInvalid();
+    }
     return true;
   }
 }

@@ -23,6 +23,8 @@ export interface QueueSessionIdentity {
   sessionId: string;
   entryId: string;
   venueId: string;
+  /** Ended by its party's leaving: only a retry's stored answer is given to it (`authenticate`). */
+  ended?: boolean;
 }
 
 export function tokenInvalid(): DomainException {
@@ -83,15 +85,24 @@ export class QueueSessionService {
     return opened;
   }
 
-  /** The session behind a secret, live at the venue's now (strictly before its expiry), or TOKEN_INVALID. */
-  async authenticate(secret: string): Promise<QueueSessionIdentity> {
+  /**
+   * The session behind a secret, live at the venue's now (strictly before its expiry), or
+   * TOKEN_INVALID. With `ended: 'mark'`, a session ended by its party's leaving (and not expired) is
+   * answered too, marked `ended`: its party's retry of that leave may still get the stored answer.
+   */
+  async authenticate(secret: string, options: { ended?: 'refuse' | 'mark' } = {}): Promise<QueueSessionIdentity> {
     if (!SECRET_TOKEN_SHAPE.test(secret)) throw tokenInvalid();
     return this.tx.run(async ({ manager }) => {
       const session = await this.sessions.findByHash(manager, hashSecret(secret));
-      if (!session || session.endedAt !== null) throw tokenInvalid();
+      if (!session || (session.endedAt !== null && options.ended !== 'mark')) throw tokenInvalid();
       const venue = await this.venues.findById(manager, session.venueId);
       if (!venue || !(this.clock.now(venue).getTime() < session.expiresAt.getTime())) throw tokenInvalid();
-      return { sessionId: session.id, entryId: session.entryId, venueId: session.venueId };
+      return {
+        sessionId: session.id,
+        entryId: session.entryId,
+        venueId: session.venueId,
+        ...(session.endedAt !== null && { ended: true }),
+      };
     });
   }
 }
