@@ -152,7 +152,9 @@ export function stackEnv() {
 export async function startStack({ worker = true } = {}) {
   const stopRedis = await startRedis();
   const env = { ...stackEnv(), ...(process.env.API_PROCESSES && { API_PROCESSES: process.env.API_PROCESSES }) };
-  const api = new Proc('api', `${DIST}/apps/api/src/main.js`, { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, ['--cores']);
+  // API_NODE_ARGS (say "--perf-basic-prof" for `perf record`) goes to the api's node, and through node:cluster to its processes.
+  const apiNodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const api = new Proc('api', `${DIST}/apps/api/src/main.js`, { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, ['--cores'], apiNodeArgs);
   const procs = [api];
   // The primary starts one api process (it applies the migrations), then the rest once it listens;
   // the banner line comes once every one of them listens.

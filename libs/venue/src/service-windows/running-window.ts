@@ -66,21 +66,58 @@ function wallTime(date: DateTime, minute: number, first = false): DateTime {
  * that started first wins, so the answer never depends on list order.
  */
 export function runningWindowAt<W extends WindowTimes>(windows: W[], timeZone: string, now: Date): RunningWindow<W> | null {
-  const local = DateTime.fromJSDate(now, { zone: timeZone });
-  if (!local.isValid) throw new Error(`not a time zone: ${timeZone}`);
-  const today = local.startOf('day');
-  let best: RunningWindow<W> | null = null;
-  for (const day of [today.minus({ days: 1 }), today]) {
-    for (const window of windows) {
-      if (!window.days.includes(day.weekday)) continue;
+  const t = now.getTime();
+  let best: Run | null = null;
+  // Runs in start order, then list order: the first that holds `now` started first (ties: list order).
+  for (const run of runsAround(windows, timeZone, t)) {
+    if (run.startMs <= t && t < run.endMs && (!best || run.startMs < best.startMs)) best = run;
+  }
+  const window = best ? windows[best.index] : undefined;
+  if (!best || !window) return null;
+  return { window, businessDate: best.businessDate, startsAt: new Date(best.startMs), endsAt: new Date(best.endMs) };
+}
+
+/** One window's run from one venue-local date: the window by its index in the list. */
+interface Run {
+  index: number;
+  businessDate: string;
+  startMs: number;
+  endMs: number;
+}
+
+const MS_PER_DAY = 86_400_000;
+/** Venues × window lists × days kept; a venue's list and day change rarely, so a few hundred serve every request. */
+const RUNS_CACHE_LIMIT = 512;
+const runsCache = new Map<string, Run[]>();
+
+/**
+ * Every run of the windows that may hold an instant of the UTC day of `t`, computed once per zone,
+ * window list and UTC day: the wall-time arithmetic through the IANA zone (several Luxon DateTimes per
+ * window and day) was a few per cent of an offer's CPU when done on every request. Local dates within
+ * two days either side of that UTC day cover every zone (all within ±14 h) and a window running past
+ * midnight from the day before.
+ */
+function runsAround(windows: WindowTimes[], timeZone: string, t: number): Run[] {
+  const utcDay = Math.floor(t / MS_PER_DAY);
+  const key = `${timeZone}|${utcDay}|${windows.map((w) => `${w.days.join('.')}/${w.startMinute}/${w.endMinute}`).join(',')}`;
+  const cached = runsCache.get(key);
+  if (cached) return cached;
+  const middle = DateTime.fromMillis(utcDay * MS_PER_DAY, { zone: timeZone });
+  if (!middle.isValid) throw new Error(`not a time zone: ${timeZone}`);
+  const runs: Run[] = [];
+  for (let d = -2; d <= 2; d++) {
+    const day = middle.startOf('day').plus({ days: d });
+    windows.forEach((window, index) => {
+      if (!window.days.includes(day.weekday)) return;
       const start = wallTime(day, window.startMinute, true);
       const end = wallTime(runsPastMidnight(window) ? day.plus({ days: 1 }) : day, window.endMinute);
-      if (!(start.toMillis() <= now.getTime() && now.getTime() < end.toMillis())) continue;
-      if (best && best.startsAt.getTime() <= start.toMillis()) continue;
-      best = { window, businessDate: day.toISODate() ?? '', startsAt: start.toJSDate(), endsAt: end.toJSDate() };
-    }
+      runs.push({ index, businessDate: day.toISODate() ?? '', startMs: start.toMillis(), endMs: end.toMillis() });
+    });
   }
-  return best;
+  runs.sort((x, y) => x.startMs - y.startMs || x.index - y.index);
+  if (runsCache.size >= RUNS_CACHE_LIMIT) runsCache.delete(runsCache.keys().next().value as string);
+  runsCache.set(key, runs);
+  return runs;
 }
 
 /** The window's spans in minutes of a venue-local week (Monday 00:00 = 0), split where they wrap past Sunday. */

@@ -3,12 +3,18 @@ import { DateTime } from 'luxon';
 import { Clock } from '@hostboard/core';
 import type { Venue } from './venue.entity.js';
 
+/** Stamps kept: an evening's offers fall within a few hundred minutes of a few zones. */
+const STAMP_CACHE_LIMIT = 1024;
+
 /**
  * Time as a venue sees it: a sandbox venue's simulated clock (moved only by a manager), or the
  * injected clock for live venues. Every rule of a venue reads this, never the wall clock.
  */
 @Injectable()
 export class VenueClock {
+  /** `localStamp`'s answers by zone and minute, oldest dropped first. */
+  private readonly stamps = new Map<string, string>();
+
   constructor(private readonly clock: Clock) {}
 
   now(venue: Pick<Venue, 'sandbox' | 'clockNow'>): Date {
@@ -32,6 +38,14 @@ export class VenueClock {
    * has no abbreviation in English, the offset is named instead ("GMT+1").
    */
   localStamp(venue: Pick<Venue, 'timeZone'>, at: Date): string {
-    return DateTime.fromJSDate(at, { zone: venue.timeZone }).setLocale('en-US').toFormat('h:mm a ZZZZ');
+    // The stamp names a minute: every instant of one UTC minute has the same one in a zone (no zone's
+    // offset in use today has seconds), so it is formatted once per zone and minute (the zone name costs an Intl call).
+    const key = `${venue.timeZone}|${Math.floor(at.getTime() / 60_000)}`;
+    const cached = this.stamps.get(key);
+    if (cached !== undefined) return cached;
+    const stamp = DateTime.fromJSDate(at, { zone: venue.timeZone }).setLocale('en-US').toFormat('h:mm a ZZZZ');
+    if (this.stamps.size >= STAMP_CACHE_LIMIT) this.stamps.delete(this.stamps.keys().next().value as string);
+    this.stamps.set(key, stamp);
+    return stamp;
   }
 }
