@@ -97,13 +97,11 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   private async cancelPending(jobId: string): Promise<boolean> {
-    // queue.remove answers 1 even for unknown or finished ids: check the state first.
-    const job = await this.queue.getJob(jobId);
-    if (!job) return false;
-    const state = await job.getState();
+    // queue.remove answers 1 even for unknown or finished ids: check the state first (one round
+    // trip, without reading the job's hash as getJob would: every accept and withdrawal cancels).
+    const state = await this.queue.getJobState(jobId);
     if (state !== 'delayed' && state !== 'waiting' && state !== 'prioritized') return false;
-    await job.remove();
-    return true;
+    return (await this.queue.remove(jobId)) === 1;
   }
 
   handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
