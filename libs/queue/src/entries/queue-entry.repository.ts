@@ -258,7 +258,7 @@ export class QueueEntryRepository {
     return {
       name: 'moved',
       sql: `UPDATE queue_entries SET status = $2, version = version + 1
-             WHERE venue_id = $1 AND id IN (SELECT entry_id FROM ${source}) AND status = ANY($3::text[])
+             WHERE venue_id = $1 AND id = ANY(ARRAY(SELECT entry_id FROM ${source})) AND status = ANY($3::text[])
          RETURNING id`,
       params: [venueId, to, from],
     };
@@ -273,11 +273,10 @@ export class QueueEntryRepository {
     return {
       name: 'parties',
       sql: `SELECT id, name, email, phone, business_date::text AS business_date FROM queue_entries
-             WHERE venue_id = $1 AND id IN (SELECT entry_id FROM ${source})`,
+             WHERE venue_id = $1 AND id = ANY(ARRAY(SELECT entry_id FROM ${source}))`,
       params: [venueId],
     };
   }
-
 }
 
 /** What a guest message about an entry needs: the party, its contacts and its business date. */
