@@ -131,6 +131,15 @@ d('an evening on the board, at three screen sizes', () => {
       await m.getByTestId('combinations-setup').getByText('seats 8').waitFor({ timeout: STEP });
 
       const now = Date.now();
+      // Hours typed wrong first: the manager removes them (tap, then tap again) and adds the right ones.
+      await m.fill('input[name=start]', hhmm(now + 5 * 3_600_000));
+      await m.fill('input[name=end]', hhmm(now + 6 * 3_600_000));
+      await m.getByTestId('add-window').click();
+      await m.getByTestId('window-line').waitFor({ timeout: STEP });
+      await m.getByTestId('remove-window').click();
+      await m.getByTestId('remove-window').getByText('Tap again to remove').waitFor({ timeout: STEP });
+      await m.getByTestId('remove-window').click();
+      await m.getByTestId('windows-setup').getByText('No service hours yet.').waitFor({ timeout: STEP });
       await m.fill('input[name=start]', hhmm(now - 3_600_000));
       await m.fill('input[name=end]', hhmm(now + 3 * 3_600_000));
       await m.getByTestId('add-window').click();

@@ -188,6 +188,32 @@ describe('restaurant setup: tables, combinations, service windows', () => {
       await post(manager, 'service-windows', { days: [6], start: '01:30', end: '03:00', turnMinutes: 30 }).expect(201);
     });
 
+    it('a manager removes a window set by mistake and adds the right one; a host cannot remove one', async () => {
+      // Tuesday 08:00–10:00 was meant to be 09:00–11:00: the overlap refuses the fix until the typo is gone.
+      const typo = (
+        await post(manager, 'service-windows', { days: [2], start: '08:00', end: '10:00', turnMinutes: 45 }).expect(201)
+      ).body as { id: string };
+      const fix = { days: [2], start: '09:00', end: '11:00', turnMinutes: 45 };
+      expect(refusal(await post(manager, 'service-windows', fix))).toEqual({ status: 409, code: 'CONFLICT' });
+      const path = `/v1/venues/${venueId}/service-windows/${typo.id}`;
+      expect(refusal(await request(t.baseUrl).delete(path).set(host.auth))).toEqual({ status: 403, code: 'FORBIDDEN' });
+      const removed = await request(t.baseUrl).delete(path).set(manager.auth).expect(200);
+      expect(removed.body).toMatchObject({ id: typo.id, start: '08:00', end: '10:00' });
+      expect(refusal(await request(t.baseUrl).delete(path).set(manager.auth))).toEqual({ status: 404, code: 'NOT_FOUND' });
+      const fixed = (await post(manager, 'service-windows', fix).expect(201)).body as { id: string };
+      const list = (await get(host, 'service-windows').expect(200)).body as Array<{ id: string }>;
+      expect(list.map((w) => w.id)).toContain(fixed.id);
+      expect(list.map((w) => w.id)).not.toContain(typo.id);
+      const history = (await get(owner, `history?subjectId=${typo.id}`).expect(200)).body as Array<{
+        from: string | null;
+        to: string;
+      }>;
+      expect(history.map((h) => [h.from, h.to])).toEqual([
+        ['created', 'removed'],
+        [null, 'created'],
+      ]);
+    });
+
     it('refuses malformed windows', async () => {
       const good = { days: [2], start: '17:00', end: '22:00', turnMinutes: 30 };
       for (const bad of [

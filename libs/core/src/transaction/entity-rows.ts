@@ -145,6 +145,21 @@ export async function updateEntities<T extends ObjectLiteral>(
   );
 }
 
+/** `DELETE … WHERE <where> RETURNING` every column: answers the deleted rows as entities. */
+export async function deleteEntities<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  where: string,
+  params: unknown[],
+): Promise<T[]> {
+  const shape = shapeOf(manager, target);
+  return hydrateRows(
+    manager,
+    target,
+    await preparedQuery(manager, `DELETE FROM ${shape.table} WHERE ${where} RETURNING ${shape.list}`, params),
+  );
+}
+
 /** Rows for one entity's table, to be written by `insertEntities` or together with others (`insertTogether`). */
 export interface PendingInsert<T extends ObjectLiteral = ObjectLiteral> {
   target: EntityTarget<T>;

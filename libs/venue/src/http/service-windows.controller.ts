@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { ServiceWindowService } from '../service-windows/service-window.service.js';
@@ -16,6 +16,16 @@ export class ServiceWindowsController {
   @HttpCode(201)
   create(@Param('venueId', ParseUUIDPipe) venueId: string, @Body() body: CreateServiceWindowDto): Promise<ServiceWindowView> {
     return this.windows.create(venueId, body);
+  }
+
+  @VenueRole('manager')
+  @Delete(':windowId')
+  @HttpCode(200)
+  remove(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('windowId', ParseUUIDPipe) windowId: string,
+  ): Promise<ServiceWindowView> {
+    return this.windows.remove(venueId, windowId);
   }
 
   @VenueRole('host')

@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { jsonRows, selectEntities, type ScalarRead } from '@hostboard/core';
+import { deleteEntities, jsonRows, selectEntities, type ScalarRead } from '@hostboard/core';
 import { ServiceWindow } from './service-window.entity.js';
 
 @Injectable()
 export class ServiceWindowRepository {
   async insert(tx: EntityManager, window: ServiceWindow): Promise<void> {
     await tx.insert(ServiceWindow, window);
+  }
+
+  /** Deletes one window of the venue; answers it, or null when the venue has no such window. */
+  async remove(tx: EntityManager, venueId: string, id: string): Promise<ServiceWindow | null> {
+    const rows = await deleteEntities(tx, ServiceWindow, 'venue_id = $1 AND id = $2', [venueId, id]);
+    return rows[0] ?? null;
   }
 
   list(tx: EntityManager, venueId: string): Promise<ServiceWindow[]> {

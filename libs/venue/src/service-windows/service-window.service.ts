@@ -81,6 +81,31 @@ export class ServiceWindowService {
     });
   }
 
+  /**
+   * Removes a window (hours set by mistake: a typo is fixed by removing the window and adding the right
+   * one). Entries already joined keep their business date; joins at those hours are refused from now on.
+   */
+  async remove(venueId: string, windowId: string): Promise<ServiceWindowView> {
+    return this.tx.command({}, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      const now = this.clock.now(venue);
+      const removed = await this.windows.remove(tx.manager, venueId, windowId);
+      if (!removed) throw DomainException.notFound('The service window was not found.');
+      await this.history.append(tx.manager, {
+        venueId,
+        subjectType: 'service-window',
+        subjectId: removed.id,
+        from: 'created',
+        to: 'removed',
+        at: now,
+        operationId: `service-window-remove-${removed.id}`,
+      });
+      const view = toServiceWindowView(removed);
+      await this.board.append(tx, venueId, 'service-window.removed', { ...view }, now);
+      return view;
+    });
+  }
+
   async list(venueId: string): Promise<ServiceWindowView[]> {
     return this.tx.run(async ({ manager }) => (await this.windows.list(manager, venueId)).map(toServiceWindowView));
   }

@@ -360,9 +360,23 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
       {data.windows.value.length === 0 && <p class="empty">No service hours yet.</p>}
       <ul class="setup-list">
         {data.windows.value.map((w) => (
-          <li key={w.id} class="setup-line">
-            {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end} · tables turn in {w.turnMinutes} min
-            {w.depositRequired ? ' · deposit' : ''}
+          <li key={w.id} class="setup-line" data-testid="window-line">
+            <span>
+              {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end} · tables turn in {w.turnMinutes} min
+              {w.depositRequired ? ' · deposit' : ''}
+            </span>
+            <ActButton
+              kind="danger"
+              confirm="Tap again to remove"
+              testId="remove-window"
+              onAct={async () => {
+                await api.request('DELETE', `/v1/venues/${venueId}/service-windows/${w.id}`);
+                say('ok', `Service hours ${w.start}–${w.end} removed.`);
+                await reload();
+              }}
+            >
+              Remove
+            </ActButton>
           </li>
         ))}
       </ul>
