@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
+import { seedDataDir } from '../support/memory-image.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
@@ -130,8 +131,10 @@ d('board page in Chromium (two tablets on one venue)', () => {
 
   beforeAll(async () => {
     db = await freshDatabase();
-    // On the embedded default, PGlite in a folder, so that a restart finds the saved data.
+    // On the embedded default, PGlite in a folder (seeded with the migrated schema), so that a
+    // restart finds the saved data.
     dataDir = mkdtempSync(join(tmpdir(), 'hb-browser-'));
+    if (db.url === undefined) await seedDataDir(dataDir);
     t = await startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir } });
     port = Number(new URL(t.baseUrl).port);
     owner = await signUp(t, 'owner');

@@ -26,9 +26,12 @@ describe('the api with its Redis down', () => {
   let owner: Staff;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  const timers = (): number => process.getActiveResourcesInfo().filter((type) => type === 'Timeout').length;
+  let timersBefore = 0;
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
+    timersBefore = timers();
     t = await startApp({ env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
     owner = await signUp(t, 'redis-down');
   });
@@ -37,6 +40,8 @@ describe('the api with its Redis down', () => {
     process.off('unhandledRejection', onUnhandled);
     // Shutting down must not wait for a Redis that never came.
     expect(closing.ms).toBeLessThan(10_000);
+    // Nor leave a timer that keeps the stopped process alive (ioredis's disconnect timer, 2 s each).
+    expect(timers()).toBeLessThanOrEqual(timersBefore);
   });
 
   it('/ready answers 503 within a second, naming redis as the dependency that is down', async () => {

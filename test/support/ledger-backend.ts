@@ -7,11 +7,12 @@ import type { LedgerBackend, SecondApi } from '../../apps/ledger/src/boundaries.
 import { LedgerClient } from '../../apps/ledger/src/ledger.client.js';
 import { startApp, type TestApp } from './test-app.js';
 import { freshDatabase, type TestDatabase } from './test-database.js';
+import { seedDataDir } from './memory-image.js';
 import { signIn, signUp, type Staff } from './staff.js';
 
 /**
  * The ledger's backend over a test app: this file's own database (PostgreSQL, or PGlite in a
- * temporary folder so that a restart finds the saved data), restartable.
+ * temporary folder, seeded with the migrated image, so that a restart finds the saved data), restartable.
  */
 export class TestLedgerBackend implements LedgerBackend {
   app!: TestApp;
@@ -29,6 +30,9 @@ export class TestLedgerBackend implements LedgerBackend {
 
   async start(): Promise<void> {
     this.db = await freshDatabase();
+    // The embedded default: the folder starts as a migrated database (the api's migrations then find
+    // nothing to apply), not as an empty one that initdb and the migrations must fill.
+    if (this.db.url === undefined) await seedDataDir(this.dataDir);
     this.app = await startApp({ db: this.db, env: { HOSTBOARD_DATA_DIR: this.dataDir } });
     this.owner = await signUp(this.app, 'organizer');
   }

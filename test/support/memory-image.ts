@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { migratedMemoryImage } from '@hostboard/persistence';
 
 const root = new URL('../../', import.meta.url);
@@ -37,4 +39,20 @@ export function memoryImage(): Promise<string> {
     return path;
   })();
   return made;
+}
+
+/**
+ * Fills an empty data folder with the migrated image, as the folder of an app that has started
+ * once and stopped: an app started on it then opens saved data instead of running initdb and every
+ * migration (about 9.5 s of CPU on a folder, against about 3 s for this and that app's open).
+ * For test apps that must find their data after a restart; the boot and demo-seed tests start on
+ * a truly empty folder of their own.
+ */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  const db = await PGlite.create({
+    dataDir,
+    extensions: { btree_gist },
+    loadDataDir: new Blob([await readFile(await memoryImage())]),
+  });
+  await db.close();
 }

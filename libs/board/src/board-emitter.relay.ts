@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
-import { AppConfig, publisherRedis } from '@hostboard/core';
+import { AppConfig, disconnectRedis, publisherRedis } from '@hostboard/core';
 import { BoardPublisher } from './board-publisher.js';
 
 /**
@@ -28,6 +28,6 @@ export class BoardEmitterRelay implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.unsubscribe?.();
-    this.redis?.disconnect();
+    if (this.redis) disconnectRedis(this.redis);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppConfig, DomainException, ErrorCode, failFastRedis } from '@hostboard/core';
+import { AppConfig, DomainException, ErrorCode, disconnectRedis, failFastRedis } from '@hostboard/core';
 
 /** How long one limiter command may wait for Redis before the in-process insurance answers. */
 const LIMITER_REDIS_TIMEOUT_MS = 300;
@@ -43,7 +43,7 @@ export class LimiterStore implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.redis?.disconnect();
+    if (this.redis) disconnectRedis(this.redis);
   }
 }
 

@@ -4,7 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import type { IncomingMessage } from 'node:http';
 import type { Server, ServerOptions } from 'socket.io';
-import { publisherRedis, subscriberRedis } from '@hostboard/core';
+import { disconnectRedis, publisherRedis, subscriberRedis } from '@hostboard/core';
 
 /** Board socket messages larger than this are refused. */
 export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -44,7 +44,7 @@ export class BoardIoAdapter extends IoAdapter {
 
   override async close(server: Server): Promise<void> {
     await super.close(server);
-    for (const c of this.clients.splice(0)) c.disconnect();
+    for (const c of this.clients.splice(0)) disconnectRedis(c);
   }
 }
 

@@ -86,6 +86,20 @@ export function subscriberRedis(url: string, role: string): Redis {
   return client;
 }
 
+/**
+ * Ends a client for good, leaving no timer behind. ioredis's disconnect() ends the socket and arms a
+ * timer (its disconnectTimeout, 2 s) that only the socket's 'close' clears; while Redis is down the
+ * client sits between reconnect attempts on a socket that has already closed, so that timer ran its
+ * full 2 s and kept a stopping process alive (a shut-down api, a test worker). For such a socket,
+ * its 'close' is given again once disconnect() has listened for it.
+ */
+export function disconnectRedis(client: Redis): void {
+  const stream = client.stream as Redis['stream'] | undefined;
+  const closed = stream?.destroyed === true;
+  client.disconnect();
+  if (closed) stream.emit('close', false);
+}
+
 /** Resolves as `work` does, or rejects after `ms`; `work`'s own late rejection is handled either way. */
 export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   work.catch(() => undefined);

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Clock, failFastRedis, redisRetry, withTimeout } from '@hostboard/core';
+import { Clock, disconnectRedis, failFastRedis, redisRetry, withTimeout } from '@hostboard/core';
 import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import {
   assertJobId,
@@ -168,7 +168,7 @@ export class BullmqScheduler extends JobScheduler {
       await withTimeout(this.queue.close(), STOP_TIMEOUT_MS, 'closing the queue').catch(() => undefined);
     } finally {
       // Ours (the queue only borrows it); without this a process waiting on a dead Redis never exits.
-      this.queueRedis.disconnect();
+      disconnectRedis(this.queueRedis);
     }
   }
 
