@@ -39,7 +39,8 @@ async function floodFromAnotherProcess(baseUrl: string, token: string, venueId: 
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  // 'close', not 'exit': the child may exit before its last output has been read from the pipe.
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`the flooding client exited with ${code}`);
   return JSON.parse(out) as { acks: Ack[] };
 }
