@@ -51,12 +51,17 @@ export async function selectEntities<T extends ObjectLiteral>(
   where: string,
   params: unknown[],
 ): Promise<T[]> {
-  const shape = shapeOf(manager, target);
-  return hydrateRows(
-    manager,
-    target,
-    await preparedQuery(manager, `SELECT ${shape.list} FROM ${shape.table} WHERE ${where}`, params),
-  );
+  return entityQuery(manager, target, ({ table, list }) => `SELECT ${list} FROM ${table} WHERE ${where}`, params);
+}
+
+/** A statement over one entity's table that answers its whole rows (`sql` given the table and column list), hydrated. */
+async function entityQuery<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  sql: (shape: Shape) => string,
+  params: unknown[],
+): Promise<T[]> {
+  return hydrateRows(manager, target, await preparedQuery(manager, sql(shapeOf(manager, target)), params));
 }
 
 /** The first row `selectEntities` finds, or null: for lookups by key. */
@@ -137,12 +142,7 @@ export async function updateEntities<T extends ObjectLiteral>(
   where: string,
   params: unknown[],
 ): Promise<T[]> {
-  const shape = shapeOf(manager, target);
-  return hydrateRows(
-    manager,
-    target,
-    await preparedQuery(manager, `UPDATE ${shape.table} SET ${set} WHERE ${where} RETURNING ${shape.list}`, params),
-  );
+  return entityQuery(manager, target, ({ table, list }) => `UPDATE ${table} SET ${set} WHERE ${where} RETURNING ${list}`, params);
 }
 
 /** `DELETE … WHERE <where> RETURNING` every column: answers the deleted rows as entities. */
@@ -152,12 +152,7 @@ export async function deleteEntities<T extends ObjectLiteral>(
   where: string,
   params: unknown[],
 ): Promise<T[]> {
-  const shape = shapeOf(manager, target);
-  return hydrateRows(
-    manager,
-    target,
-    await preparedQuery(manager, `DELETE FROM ${shape.table} WHERE ${where} RETURNING ${shape.list}`, params),
-  );
+  return entityQuery(manager, target, ({ table, list }) => `DELETE FROM ${table} WHERE ${where} RETURNING ${list}`, params);
 }
 
 /** Rows for one entity's table, to be written by `insertEntities` or together with others (`insertTogether`). */

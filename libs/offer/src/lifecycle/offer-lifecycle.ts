@@ -19,10 +19,13 @@ export type OfferEnding = 'expired' | 'withdrawn' | 'cancelled';
  */
 const EXPIRY_BATCH = 500;
 
-/** The offers a sweep expired, by deadline; and the oldest business date of a party it returned to waiting. */
-export interface ExpiredOffers {
+/**
+ * The offers ended, by deadline; and whether one of their parties went back to waiting from a date
+ * before the venue-local one (its day may have ended: the sweep then closes it).
+ */
+export interface EndedOffers {
   ids: string[];
-  oldestReturned?: string;
+  returnedFromEarlierDate: boolean;
 }
 
 /** The one row of the statement that ends offers: the ended offers by deadline, the holds it released, and (table venues) their parties. */
@@ -61,16 +64,12 @@ export class OfferLifecycle {
   }
 
   /** Inside the venue lock: expires every live offer due at `now`; answers their ids, in deadline order. */
-  async expireDue(tx: Tx, venue: Venue, now: Date, operationId: (offerId: string) => string): Promise<ExpiredOffers> {
-    const expired: ExpiredOffers = { ids: [] };
+  async expireDue(tx: Tx, venue: Venue, now: Date, operationId: (offerId: string) => string): Promise<EndedOffers> {
+    const expired: EndedOffers = { ids: [], returnedFromEarlierDate: false };
     for (;;) {
       const batch = await this.endAll(tx, venue, { dueAt: now, limit: EXPIRY_BATCH }, 'expired', now, operationId);
       expired.ids.push(...batch.ids);
-      if (
-        batch.oldestReturned !== undefined &&
-        !(expired.oldestReturned !== undefined && expired.oldestReturned <= batch.oldestReturned)
-      )
-        expired.oldestReturned = batch.oldestReturned;
+      expired.returnedFromEarlierDate ||= batch.returnedFromEarlierDate;
       if (batch.ids.length < EXPIRY_BATCH) return expired;
     }
   }
@@ -88,7 +87,7 @@ export class OfferLifecycle {
     ending: OfferEnding,
     now: Date,
     operationId: (offerId: string) => string,
-  ): Promise<ExpiredOffers> {
+  ): Promise<EndedOffers> {
     const m = tx.manager;
     const reason = ending === 'expired' ? 'WAITLIST_OFFER_EXPIRED' : ending;
     const reservationTo = ending === 'expired' ? 'EXPIRED' : 'CANCELLED';
@@ -114,7 +113,7 @@ export class OfferLifecycle {
                    ${announced ? `(SELECT coalesce(json_agg(parties), '[]') FROM parties)` : `'[]'::json`} AS parties`,
       params: [],
     });
-    if (!found || found.ended.length === 0) return { ids: [] };
+    if (!found || found.ended.length === 0) return { ids: [], returnedFromEarlierDate: false };
     const ended: EndedOffer[] = found.ended.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
     const released = new Map(found.released.map((r) => [r.id, r.pool_seats]));
     const parties: EntryParty[] = found.parties.map((p) => ({
@@ -136,7 +135,13 @@ export class OfferLifecycle {
       changes.push({ ...base, subjectType: 'entry', subjectId: o.entryId, from: 'offered', to: entryTo });
       if (ending !== 'expired') this.expiryJobs.afterCommit(tx, venue, { cancel: o.id });
     }
-    const messages = await this.announcements(m, venue, ended, parties, ending, entryTo === 'waiting', now);
+    const placeKept = entryTo === 'waiting';
+    // A party back to waiting from a date before the venue-local one may belong to a day that has
+    // ended (the running business date is never later than the local one): its message must not
+    // promise a place, and the sweep closes it.
+    const localDate = placeKept && parties.length > 0 ? this.clock.localDate(venue, now) : undefined;
+    const returnedFromEarlierDate = localDate !== undefined && parties.some((p) => p.businessDate < localDate);
+    const messages = await this.announcements(m, venue, ended, parties, ending, placeKept, returnedFromEarlierDate, now);
     await this.board.appendAll(
       tx,
       venue.id,
@@ -147,8 +152,7 @@ export class OfferLifecycle {
       now,
       [this.history.rows(...changes), messages],
     );
-    const returned = entryTo === 'waiting' ? parties.map((p) => p.businessDate).sort()[0] : undefined;
-    return { ids: ended.map((o) => o.id), ...(returned !== undefined && { oldestReturned: returned }) };
+    return { ids: ended.map((o) => o.id), returnedFromEarlierDate };
   }
 
   /**
@@ -162,16 +166,14 @@ export class OfferLifecycle {
     parties: EntryParty[],
     ending: OfferEnding,
     placeKept: boolean,
+    returnedFromEarlierDate: boolean,
     now: Date,
   ): Promise<PendingInsert> {
     const byId = new Map(parties.map((p) => [p.id, p]));
     const kind: Announcement = ending === 'expired' ? 'offer-lapsed' : ending === 'withdrawn' ? 'offer-withdrawn' : 'queue-left';
     // An offer that ends after its business day did returns the party to a queue that closes in the
     // same sweep (no place is kept past the day), so the message must not promise one.
-    // Only a party of a date before the venue-local one can be (the running business date is never later).
-    const localDate = this.clock.localDate(venue, now);
-    const today =
-      placeKept && parties.some((p) => p.businessDate < localDate) ? await this.days.currentBusinessDate(m, venue, now) : null;
+    const today = returnedFromEarlierDate ? await this.days.currentBusinessDate(m, venue, now) : null;
     const list: AnnouncementTo[] = [];
     for (const offer of ended) {
       const party = byId.get(offer.entryId);

@@ -35,8 +35,7 @@ export class SweepService {
     // All of them at once, in a fixed number of statements: a burst of offers falls due together,
     // and every expiry behind this lock waits for the whole sweep.
     const expired = await this.lifecycle.expireDue(tx, venue, now, expiryOperationId);
-    const returnedOld = expired.oldestReturned !== undefined && expired.oldestReturned < this.clock.localDate(venue, now);
-    if (dayEnded !== false || returnedOld) await this.dayClose.closeLocked(tx, venue, now);
+    if (dayEnded !== false || expired.returnedFromEarlierDate) await this.dayClose.closeLocked(tx, venue, now);
     return expired.ids;
   }
 
