@@ -20,10 +20,34 @@ function extra(before, after) {
   return left;
 }
 
+/** The message jest-worker sends a worker when the run is over (CHILD_MESSAGE_END). */
+const WORKER_END = 2;
+
+/**
+ * Once per worker process: when the run is over, the worker must exit by itself within 500 ms or Jest
+ * kills it ("A worker process has failed to exit gracefully", naming nothing). If it is still alive
+ * 400 ms after the end message, say what holds it, and which file it ran last.
+ */
+function watchWorkerEnd() {
+  if (process.hostboardWatchingEnd || typeof process.send !== 'function') return;
+  process.hostboardWatchingEnd = true;
+  const onMessage = (message) => {
+    if (!Array.isArray(message) || message[0] !== WORKER_END) return;
+    // A 'message' listener keeps the IPC channel, and so the worker, alive: let go of it now.
+    process.removeListener('message', onMessage);
+    setTimeout(() => {
+      const types = process.getActiveResourcesInfo().join(', ');
+      process.stderr.write(`\n[open resources] worker ${process.pid} still alive at the end of the run, after ${process.hostboardLastFile}: ${types}\n`);
+    }, 400).unref();
+  };
+  process.on('message', onMessage);
+}
+
 export default class OpenResourcesEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    watchWorkerEnd();
   }
 
   async setup() {
@@ -32,6 +56,7 @@ export default class OpenResourcesEnvironment extends TestEnvironment {
   }
 
   async teardown() {
+    process.hostboardLastFile = this.testPath;
     // Sockets and servers finish closing on the next turns of the event loop: give them a moment.
     let left = extra(this.before, held());
     for (let i = 0; i < 20 && left.length > 0; i++) {
