@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { PGlite } from '@electric-sql/pglite';
+import { PreparedStatements } from './prepared-statements.js';
 
 type Callback = (err: Error | null, result?: unknown) => void;
 type Release = (err?: unknown) => void;
@@ -74,8 +75,11 @@ export class SerialPglitePool extends EventEmitter {
 
 /** The `pg` Client surface TypeORM's PostgresQueryRunner uses, answered by PGlite. */
 export class PgliteClient extends EventEmitter {
+  private readonly prepared: PreparedStatements;
+
   constructor(private readonly db: PGlite) {
     super();
+    this.prepared = new PreparedStatements(db);
   }
 
   async query(sql: string, params?: unknown[] | Callback, cb?: Callback): Promise<unknown> {
@@ -89,7 +93,7 @@ export class PgliteClient extends EventEmitter {
       const hasParams = Array.isArray(values) && values.length > 0;
       // exec runs several statements (migrations); TypeORM expects the last statement's result.
       const raw = hasParams
-        ? await this.db.query(sql, values as unknown[])
+        ? await this.prepared.query(sql, values as unknown[])
         : ((await this.db.exec(sql)).at(-1) ?? { rows: [], fields: [] });
       const result = {
         rows: raw.rows,
