@@ -2,6 +2,8 @@
 // not close (a server, a socket, a child process, a timer) keeps its worker alive, and Jest then says
 // only "A worker process has failed to exit gracefully", naming no file. This names the file.
 import { TestEnvironment } from 'jest-environment-node';
+import { disableAsyncStores } from './async-stores.mjs';
+import { startCpuProfile, stopCpuProfile } from './cpu-profile.mjs';
 
 /** Resources the process holds, by type (TCPWrap, Timeout, ProcessWrap, ...), counted. */
 function held() {
@@ -51,6 +53,7 @@ export default class OpenResourcesEnvironment extends TestEnvironment {
   }
 
   async setup() {
+    await startCpuProfile();
     await super.setup();
     this.before = held();
   }
@@ -67,5 +70,7 @@ export default class OpenResourcesEnvironment extends TestEnvironment {
       process.stderr.write(`\n[open resources] ${this.testPath} left open: ${left.join(', ')}\n`);
     }
     await super.teardown();
+    disableAsyncStores();
+    await stopCpuProfile(this.testPath);
   }
 }

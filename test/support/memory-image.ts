@@ -9,7 +9,7 @@ import { migratedMemoryImage } from '@hostboard/persistence';
 
 const root = new URL('../../', import.meta.url);
 
-/** What the image depends on: the migrations' sources and the PGlite build that wrote it. */
+/** What the image depends on: the migrations' sources, the PGlite build that wrote it, and the code that makes it. */
 function schemaHash(): string {
   const hash = createHash('sha256');
   const migrations = new URL('libs/persistence/src/migrations/', root);
@@ -17,6 +17,8 @@ function schemaHash(): string {
     hash.update(name).update(readFileSync(new URL(name, migrations)));
   }
   hash.update(readFileSync(new URL('node_modules/@electric-sql/pglite/package.json', root)));
+  // How the image is made (migratedMemoryImage).
+  hash.update(readFileSync(new URL('libs/persistence/src/data-source.factory.ts', root)));
   return hash.digest('hex').slice(0, 16);
 }
 
