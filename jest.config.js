@@ -19,5 +19,6 @@ export default {
   },
   testTimeout: 120000,
   maxWorkers: 2,
+  workerIdleMemoryLimit: '600MB',
   reporters: ['default', '<rootDir>/test/reporters/skip-reasons.mjs'],
 };

@@ -28,19 +28,34 @@ const WORKER_END = 2;
 /**
  * Once per worker process: when the run is over, the worker must exit by itself within 500 ms or Jest
  * kills it ("A worker process has failed to exit gracefully", naming nothing). If it is still alive
- * 400 ms after the end message, say what holds it, and which file it ran last.
+ * 400 ms after the end message, say what holds it, and which file it ran last; if Jest has to kill
+ * it, say how long after the end and whether its event loop was stalled (a busy loop cannot exit,
+ * and holds no handle to show).
  */
 function watchWorkerEnd() {
   if (process.hostboardWatchingEnd || typeof process.send !== 'function') return;
   process.hostboardWatchingEnd = true;
+  const say = (text) => process.stderr.write(`\n[open resources] worker ${process.pid} ${text}, after ${process.hostboardLastFile}\n`);
   const onMessage = (message) => {
     if (!Array.isArray(message) || message[0] !== WORKER_END) return;
     // A 'message' listener keeps the IPC channel, and so the worker, alive: let go of it now.
     process.removeListener('message', onMessage);
-    setTimeout(() => {
-      const types = process.getActiveResourcesInfo().join(', ');
-      process.stderr.write(`\n[open resources] worker ${process.pid} still alive at the end of the run, after ${process.hostboardLastFile}: ${types}\n`);
-    }, 400).unref();
+    const endAt = performance.now();
+    let beatAt = endAt;
+    let stall = 0;
+    setInterval(() => {
+      stall = Math.max(stall, performance.now() - beatAt);
+      beatAt = performance.now();
+    }, 10).unref();
+    setTimeout(() => say(`still alive at the end of the run: ${process.getActiveResourcesInfo().join(', ')}`), 400).unref();
+    process.once('SIGTERM', () => {
+      const now = performance.now();
+      say(
+        `killed by Jest ${Math.round(now - endAt)} ms after the end of the run; longest event-loop stall since ` +
+          `${Math.round(Math.max(stall, now - beatAt))} ms; holding: ${process.getActiveResourcesInfo().join(', ') || 'nothing'}`,
+      );
+      process.exit(143);
+    });
   };
   process.on('message', onMessage);
 }
