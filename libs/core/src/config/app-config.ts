@@ -219,6 +219,15 @@ export class AppConfig {
   NODE_ENV = 'development';
 
   /**
+   * How hard password hashes are to compute: `standard` is argon2id at 19 MiB and two passes (OWASP's
+   * minimum); `test` (1 MiB, one pass, about 1 ms) only with NODE_ENV=test, for suites that create and
+   * sign in hundreds of accounts. A hash records its own parameters, so either verifies the other's.
+   */
+  @IsOptional()
+  @IsIn(['standard', 'test'])
+  PASSWORD_HASH_COST: 'standard' | 'test' = 'standard';
+
+  /**
    * How many api processes `npm start` runs on one port (node:cluster). Absent: one per core when both
    * DATABASE_URL and REDIS_URL are set (the Redis adapter carries board events between them), else one.
    */
@@ -268,6 +277,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (first) {
     const reason = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
     throw new ConfigError(`Configuration error: ${reason}`);
+  }
+  if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {
+    throw new ConfigError('Configuration error: PASSWORD_HASH_COST=test is only for NODE_ENV=test (it makes password hashes cheap to guess)');
   }
   if ((config.BOOTSTRAP_OWNER_EMAIL === undefined) !== (config.BOOTSTRAP_OWNER_PASSWORD === undefined)) {
     throw new ConfigError('Configuration error: set both BOOTSTRAP_OWNER_EMAIL and BOOTSTRAP_OWNER_PASSWORD, or neither');
