@@ -51,7 +51,8 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     JOIN_RATE_PER_VENUE: '1000000',
     // Suites create and sign in hundreds of accounts (access-matrix alone ~500 hashes): argon2id at
     // 1 MiB and one pass instead of 19 MiB and two (~30 ms of CPU each). A unit spec covers both.
-    PASSWORD_HASH_COST: 'test',
+    // (Not for a test that runs the app as development or production: the config refuses it there.)
+    PASSWORD_HASH_COST: (options.env?.['NODE_ENV'] ?? 'test') === 'test' ? 'test' : undefined,
     ...options.env,
   };
   const config = loadConfig(env);
