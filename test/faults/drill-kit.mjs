@@ -288,6 +288,12 @@ export async function jobsWorkAgain() {
     completed = redisCli('ZSCORE', `${PREFIX}:${QUEUE}:completed`, id) !== '';
     if (!completed) await sleep(200);
   }
-  const schedulers = redisCli('ZRANGE', `${PREFIX}:${QUEUE}:repeat`, '0', '-1').split('\n').filter(Boolean);
-  return { queued, completed, schedulers: schedulers.includes('safety-sweep') && schedulers.includes('outbox-relay'), ok: queued && completed && schedulers.includes('safety-sweep') };
+  // The schedulers are re-created at the reconnect, retried each second if Redis refuses at first.
+  const back = () => {
+    const s = redisCli('ZRANGE', `${PREFIX}:${QUEUE}:repeat`, '0', '-1').split('\n').filter(Boolean);
+    return s.includes('safety-sweep') && s.includes('outbox-relay');
+  };
+  let schedulers = back();
+  for (const t1 = performance.now(); !schedulers && performance.now() - t1 < 5000; schedulers = back()) await sleep(200);
+  return { queued, completed, schedulers, ok: queued && completed && schedulers };
 }

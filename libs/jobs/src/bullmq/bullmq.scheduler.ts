@@ -55,6 +55,7 @@ export class BullmqScheduler extends JobScheduler {
   private redisLost = false;
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
+  private stopped = false;
 
   constructor(
     private readonly clock: Clock,
@@ -115,14 +116,23 @@ export class BullmqScheduler extends JobScheduler {
     if (this.queueRedis.status === 'ready') {
       await this.upsertSchedulers().catch((err: Error) => this.logger.warn(`job schedulers not created yet: ${err.message}`));
     }
-    // A Redis that restarted has forgotten the schedulers: create them again at every reconnect.
+    // A Redis that restarted has forgotten the schedulers: create them again at every reconnect, and
+    // try again each second while that fails (a Redis just back may refuse or time out the first
+    // writes; CI once saw the schedulers missing after a restart, with no later reconnect to retry).
     let readies = 0;
     this.queueRedis.on('ready', () => {
-      readies++;
-      this.upsertSchedulers().then(
-        () => readies > 1 && this.logger.log('job schedulers re-created after Redis returned'),
-        (err: Error) => this.logger.warn(`job schedulers not re-created: ${err.message}`),
-      );
+      const reconnect = ++readies;
+      const attempt = (tries: number): void => {
+        if (reconnect !== readies || this.stopped || this.queueRedis.status !== 'ready') return;
+        this.upsertSchedulers().then(
+          () => reconnect > 1 && this.logger.log('job schedulers re-created after Redis returned'),
+          (err: Error) => {
+            this.logger.warn(`job schedulers not re-created (${tries} tries): ${err.message}`);
+            if (tries < 30) setTimeout(() => attempt(tries + 1), 1000).unref();
+          },
+        );
+      };
+      attempt(1);
     });
     this.worker = new Worker(
       QUEUE_NAME,
@@ -156,6 +166,7 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const t of this.localTimers.splice(0)) clearInterval(t);
     try {
       // A graceful close waits for Redis; while it is away, give up after a few seconds and force it.
