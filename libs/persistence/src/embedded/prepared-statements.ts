@@ -2,7 +2,6 @@ import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite
 
 const wire = protocol.serialize;
 
-
 interface Statement {
   name: string;
   /** The parameters' type ids, as PostgreSQL inferred them: which serializer each value takes. */
