@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -6,6 +7,9 @@ import { Clock, loadConfig, ManualClock, SystemClock, type AppConfig } from '@ho
 import { IN_MEMORY } from '@hostboard/persistence';
 import { memoryImage } from './memory-image.js';
 import { freshDatabase, type TestDatabase } from './test-database.js';
+
+/** This test file's (a module is loaded once per test file). */
+const FILE_PREFIX = `t${process.pid}-${randomBytes(3).toString('hex')}`;
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -40,8 +44,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     HOSTBOARD_MEMORY_IMAGE: db.url === undefined ? await memoryImage() : undefined,
     DATABASE_URL: db.url,
     REDIS_URL: process.env['REDIS_URL'],
-    // Each test file's own job queue on the shared Redis.
-    JOBS_PREFIX: `t${process.pid}`,
+    // Each test file's own job queue and rate-limit counters on the shared Redis (one prefix per
+    // worker process let one file's failed logins from 127.0.0.1 count against another file's).
+    JOBS_PREFIX: FILE_PREFIX,
     // Tests stand for many callers behind a proxy on this host: each sends X-Forwarded-For with an
     // address of its own. Production trusts no proxy unless TRUST_PROXY says so (the limits tests
     // pass TRUST_PROXY: '' to check that).
