@@ -19,6 +19,6 @@ export default {
   },
   testTimeout: 120000,
   maxWorkers: 2,
-  workerIdleMemoryLimit: '600MB',
+  // A worker past 600 MB of heap is replaced before its next file: test/reporters/open-resources-environment.mjs.
   reporters: ['default', '<rootDir>/test/reporters/skip-reasons.mjs'],
 };

@@ -22,6 +22,15 @@ function extra(before, after) {
   return left;
 }
 
+/**
+ * The embedded database's runtime cache (see libs/persistence/src/embedded/embedded-database.ts),
+ * one per worker process and handed to every test file's global: each file evaluates the app's
+ * modules afresh, and Node 20 keeps every file's module graph alive, so a cache kept per file held
+ * another 26 MB image and 6 MB bundle for each file a worker ran, and read and copied them again.
+ */
+const EMBEDDED_RUNTIME_CACHE = Symbol.for('hostboard.embedded-runtime');
+const embeddedRuntimeCache = {};
+
 /** The message jest-worker sends a worker when the run is over (CHILD_MESSAGE_END). */
 const WORKER_END = 2;
 
@@ -60,10 +69,50 @@ function watchWorkerEnd() {
   process.on('message', onMessage);
 }
 
+/**
+ * Past this much heap a worker gives up its place before its next file. Each file leaves its module
+ * graph behind (Node 20 never frees a `vm.SourceTextModule`: nodejs/node#59118), about 32 MB a file
+ * here, and a worker's files slow down as its heap grows. Jest's own `workerIdleMemoryLimit` does the
+ * same after a file, but races the end of the run: when the last file crosses it, Jest replaces the
+ * worker while it is already ending, never sends the new one the end message, and kills it 500 ms
+ * later ("A worker process has failed to exit gracefully"). A worker that exits at the start of a
+ * file cannot meet the end of the run (that file is still to run), and Jest gives the file to a
+ * fresh worker, as it does after any worker's unexpected exit.
+ */
+const HEAP_LIMIT_BYTES = Number(process.env.TEST_WORKER_HEAP_MB ?? 600) * 1024 * 1024;
+/** Not 0: jest-worker restarts a worker that exits with any other code, and re-sends its file. */
+const RECYCLE_EXIT_CODE = 75;
+
+function recycleIfHeavy() {
+  if (typeof process.send !== 'function' || process.memoryUsage().heapUsed <= HEAP_LIMIT_BYTES) return;
+  process.exit(RECYCLE_EXIT_CODE);
+}
+
+/**
+ * `TEST_HEAP_LOG=1` (with `node --expose-gc` running Jest): after each file, the worker's heap once
+ * the garbage is collected; `TEST_HEAP_SNAPSHOT=<folder>` also writes a heap snapshot there after
+ * each file, to compare two of them and find what a file left behind.
+ */
+async function reportHeap(testPath) {
+  if (!process.env.TEST_HEAP_LOG || typeof global.gc !== 'function') return;
+  // Sockets closed in teardown release their buffers on the next turns of the loop.
+  await new Promise((resolve) => setTimeout(resolve, 100).unref());
+  global.gc();
+  const files = (process.hostboardFilesRun = (process.hostboardFilesRun ?? 0) + 1);
+  const mb = Math.round(process.memoryUsage().heapUsed / 1048576);
+  process.stderr.write(`\n[heap] worker ${process.pid}, file ${files}: ${mb} MB after ${testPath}\n`);
+  if (process.env.TEST_HEAP_SNAPSHOT) {
+    const { writeHeapSnapshot } = await import('node:v8');
+    writeHeapSnapshot(`${process.env.TEST_HEAP_SNAPSHOT}/worker-${process.pid}-file-${files}.heapsnapshot`);
+  }
+}
+
 export default class OpenResourcesEnvironment extends TestEnvironment {
   constructor(config, context) {
+    recycleIfHeavy();
     super(config, context);
     this.testPath = context.testPath;
+    this.global[EMBEDDED_RUNTIME_CACHE] = embeddedRuntimeCache;
     watchWorkerEnd();
   }
 
@@ -91,5 +140,6 @@ export default class OpenResourcesEnvironment extends TestEnvironment {
     await super.teardown();
     disableAsyncStores();
     await stopCpuProfile(this.testPath);
+    await reportHeap(this.testPath);
   }
 }

@@ -7,7 +7,28 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 
 export const IN_MEMORY = 'memory://';
 
-let image: { path: string; blob: Promise<Blob> } | undefined;
+/** `WebAssembly` as Node has it (the project's type libraries leave the DOM's declarations out). */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
+
+type Runtime = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
+
+interface RuntimeCache {
+  files?: Promise<{ code: Uint8Array; bundle: Blob }>;
+  image?: { path: string; blob: Promise<Blob> };
+}
+
+/**
+ * Where PGlite's files and the image are kept: on the global object under a registered symbol rather
+ * than in this module, so that a host which evaluates this module many times in one process (Jest
+ * evaluates it once per test file, and Node 20 never frees those module graphs) can hand every copy
+ * the same cache. In the app, the module is evaluated once and this is simply once per process.
+ */
+export const EMBEDDED_RUNTIME_CACHE = Symbol.for('hostboard.embedded-runtime');
+
+function cache(): RuntimeCache {
+  const holder = globalThis as unknown as Record<symbol, RuntimeCache | undefined>;
+  return (holder[EMBEDDED_RUNTIME_CACHE] ??= {});
+}
 
 /**
  * The image as a Blob, read once per process: tests open an in-memory database from it many times,
@@ -15,28 +36,32 @@ let image: { path: string; blob: Promise<Blob> } | undefined;
  * reads it only once too, but leaves a file handle open until the Blob is collected.)
  */
 function imageBlob(path: string): Promise<Blob> {
-  if (image?.path !== path) image = { path, blob: readFile(path).then((bytes) => new Blob([bytes])) };
-  return image.blob;
+  const kept = cache();
+  if (kept.image?.path !== path) kept.image = { path, blob: readFile(path).then((bytes) => new Blob([bytes])) };
+  return kept.image.blob;
 }
-
-/** `WebAssembly` as Node has it (the project's type libraries leave the DOM's declarations out). */
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
-
-type Runtime = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
 
 let runtime: Promise<Runtime> | undefined;
 
 /**
- * PGlite's compiled WebAssembly and its file bundle, made once per process: PGlite otherwise reads
- * and compiles its 9 MB module and reads its 6 MB bundle for every database it opens.
+ * PGlite's compiled WebAssembly and its file bundle, made once: PGlite otherwise reads and compiles
+ * its 9 MB module and reads its 6 MB bundle for every database it opens. The files are read once per
+ * process; the compiled module is kept by this module, because PGlite checks it with `instanceof`
+ * against the `WebAssembly.Module` of the realm that runs it.
  */
 function pgliteRuntime(): Promise<Runtime> {
-  runtime ??= (async () => {
+  const kept = cache();
+  kept.files ??= (async () => {
     const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
     const [code, bundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+    return { code, bundle: new Blob([bundle]) };
+  })();
+  const files = kept.files;
+  runtime ??= (async () => {
+    const { code, bundle } = await files;
     // PGlite types the module as WebAssembly.Module, a name the project's type libraries lack.
     // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
-    return { pgliteWasmModule: (await wasm.compile(code)) as Runtime['pgliteWasmModule'], fsBundle: new Blob([bundle]) };
+    return { pgliteWasmModule: (await wasm.compile(code)) as Runtime['pgliteWasmModule'], fsBundle: bundle };
   })();
   return runtime;
 }
