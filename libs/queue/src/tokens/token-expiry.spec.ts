@@ -52,4 +52,16 @@ describe('queue token expiry: the venue-local midnight after the business date',
       '2026-09-06T04:00:30.000Z',
     );
   });
+
+  it('answers each zone and date the same every time, and an answer changed by its caller changes nothing', () => {
+    const first = midnightAfter('2026-03-07', 'America/Havana');
+    first.setTime(0);
+    expect(midnightAfter('2026-03-07', 'America/Havana').toISOString()).toBe('2026-03-08T05:00:00.000Z');
+    // Same date, other zones: each its own midnight.
+    expect(midnightAfter('2026-03-07', 'America/Chicago').toISOString()).toBe('2026-03-08T06:00:00.000Z');
+    expect(midnightAfter('2026-03-07', 'Asia/Tokyo').toISOString()).toBe('2026-03-07T15:00:00.000Z');
+    // An unreadable date is refused every time, not remembered as an answer.
+    expect(() => midnightAfter('2026-02-30', 'UTC')).toThrow('cannot read business date');
+    expect(() => midnightAfter('2026-02-30', 'UTC')).toThrow('cannot read business date');
+  });
 });
