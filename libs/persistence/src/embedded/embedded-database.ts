@@ -67,6 +67,15 @@ function pgliteRuntime(): Promise<Runtime> {
 }
 
 /**
+ * An in-memory database keeps its files in memory already, so a page PostgreSQL does not hold in its
+ * buffers costs a copy, not a read: 16 MB of buffers, not initdb's 128 MB. PostgreSQL's shared
+ * memory is zero-filled by WebAssembly code when the database starts, and 128 MB of it was most of an
+ * open (0.8–1.1 s of CPU and 0.7–0.9 s of wall time here, against 0.46 s and 0.35 s with 16 MB).
+ * A database in a folder keeps the default.
+ */
+const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
+/**
  * Opens the embedded PostgreSQL, with the extensions the schema uses, in a folder or in memory.
  * An in-memory database may start from `memoryImage` (a dump of a migrated one, see
  * `migratedMemoryImage`): loading it skips initdb, the larger part of a fresh database's start.
@@ -74,8 +83,9 @@ function pgliteRuntime(): Promise<Runtime> {
 export async function openEmbeddedDatabase(dataDir: string, memoryImage?: string): Promise<PGlite> {
   const options = { extensions: { btree_gist }, ...(await pgliteRuntime()) };
   if (dataDir === IN_MEMORY) {
-    if (memoryImage === undefined) return PGlite.create(options);
-    return PGlite.create({ ...options, loadDataDir: await imageBlob(memoryImage) });
+    const inMemory = { ...options, startParams: IN_MEMORY_START_PARAMS };
+    if (memoryImage === undefined) return PGlite.create(inMemory);
+    return PGlite.create({ ...inMemory, loadDataDir: await imageBlob(memoryImage) });
   }
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
