@@ -94,15 +94,16 @@ export class OfferRepository {
 
   /**
    * Whether any live offer of the venue is due, by the venue's own clock (the simulated one of a
-   * sandbox, else `wallNow`): one indexed read, a part of the sweep's one lock-free question.
+   * sandbox, else `wallNow`): a part of the sweep's one lock-free question. The earliest deadline is
+   * one probe of `offers_live_expiry_idx` whatever the statistics say; a deadline compared with a
+   * value the planner cannot see left it free to scan every live offer instead.
    */
   anyDueRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
     return {
-      sql: `SELECT EXISTS (
-         SELECT 1 FROM offers o JOIN venues v ON v.id = o.venue_id
-          WHERE o.venue_id = $1 AND o.state = 'live'
-            AND o.expires_at <= CASE WHEN v.sandbox THEN v.clock_now ELSE $2::timestamptz END
-       )`,
+      sql: `SELECT coalesce(
+         (SELECT min(o.expires_at) FROM offers o WHERE o.venue_id = $1 AND o.state = 'live')
+           <= (SELECT CASE WHEN v.sandbox THEN v.clock_now ELSE $2::timestamptz END FROM venues v WHERE v.id = $1),
+         false)`,
       params: [venueId, wallNow],
       parse: (value) => value === true,
     };

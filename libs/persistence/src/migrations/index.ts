@@ -10,6 +10,7 @@ import { EntryQuotes1796190155236 } from './1796190155236-entry-quotes.js';
 import { VenueCountry1796190292083 } from './1796190292083-venue-country.js';
 import { AddVenueDecisions1796190448932 } from './1796190448932-add-venue-decisions.js';
 import { StaffInvitations1796191233817 } from './1796191233817-staff-invitations.js';
+import { WaitingDateIndex1796319033226 } from './1796319033226-waiting-date-index.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   VenueCountry1796190292083,
   AddVenueDecisions1796190448932,
   StaffInvitations1796191233817,
+  WaitingDateIndex1796319033226,
 ];

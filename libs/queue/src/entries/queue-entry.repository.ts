@@ -93,10 +93,16 @@ export class QueueEntryRepository {
     };
   }
 
-  /** Whether any entry still waits from a business date before `date`, as a part of a combined read. */
+  /**
+   * Whether any entry still waits from a business date before `date`, as a part of a combined read:
+   * the earliest waiting date, one probe of `queue_entries_waiting_date_idx` (an EXISTS with the date
+   * as a parameter let a generic plan scan every waiting entry of the venue).
+   */
   anyWaitingBeforeRead(venueId: string, date: string): ScalarRead<boolean> {
     return {
-      sql: "SELECT EXISTS (SELECT 1 FROM queue_entries WHERE venue_id = $1 AND status = 'waiting' AND business_date < $2)",
+      sql: `SELECT coalesce(
+              (SELECT min(business_date) FROM queue_entries WHERE venue_id = $1 AND status = 'waiting') < $2::date,
+              false)`,
       params: [venueId, date],
       parse: (value) => value === true,
     };
@@ -108,10 +114,11 @@ export class QueueEntryRepository {
    */
   anyWaitingBeforeLocalDateRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
     return {
-      sql: `SELECT EXISTS (
-              SELECT 1 FROM venues v JOIN queue_entries e ON e.venue_id = v.id
-               WHERE v.id = $1 AND v.seating = 'tables' AND e.status = 'waiting'
-                 AND e.business_date < timezone(v.time_zone, CASE WHEN v.sandbox AND v.clock_now IS NOT NULL THEN v.clock_now ELSE $2::timestamptz END)::date)`,
+      sql: `SELECT coalesce(
+              (SELECT min(e.business_date) FROM queue_entries e WHERE e.venue_id = $1 AND e.status = 'waiting')
+                < (SELECT timezone(v.time_zone, CASE WHEN v.sandbox AND v.clock_now IS NOT NULL THEN v.clock_now ELSE $2::timestamptz END)::date
+                     FROM venues v WHERE v.id = $1 AND v.seating = 'tables'),
+              false)`,
       params: [venueId, wallNow],
       parse: (value) => value === true,
     };
