@@ -35,3 +35,4 @@ export * from './redis/redis-clients.js';
 export * from './process/process-guards.js';
 export * from './process/cluster-primary.js';
 export * from './http/paging.js';
+export * from './cache/bounded-memo.js';

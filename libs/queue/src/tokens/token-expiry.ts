@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { BoundedMemo } from '@hostboard/core';
 
 /** However late a token is issued, it is good for at least this long. */
 export const MIN_TOKEN_VALIDITY_MS = 60_000;
@@ -10,23 +11,15 @@ export const MIN_TOKEN_VALIDITY_MS = 60_000;
  * an hour off on the nights a clock changes.
  */
 export function midnightAfter(businessDate: string, timeZone: string): Date {
-  const key = `${timeZone}|${businessDate}`;
-  let ms = midnights.get(key);
-  if (ms === undefined) {
-    ms = computeMidnightAfter(businessDate, timeZone);
-    if (midnights.size >= MIDNIGHTS_LIMIT) midnights.delete(midnights.keys().next().value as string);
-    midnights.set(key, ms);
-  }
-  return new Date(ms);
+  return new Date(midnights.get(`${timeZone}|${businessDate}`, () => computeMidnightAfter(businessDate, timeZone)));
 }
 
-/** Zones × business dates kept: a venue asks for one date a day, so a few hundred serve every venue. */
-const MIDNIGHTS_LIMIT = 512;
 /**
- * Each answer computed once per zone and date: the Luxon arithmetic through the IANA zone was 2 % of
- * a desk join's api CPU (issue 18, a profile of sequential joins), asked for every token issued.
+ * Each answer computed once per zone and date (a venue asks for one date a day, so a few hundred
+ * serve every venue): the Luxon arithmetic through the IANA zone was 2 % of a desk join's api CPU
+ * (issue 18, a profile of sequential joins), asked for every token issued.
  */
-const midnights = new Map<string, number>();
+const midnights = new BoundedMemo<number>(512);
 
 function computeMidnightAfter(businessDate: string, timeZone: string): number {
   const date = DateTime.fromISO(businessDate, { zone: timeZone });

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { BoundedMemo } from '@hostboard/core';
 
 /** The fields of a service window that say when it runs. */
 export interface WindowTimes {
@@ -87,8 +88,7 @@ interface Run {
 
 const MS_PER_DAY = 86_400_000;
 /** Venues × window lists × days kept; a venue's list and day change rarely, so a few hundred serve every request. */
-const RUNS_CACHE_LIMIT = 512;
-const runsCache = new Map<string, Run[]>();
+const runsCache = new BoundedMemo<Run[]>(512);
 
 /**
  * Every run of the windows that may hold an instant of the UTC day of `t`, computed once per zone,
@@ -100,8 +100,10 @@ const runsCache = new Map<string, Run[]>();
 function runsAround(windows: WindowTimes[], timeZone: string, t: number): Run[] {
   const utcDay = Math.floor(t / MS_PER_DAY);
   const key = `${timeZone}|${utcDay}|${windows.map((w) => `${w.days.join('.')}/${w.startMinute}/${w.endMinute}`).join(',')}`;
-  const cached = runsCache.get(key);
-  if (cached) return cached;
+  return runsCache.get(key, () => computeRuns(windows, timeZone, utcDay));
+}
+
+function computeRuns(windows: WindowTimes[], timeZone: string, utcDay: number): Run[] {
   const middle = DateTime.fromMillis(utcDay * MS_PER_DAY, { zone: timeZone });
   if (!middle.isValid) throw new Error(`not a time zone: ${timeZone}`);
   const runs: Run[] = [];
@@ -115,8 +117,6 @@ function runsAround(windows: WindowTimes[], timeZone: string, t: number): Run[] 
     });
   }
   runs.sort((x, y) => x.startMs - y.startMs || x.index - y.index);
-  if (runsCache.size >= RUNS_CACHE_LIMIT) runsCache.delete(runsCache.keys().next().value as string);
-  runsCache.set(key, runs);
   return runs;
 }
 

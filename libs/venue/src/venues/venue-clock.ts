@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
-import { Clock } from '@hostboard/core';
+import { BoundedMemo, Clock } from '@hostboard/core';
 import type { Venue } from './venue.entity.js';
 
 /** Stamps kept: an evening's offers fall within a few hundred minutes of a few zones. */
@@ -13,7 +13,7 @@ const STAMP_CACHE_LIMIT = 1024;
 @Injectable()
 export class VenueClock {
   /** `localStamp`'s answers by zone and minute, oldest dropped first. */
-  private readonly stamps = new Map<string, string>();
+  private readonly stamps = new BoundedMemo<string>(STAMP_CACHE_LIMIT);
 
   constructor(private readonly clock: Clock) {}
 
@@ -40,12 +40,8 @@ export class VenueClock {
   localStamp(venue: Pick<Venue, 'timeZone'>, at: Date): string {
     // The stamp names a minute: every instant of one UTC minute has the same one in a zone (no zone's
     // offset in use today has seconds), so it is formatted once per zone and minute (the zone name costs an Intl call).
-    const key = `${venue.timeZone}|${Math.floor(at.getTime() / 60_000)}`;
-    const cached = this.stamps.get(key);
-    if (cached !== undefined) return cached;
-    const stamp = DateTime.fromJSDate(at, { zone: venue.timeZone }).setLocale('en-US').toFormat('h:mm a ZZZZ');
-    if (this.stamps.size >= STAMP_CACHE_LIMIT) this.stamps.delete(this.stamps.keys().next().value as string);
-    this.stamps.set(key, stamp);
-    return stamp;
+    return this.stamps.get(`${venue.timeZone}|${Math.floor(at.getTime() / 60_000)}`, () =>
+      DateTime.fromJSDate(at, { zone: venue.timeZone }).setLocale('en-US').toFormat('h:mm a ZZZZ'),
+    );
   }
 }
