@@ -141,6 +141,10 @@ export function stackEnv() {
     BOOTSTRAP_OWNER_EMAIL: OWNER.email,
     BOOTSTRAP_OWNER_PASSWORD: OWNER.password,
     AUTH_RATE_LIMIT: '100000',
+    // To compare pool settings (docs/benchmarks.md, ninth round); absent, the app's defaults.
+    ...Object.fromEntries(
+      ['DATABASE_POOL_SIZE', 'DATABASE_POOL_WARM'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+    ),
   };
 }
 
@@ -154,7 +158,13 @@ export async function startStack({ worker = true } = {}) {
   const env = { ...stackEnv(), ...(process.env.API_PROCESSES && { API_PROCESSES: process.env.API_PROCESSES }) };
   // API_NODE_ARGS (say "--perf-basic-prof" for `perf record`) goes to the api's node, and through node:cluster to its processes.
   const apiNodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const api = new Proc('api', `${DIST}/apps/api/src/main.js`, { ...env, PORT: String(PORT), HOST: '127.0.0.1' }, ['--cores'], apiNodeArgs);
+  const api = new Proc(
+    'api',
+    `${DIST}/apps/api/src/main.js`,
+    { ...env, PORT: String(PORT), HOST: '127.0.0.1' },
+    ['--cores'],
+    apiNodeArgs,
+  );
   const procs = [api];
   // The primary starts one api process (it applies the migrations), then the rest once it listens;
   // the banner line comes once every one of them listens.

@@ -13,7 +13,12 @@ export interface DatabaseTarget {
   /** A migrated image an in-memory database starts from (HOSTBOARD_MEMORY_IMAGE). */
   memoryImage?: string;
   poolSize?: number;
+  /** Connections opened at start (`warmPool`) and kept open while idle; the rest close after a minute. */
+  warm?: number;
 }
+
+/** How long a connection above the warm ones may sit unused before it closes. */
+const IDLE_CLOSE_MS = 60_000;
 
 const common = {
   type: 'postgres',
@@ -47,7 +52,13 @@ export async function dataSourceOptions(target: DatabaseTarget): Promise<DataSou
       ...common,
       url: target.databaseUrl,
       poolSize: target.poolSize ?? 20,
-      extra: { connectionTimeoutMillis: 5000, options: GENERIC_PLANS },
+      extra: {
+        connectionTimeoutMillis: 5000,
+        // pg-pool's `min`: idle connections are closed only above it (it opens none by itself).
+        min: target.warm ?? 0,
+        idleTimeoutMillis: IDLE_CLOSE_MS,
+        options: GENERIC_PLANS,
+      },
     } satisfies PostgresDataSourceOptions;
   }
   return embeddedOptions(await openEmbeddedDatabase(target.dataDir, target.memoryImage));
@@ -65,6 +76,18 @@ function embeddedOptions(db: PGlite): PostgresDataSourceOptions {
     database: 'postgres',
     poolSize: 1,
   };
+}
+
+/**
+ * Opens `count` connections at once and hands them back to the pool, which keeps them (its `min`):
+ * the first burst of work then starts on open connections instead of waiting for new backends.
+ * Best effort: a server short of connections only means a colder start, never a failed one.
+ */
+export async function warmPool(dataSource: DataSource, count: number): Promise<number> {
+  const runners = Array.from({ length: count }, () => dataSource.createQueryRunner());
+  const opened = await Promise.allSettled(runners.map(async (r): Promise<unknown> => r.connect()));
+  await Promise.allSettled(runners.map((r) => r.release()));
+  return opened.filter((o) => o.status === 'fulfilled').length;
 }
 
 /** Connects and brings the schema up to date; returns the names of the migrations it applied. */

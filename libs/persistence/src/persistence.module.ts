@@ -3,13 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig } from '@hostboard/core';
 import { DatabaseReadiness } from './database.readiness.js';
-import { dataSourceOptions, migrate } from './data-source.factory.js';
+import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
 
 /** The data source, migrated at start-up: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
 @Module({})
 export class PersistenceModule {
   static forRoot(): DynamicModule {
     let server = false;
+    let warm = 0;
     const logger = new Logger('Persistence');
     return {
       module: PersistenceModule,
@@ -19,8 +20,11 @@ export class PersistenceModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             server = config.DATABASE_URL !== undefined;
+            warm = server ? config.DATABASE_POOL_WARM : 0;
             return dataSourceOptions({
               databaseUrl: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              warm,
               dataDir: config.HOSTBOARD_DATA_DIR,
               memoryImage: config.HOSTBOARD_MEMORY_IMAGE,
             });
@@ -33,6 +37,8 @@ export class PersistenceModule {
             logger.log(
               applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'schema is current',
             );
+            const opened = await warmPool(dataSource, warm);
+            if (opened < warm) logger.warn(`opened ${opened} of ${warm} warm database connections; the rest open when needed`);
             return dataSource;
           },
         }),

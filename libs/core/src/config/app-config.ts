@@ -31,6 +31,27 @@ export class AppConfig {
   @IsUrlWithProtocol(['postgres:', 'postgresql:'])
   DATABASE_URL?: string;
 
+  /** Connections each process may hold to DATABASE_URL at once. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  DATABASE_POOL_SIZE = 20;
+
+  /**
+   * Connections each process opens to DATABASE_URL at start and keeps open while idle (the rest
+   * close after a minute unused). A new connection costs 11–23 ms here (PostgreSQL starts a backend)
+   * and its first statements run cold (6–10 ms instead of 0.6): a burst that met a drained pool
+   * started on new connections (docs/benchmarks.md, ninth round). At most DATABASE_POOL_SIZE.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  DATABASE_POOL_WARM = 8;
+
   /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
   @IsOptional()
   @IsString()
@@ -279,10 +300,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Configuration error: ${reason}`);
   }
   if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {
-    throw new ConfigError('Configuration error: PASSWORD_HASH_COST=test is only for NODE_ENV=test (it makes password hashes cheap to guess)');
+    throw new ConfigError(
+      'Configuration error: PASSWORD_HASH_COST=test is only for NODE_ENV=test (it makes password hashes cheap to guess)',
+    );
   }
   if ((config.BOOTSTRAP_OWNER_EMAIL === undefined) !== (config.BOOTSTRAP_OWNER_PASSWORD === undefined)) {
     throw new ConfigError('Configuration error: set both BOOTSTRAP_OWNER_EMAIL and BOOTSTRAP_OWNER_PASSWORD, or neither');
+  }
+  if (config.DATABASE_POOL_WARM > config.DATABASE_POOL_SIZE) {
+    throw new ConfigError(
+      `Configuration error: DATABASE_POOL_WARM (${config.DATABASE_POOL_WARM}) is more than DATABASE_POOL_SIZE (${config.DATABASE_POOL_SIZE})`,
+    );
   }
   if (config.embedded && (config.API_PROCESSES ?? 1) > 1) {
     throw new ConfigError(
