@@ -143,7 +143,7 @@ export function stackEnv() {
     AUTH_RATE_LIMIT: '100000',
     // To compare pool settings (docs/benchmarks.md, ninth round); absent, the app's defaults.
     ...Object.fromEntries(
-      ['DATABASE_POOL_SIZE', 'DATABASE_POOL_WARM'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+      ['DATABASE_POOL_SIZE', 'DATABASE_POOL_WARM', 'EXPIRY_SWEEPS_AT_ONCE'].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
     ),
   };
 }

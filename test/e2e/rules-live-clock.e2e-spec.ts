@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Clock, TransactionRunner } from '@hostboard/core';
+import { AppConfig, Clock, TransactionRunner } from '@hostboard/core';
 import { JobScheduler, type JobHandler, type JobName } from '@hostboard/jobs';
 import { OfferExpiryHandlers, SweepService } from '@hostboard/offer';
 import { violations } from '../support/invariants.js';
@@ -187,7 +187,13 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       async start(): Promise<void> {}
       async stop(): Promise<void> {}
     }
-    new OfferExpiryHandlers(new Keeper(), t.app.get(SweepService), t.app.get(TransactionRunner), t.app.get(Clock)).onModuleInit();
+    new OfferExpiryHandlers(
+      new Keeper(),
+      t.app.get(SweepService),
+      t.app.get(TransactionRunner),
+      t.app.get(Clock),
+      t.app.get(AppConfig),
+    ).onModuleInit();
     const safetySweep = handlers.get('safety-sweep');
     const status = async (): Promise<string | undefined> =>
       ((await ds().query('SELECT status FROM queue_entries WHERE id = $1', [friday.entry.id])) as Array<{ status: string }>)[0]

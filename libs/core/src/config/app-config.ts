@@ -225,6 +225,17 @@ export class AppConfig {
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters (a random string)' })
   METRICS_TOKEN?: string;
 
+  /**
+   * Venues a worker sweeps at once when offers fall due together (each sweep is a transaction under
+   * the venue's lock). Past the database's cores, more only queue there: 4 suits two cores.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  EXPIRY_SWEEPS_AT_ONCE = 4;
+
   /** The worker touches this file every 5 s while it runs (a container health check reads its age). */
   @IsOptional()
   @Transform(emptyToUndefined)
