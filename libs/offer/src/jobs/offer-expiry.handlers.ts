@@ -88,25 +88,24 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * most one runs and one waits per venue, and at most `sweepsAtOnce` run in all.
    */
   private sweepSoon(venueId: string): Promise<string[]> {
-    let slot = this.sweeps.get(venueId);
-    if (!slot) this.sweeps.set(venueId, (slot = {}));
+    const slot = this.sweeps.get(venueId) ?? {};
+    this.sweeps.set(venueId, slot);
     if (slot.waiting) return slot.waiting;
-    const venue = slot;
-    const before = venue.running?.catch(() => []) ?? Promise.resolve([]);
+    const before = slot.running?.catch(() => []) ?? Promise.resolve([]);
     const sweep: Promise<string[]> = before
       .then(() =>
         this.sweepsAtOnce(() => {
           // From here on it reads what is due: a job that arrives now needs the next sweep.
-          if (venue.waiting === sweep) venue.waiting = undefined;
-          venue.running = sweep;
+          if (slot.waiting === sweep) slot.waiting = undefined;
+          slot.running = sweep;
           return this.sweep.sweepFirst(venueId);
         }),
       )
       .finally(() => {
-        if (venue.running === sweep) venue.running = undefined;
-        if (!venue.running && !venue.waiting && this.sweeps.get(venueId) === venue) this.sweeps.delete(venueId);
+        if (slot.running === sweep) slot.running = undefined;
+        if (!slot.running && !slot.waiting && this.sweeps.get(venueId) === slot) this.sweeps.delete(venueId);
       });
-    venue.waiting = sweep;
+    slot.waiting = sweep;
     return sweep;
   }
 }
