@@ -31,6 +31,15 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(pattern);
   });
 
+  it.each([
+    [{ PORT: 'eighty' }, 'Configuration error: PORT must be an integer number'],
+    [{ DATABASE_POOL_WARM: 'lots' }, 'Configuration error: DATABASE_POOL_WARM must be an integer number'],
+    [{ PORT: '70000' }, 'Configuration error: PORT must not be greater than 65535'],
+    [{ EXPIRY_SWEEPS_AT_ONCE: '0' }, 'Configuration error: EXPIRY_SWEEPS_AT_ONCE must not be less than 1'],
+  ])('names what is wrong with a number setting: %j', (env, line) => {
+    expect(() => loadConfig(env)).toThrow(line);
+  });
+
   it('never echoes a password from a URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@' })).toThrow(/^(?!.*s3cret).*$/);
   });

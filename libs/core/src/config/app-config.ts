@@ -307,7 +307,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = plainToInstance(AppConfig, picked);
   const [first] = validateSync(config, { forbidUnknownValues: true });
   if (first) {
-    const reason = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    // A value that is not a number fails its range checks too, and those are listed first: the type
+    // check says what is wrong with it ("PORT=eighty" is not "greater than 65535").
+    const constraints = first.constraints ?? {};
+    const reason = constraints['isInt'] ?? Object.values(constraints)[0] ?? 'is invalid';
     throw new ConfigError(`Configuration error: ${reason}`);
   }
   if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {
