@@ -6,7 +6,12 @@ export const QUEUE_NAME = 'hostboard';
 
 export interface JobPayloads {
   /** Expires one offer at its deadline (job id = offer id); sweeps its venue under the lock. */
-  'offer-expiry': { venueId: string; offerId: string };
+  'offer-expiry': {
+    venueId: string;
+    offerId: string;
+    /** Scheduled again after firing before the deadline: the how-manyth time. */
+    recheck?: number;
+  };
   /** The safety net: sweeps every venue with a due offer, catching jobs lost to a restart. */
   'safety-sweep': Record<string, never>;
   /** Hands recorded emails to the provider, when one is configured. */

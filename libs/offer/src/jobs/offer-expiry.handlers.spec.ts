@@ -1,7 +1,7 @@
 import type { AppConfig, Clock, TransactionRunner } from '@hostboard/core';
 import type { JobScheduler } from '@hostboard/jobs';
 import type { SweepService } from '../lifecycle/sweep.service.js';
-import { OfferExpiryHandlers } from './offer-expiry.handlers.js';
+import { EXPIRY_RECHECKS, OfferExpiryHandlers } from './offer-expiry.handlers.js';
 
 /**
  * The coalescing and the bound on sweeps, with a sweep that the test finishes by hand: a sweep
@@ -34,24 +34,42 @@ class Venues {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-function handlers(venues: Venues, sweepsAtOnce: number) {
-  let expiryJob: (payload: { venueId: string; offerId: string }) => Promise<string> = () =>
-    Promise.reject(new Error('not registered'));
+/** What the handlers read and schedule besides the sweep, for the cases that need it. */
+interface World {
+  /** The offer's row as the job's re-read finds it (live, with this deadline), or none. */
+  liveOffer?: { expires_at: Date };
+  /** Venues the safety sweep's query finds with due offers. */
+  dueVenues?: string[];
+  scheduled: Array<{ payload: unknown; jobId: string; runAt: Date }>;
+}
+
+function handlers(venues: Venues, sweepsAtOnce: number, world: World = { scheduled: [] }) {
+  type Job = (payload: { venueId: string; offerId: string; recheck?: number }) => Promise<string>;
+  const registered = new Map<string, Job>();
   const scheduler = {
-    handle: (name: string, fn: typeof expiryJob) => {
-      if (name === 'offer-expiry') expiryJob = fn;
+    handle: (name: string, fn: Job) => registered.set(name, fn),
+    schedule: async (_name: string, payload: unknown, options: { jobId: string; runAt: Date }) => {
+      world.scheduled.push({ payload, ...options });
     },
-    schedule: async () => undefined,
   } as unknown as JobScheduler;
-  const tx = { read: async () => [] } as unknown as TransactionRunner;
+  const manager = {
+    query: async (sql: string) =>
+      sql.includes('FROM offers o') ? (world.dueVenues ?? []).map((venue_id) => ({ venue_id })) : [],
+  };
+  const tx = {
+    read: async () => (world.liveOffer ? [world.liveOffer] : []),
+    run: async (fn: (t: { manager: typeof manager }) => unknown) => fn({ manager }),
+  } as unknown as TransactionRunner;
   const clock = { now: () => new Date() } as unknown as Clock;
   const config = { EXPIRY_SWEEPS_AT_ONCE: sweepsAtOnce } as AppConfig;
   new OfferExpiryHandlers(scheduler, venues as unknown as SweepService, tx, clock, config).onModuleInit();
+  const job = (name: string): Job => registered.get(name) ?? (() => Promise.reject(new Error(`${name} not registered`)));
   /** An offer falls due and its job fires. */
-  return (venueId: string, offerId: string): Promise<string> => {
+  const fire = (venueId: string, offerId: string): Promise<string> => {
     venues.due.set(venueId, [...(venues.due.get(venueId) ?? []), offerId]);
-    return expiryJob({ venueId, offerId });
+    return job('offer-expiry')({ venueId, offerId });
   };
+  return Object.assign(fire, { job });
 }
 
 describe('offer expiry jobs', () => {
@@ -95,5 +113,52 @@ describe('offer expiry jobs', () => {
     await venues.finishRunning();
     expect(await Promise.all([first, ...later])).toEqual(['done', 'done', 'done']);
     expect(venues.mostAtOnce).toBe(1);
+  });
+
+  it('a job that fired a moment before its deadline (its sweep found the offer not yet due) sweeps once more', async () => {
+    const venues = new Venues();
+    const world: World = { liveOffer: { expires_at: new Date(Date.now() - 1) }, scheduled: [] };
+    const { job } = handlers(venues, 4, world);
+    // Not due for the first sweep; due for the second (it has passed when the job re-reads it).
+    const outcome = job('offer-expiry')({ venueId: 'v', offerId: 'a' });
+    await settle();
+    venues.due.set('v', ['a']);
+    await venues.finishRunning();
+    await venues.finishRunning();
+    expect(await outcome).toBe('done');
+    expect(venues.started).toEqual(['v', 'v']);
+    expect(world.scheduled).toEqual([]);
+  });
+
+  it('a job that fired well before its deadline is scheduled again under a new id each time, a few times', async () => {
+    const venues = new Venues();
+    const deadline = new Date(Date.now() + 60_000);
+    const world: World = { liveOffer: { expires_at: deadline }, scheduled: [] };
+    const { job } = handlers(venues, 4, world);
+    for (const recheck of [0, 1, 2, EXPIRY_RECHECKS]) {
+      const outcome = job('offer-expiry')({ venueId: 'v', offerId: 'a', recheck });
+      await settle();
+      await venues.finishRunning();
+      expect(await outcome).toBe('skipped');
+    }
+    expect(world.scheduled.map((s) => s.jobId)).toEqual(['a-again-1', 'a-again-2', 'a-again-3']);
+    expect(world.scheduled.map((s) => s.runAt)).toEqual([deadline, deadline, deadline]);
+    expect(world.scheduled[2]?.payload).toEqual({ venueId: 'v', offerId: 'a', recheck: 3 });
+  });
+
+  it('the safety sweep sweeps every venue with due offers even when one of them fails, then reports the failure', async () => {
+    const venues = new Venues();
+    const world: World = { dueVenues: ['a', 'broken', 'c'], scheduled: [] };
+    const { job } = handlers(venues, 4, world);
+    const sweepFirst = venues.sweepFirst;
+    venues.sweepFirst = (venueId: string) =>
+      venueId === 'broken' ? Promise.reject(new Error('lock timeout')) : sweepFirst(venueId);
+    const outcome = expect(job('safety-sweep')({} as never)).rejects.toThrow('failed at 1 of 3 venue(s)');
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      await venues.finishRunning();
+    }
+    await outcome;
+    expect(venues.started).toEqual(['a', 'c']);
   });
 });

@@ -10,6 +10,9 @@ import { SweepService } from '../lifecycle/sweep.service.js';
  * The job is only a trigger: its handler sweeps the venue under the lock, which is safe to run
  * twice or late; correctness never rests on it (every decision sweeps first).
  */
+/** How many times an expiry job that fired before its offer's deadline is scheduled again. */
+export const EXPIRY_RECHECKS = 3;
+
 @Injectable()
 export class OfferExpiryHandlers implements OnModuleInit {
   private readonly logger = new Logger(OfferExpiryHandlers.name);
@@ -36,18 +39,26 @@ export class OfferExpiryHandlers implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.scheduler.handle('offer-expiry', async ({ venueId, offerId }) => {
+    this.scheduler.handle('offer-expiry', async ({ venueId, offerId, recheck = 0 }) => {
       const expired = await this.sweepSoon(venueId);
       if (expired.includes(offerId)) return 'done';
-      // Fired before its deadline by this process's clock (clock skew between machines): try once more.
       // Mostly the offer was expired by a sweep another job started: one read, no transaction (in an
       // expiry burst that is common, and the job need not take a transaction for it).
       const rows: Array<{ expires_at: Date }> = await this.tx.read((m) =>
         m.query("SELECT expires_at FROM offers WHERE id = $1 AND state = 'live'", [offerId]),
       );
       const due = rows[0]?.expires_at;
-      if (due && due.getTime() > this.clock.now().getTime()) {
-        await this.scheduler.schedule('offer-expiry', { venueId, offerId }, { jobId: `${offerId}-again`, runAt: due });
+      if (!due) return 'skipped';
+      if (due.getTime() <= this.clock.now().getTime()) {
+        // Due now, though not when the sweep read the clock: the job fired a moment early (a timer,
+        // another machine's clock). Sweep once more rather than leave it to the safety net.
+        return (await this.sweepSoon(venueId)).includes(offerId) ? 'done' : 'skipped';
+      }
+      // Fired well before its deadline by this process's clock: try again then, under a new job id
+      // each time (BullMQ ignores an add whose id exists), a few times; the safety sweep covers the rest.
+      if (recheck < EXPIRY_RECHECKS) {
+        const next = { venueId, offerId, recheck: recheck + 1 };
+        await this.scheduler.schedule('offer-expiry', next, { jobId: `${offerId}-again-${next.recheck}`, runAt: due });
       }
       return 'skipped';
     });
@@ -74,7 +85,15 @@ export class OfferExpiryHandlers implements OnModuleInit {
       for (const w of waiting) {
         if (w.oldest < (DateTime.fromJSDate(now, { zone: w.time_zone }).toISODate() ?? '')) venues.add(w.venue_id);
       }
-      for (const venueId of venues) await this.sweep.sweepFirst(venueId);
+      let failed = 0;
+      for (const venueId of venues) {
+        // One venue whose sweep fails (a lock held too long, a bad row) must not leave the rest unswept.
+        await this.sweep.sweepFirst(venueId).catch((err: unknown) => {
+          failed++;
+          this.logger.warn(`safety sweep of venue ${venueId} failed: ${(err as Error).message}`);
+        });
+      }
+      if (failed > 0) throw new Error(`the safety sweep failed at ${failed} of ${venues.size} venue(s)`);
       if (venues.size > 0) this.logger.log(`safety sweep visited ${venues.size} venue(s) with due offers or ended days`);
       return venues.size > 0 ? 'done' : 'skipped';
     });
