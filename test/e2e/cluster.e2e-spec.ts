@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import request from 'supertest';
 import { BoardClient } from '../support/board-client.js';
-import { describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
+import { backends, describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -79,6 +79,19 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
         return [];
       }
     };
+
+    it('splits the warm database connections between its processes (DATABASE_POOL_WARM 8: four each, not eight each)', async () => {
+      // The second process may still be starting: read until the count holds still for 2 s.
+      let open = -1;
+      for (let same = 0, until = performance.now() + 40_000; same < 4 && performance.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 500));
+        const now = await backends(db.url ?? '');
+        same = now === open && now >= 8 ? same + 1 : 0;
+        open = now;
+      }
+      expect(open).toBeGreaterThanOrEqual(8);
+      expect(open).toBeLessThan(16);
+    });
 
     it('delivers every board event to sockets on both processes, and replaces a process that dies', async () => {
       const login = await request(baseUrl).post('/v1/auth/sessions').send({ email, password }).expect(201);

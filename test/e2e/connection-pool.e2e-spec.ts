@@ -1,25 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import request from 'supertest';
-import { loadConfig } from '@hostboard/core';
+import { clusterShare, loadConfig } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
+import { backends, describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { signUp } from '../support/staff.js';
-
-/** Backends connected to one database, as the server counts them. */
-async function backends(url: string): Promise<number> {
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-  await admin.connect();
-  try {
-    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
-      name,
-    ]);
-    return rows[0]?.n ?? 0;
-  } finally {
-    await admin.end();
-  }
-}
 
 /**
  * Warm connections (DATABASE_POOL_WARM): each process opens them at start and keeps them while idle,
@@ -31,6 +16,20 @@ describeWithServer('the connection pool of a PostgreSQL server')('connection poo
       'Configuration error: DATABASE_POOL_WARM (5) is more than DATABASE_POOL_SIZE (4)',
     );
     expect(() => loadConfig({ DATABASE_POOL_WARM: '-1' })).toThrow(/DATABASE_POOL_WARM/);
+  });
+
+  it('shrinks the default warm count to a smaller pool instead of refusing to start', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4' }).DATABASE_POOL_WARM).toBe(4);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '30' }).DATABASE_POOL_WARM).toBe(8);
+  });
+
+  it('splits the warm count among the processes of a cluster, at least one each', () => {
+    expect(clusterShare(8, {})).toBe(8);
+    expect(clusterShare(8, { HOSTBOARD_CLUSTER_SIZE: '2' })).toBe(4);
+    expect(clusterShare(8, { HOSTBOARD_CLUSTER_SIZE: '3' })).toBe(3);
+    expect(clusterShare(8, { HOSTBOARD_CLUSTER_SIZE: '16' })).toBe(1);
+    expect(clusterShare(0, { HOSTBOARD_CLUSTER_SIZE: '16' })).toBe(0);
+    expect(clusterShare(8, { HOSTBOARD_CLUSTER_SIZE: 'many' })).toBe(8);
   });
 
   describe('by default', () => {

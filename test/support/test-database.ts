@@ -35,6 +35,21 @@ export async function freshDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** Backends connected to one database (a TestDatabase's url), as the server counts them. */
+export async function backends(url: string): Promise<number> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+      name,
+    ]);
+    return rows[0]?.n ?? 0;
+  } finally {
+    await admin.end();
+  }
+}
+
 /** `describe`, or `describe.skip` with the reason in its name when the suite needs a real server. */
 export function describeWithServer(reason: string): jest.Describe {
   return hasServer()

@@ -54,6 +54,10 @@ export async function dataSourceOptions(target: DatabaseTarget): Promise<DataSou
       poolSize: target.poolSize ?? 20,
       extra: {
         connectionTimeoutMillis: 5000,
+        // Warm connections sit idle for long spells: TCP keepalive keeps a firewall or NAT from dropping
+        // them unseen, and finds a peer that has gone (a failover) instead of a query hanging on it.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 30_000,
         // pg-pool's `min`: idle connections are closed only above it (it opens none by itself).
         min: target.warm ?? 0,
         idleTimeoutMillis: IDLE_CLOSE_MS,

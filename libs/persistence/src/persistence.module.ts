@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { AppConfig } from '@hostboard/core';
+import { AppConfig, clusterShare } from '@hostboard/core';
 import { DatabaseReadiness } from './database.readiness.js';
 import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
 
@@ -20,7 +20,8 @@ export class PersistenceModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             server = config.DATABASE_URL !== undefined;
-            warm = server ? config.DATABASE_POOL_WARM : 0;
+            // A cluster's processes split the warm connections (AppConfig.DATABASE_POOL_WARM).
+            warm = server ? clusterShare(config.DATABASE_POOL_WARM) : 0;
             return dataSourceOptions({
               databaseUrl: config.DATABASE_URL,
               poolSize: config.DATABASE_POOL_SIZE,

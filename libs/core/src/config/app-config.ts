@@ -40,10 +40,13 @@ export class AppConfig {
   DATABASE_POOL_SIZE = 20;
 
   /**
-   * Connections each process opens to DATABASE_URL at start and keeps open while idle (the rest
-   * close after a minute unused). A new connection costs 11–23 ms here (PostgreSQL starts a backend)
-   * and its first statements run cold (6–10 ms instead of 0.6): a burst that met a drained pool
-   * started on new connections (docs/benchmarks.md, ninth round). At most DATABASE_POOL_SIZE.
+   * Connections opened to DATABASE_URL at start and kept open while idle (the rest close after a
+   * minute unused), by the api and by the worker each. A new connection costs 11–23 ms here
+   * (PostgreSQL starts a backend) and its first statements run cold (6–10 ms instead of 0.6): a burst
+   * that met a drained pool started on new connections (docs/benchmarks.md, ninth round). The
+   * processes of one cluster split it (`clusterShare`): sixteen api processes keep one each, not
+   * eight each (128 idle backends would refuse later processes at the default max_connections of 100).
+   * At most DATABASE_POOL_SIZE; unset, it shrinks to a smaller pool.
    */
   @IsOptional()
   @Transform(toInt)
@@ -320,6 +323,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if ((config.BOOTSTRAP_OWNER_EMAIL === undefined) !== (config.BOOTSTRAP_OWNER_PASSWORD === undefined)) {
     throw new ConfigError('Configuration error: set both BOOTSTRAP_OWNER_EMAIL and BOOTSTRAP_OWNER_PASSWORD, or neither');
+  }
+  if (config.DATABASE_POOL_WARM > config.DATABASE_POOL_SIZE) {
+    // The default never refuses a smaller pool the operator chose: it shrinks to fit.
+    if (picked['DATABASE_POOL_WARM'] === undefined) config.DATABASE_POOL_WARM = config.DATABASE_POOL_SIZE;
   }
   if (config.DATABASE_POOL_WARM > config.DATABASE_POOL_SIZE) {
     throw new ConfigError(

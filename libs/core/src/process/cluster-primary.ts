@@ -58,7 +58,7 @@ export function runPrimary(
 ): void {
   let stopping = false;
   let announced = false;
-  const start = (): Worker => cluster.fork({ HOSTBOARD_CLUSTER_WORKER: '1' });
+  const start = (): Worker => cluster.fork({ HOSTBOARD_CLUSTER_WORKER: '1', HOSTBOARD_CLUSTER_SIZE: String(count) });
 
   let listening = 0;
   cluster.on('message', (_worker, message: unknown) => {
@@ -101,4 +101,14 @@ export function reportListening(banner: string): boolean {
   const message: ReadyMessage = { type: 'hostboard:listening', banner };
   process.send(message);
   return true;
+}
+
+/**
+ * This process's share of a budget the processes of its cluster split (warm database connections):
+ * the whole of it outside a cluster, else ⌈total ÷ processes⌉, at least one when the budget is not 0.
+ */
+export function clusterShare(total: number, env: Record<string, string | undefined> = process.env): number {
+  const size = Number(env['HOSTBOARD_CLUSTER_SIZE']);
+  if (total <= 0 || !Number.isInteger(size) || size <= 1) return Math.max(0, total);
+  return Math.ceil(total / size);
 }
