@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import request from 'supertest';
-import { clusterShare, loadConfig } from '@hostboard/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { clusterShare, loadConfig, lockVenueRow } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { backends, describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
-import { signUp } from '../support/staff.js';
+import {
+  backends,
+  describeWithServer,
+  describeWithServerAndRedis,
+  freshDatabase,
+  type TestDatabase,
+} from '../support/test-database.js';
+import { startWorker } from '../support/test-worker.js';
+import { createVenue, signUp } from '../support/staff.js';
 
 /**
  * Warm connections (DATABASE_POOL_WARM): each process opens them at start and keeps them while idle,
@@ -98,5 +107,39 @@ describeWithServer('the connection pool of a PostgreSQL server')('connection poo
         await t.close();
       }
     });
+  });
+});
+
+/**
+ * A session stuck while holding a venue's row lock (a client that died mid-transaction, an operator's
+ * open psql) must not hold up the worker's sweeps for as long as it lasts: its connections give up
+ * after WORKER_LOCK_TIMEOUT_MS, the job retries, and the other venues' sweeps keep their slots.
+ */
+describeWithServerAndRedis('the worker on PostgreSQL and Redis')('the worker and a held venue lock', () => {
+  it('gives up waiting for the lock after WORKER_LOCK_TIMEOUT_MS, and takes it once it is released; the api still waits', async () => {
+    const t = await startApp();
+    const worker = await startWorker(t, { WORKER_LOCK_TIMEOUT_MS: '300' });
+    const holder = new pg.Client({ connectionString: t.db.url });
+    await holder.connect();
+    try {
+      const venue = await createVenue(t, await signUp(t, 'locks'));
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM venues WHERE id = $1 FOR UPDATE', [venue.id]);
+      const workerDb = worker.get<DataSource>(getDataSourceToken());
+      const started = performance.now();
+      await expect(workerDb.transaction((m) => lockVenueRow(m, venue.id))).rejects.toThrow(/lock timeout/);
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(250);
+      expect(waited).toBeLessThan(5000);
+      // The api's commands queue behind the lock as before: no timeout on its connections.
+      const apiDb = t.app.get<DataSource>(getDataSourceToken());
+      expect(await apiDb.query('SHOW lock_timeout')).toEqual([{ lock_timeout: '0' }]);
+      await holder.query('ROLLBACK');
+      await workerDb.transaction((m) => lockVenueRow(m, venue.id));
+    } finally {
+      await holder.end();
+      await worker.close();
+      await t.close();
+    }
   });
 });

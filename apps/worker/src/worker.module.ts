@@ -14,7 +14,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         CoreModule.forRoot({ config }),
-        PersistenceModule.forRoot(),
+        PersistenceModule.forRoot({ worker: true }),
         JobsModule.forRoot({ role: 'worker' }),
         BoardModule,
         OfferModule,

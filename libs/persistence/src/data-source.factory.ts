@@ -15,6 +15,8 @@ export interface DatabaseTarget {
   poolSize?: number;
   /** Connections opened at start (`warmPool`) and kept open while idle; the rest close after a minute. */
   warm?: number;
+  /** PostgreSQL's lock_timeout for every statement of these connections (the worker's); none by default. */
+  lockTimeoutMs?: number;
 }
 
 /** How long a connection above the warm ones may sit unused before it closes. */
@@ -61,7 +63,7 @@ export async function dataSourceOptions(target: DatabaseTarget): Promise<DataSou
         // pg-pool's `min`: idle connections are closed only above it (it opens none by itself).
         min: target.warm ?? 0,
         idleTimeoutMillis: IDLE_CLOSE_MS,
-        options: GENERIC_PLANS,
+        options: target.lockTimeoutMs ? `${GENERIC_PLANS} -c lock_timeout=${target.lockTimeoutMs}` : GENERIC_PLANS,
       },
     } satisfies PostgresDataSourceOptions;
   }

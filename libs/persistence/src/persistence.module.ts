@@ -8,7 +8,8 @@ import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
 /** The data source, migrated at start-up: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
 @Module({})
 export class PersistenceModule {
-  static forRoot(): DynamicModule {
+  /** `worker`: its connections give up waiting for a row lock after WORKER_LOCK_TIMEOUT_MS. */
+  static forRoot(options: { worker?: boolean } = {}): DynamicModule {
     let server = false;
     let warm = 0;
     const logger = new Logger('Persistence');
@@ -26,6 +27,7 @@ export class PersistenceModule {
               databaseUrl: config.DATABASE_URL,
               poolSize: config.DATABASE_POOL_SIZE,
               warm,
+              lockTimeoutMs: options.worker ? config.WORKER_LOCK_TIMEOUT_MS : undefined,
               dataDir: config.HOSTBOARD_DATA_DIR,
               memoryImage: config.HOSTBOARD_MEMORY_IMAGE,
             });

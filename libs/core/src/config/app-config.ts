@@ -239,6 +239,19 @@ export class AppConfig {
   @Max(64)
   EXPIRY_SWEEPS_AT_ONCE = 4;
 
+  /**
+   * How long a worker statement waits for a row lock (PostgreSQL's lock_timeout on the worker's
+   * connections) before it fails and its job retries. A venue's lock is held for milliseconds by a
+   * command; a session stuck while holding one would otherwise keep a sweep, and one of the
+   * EXPIRY_SWEEPS_AT_ONCE slots, waiting for as long as it lasts, delaying every other venue's expiries.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  WORKER_LOCK_TIMEOUT_MS = 10_000;
+
   /** The worker touches this file every 5 s while it runs (a container health check reads its age). */
   @IsOptional()
   @Transform(emptyToUndefined)
