@@ -16,7 +16,7 @@ import { startWorker } from '../support/test-worker.js';
 import { createVenue, signUp } from '../support/staff.js';
 
 /**
- * Warm connections (DATABASE_POOL_WARM): each process opens them at start and keeps them while idle,
+ * Warm connections (DATABASE_POOL_WARM): opened at start and kept while idle (a cluster's processes split them),
  * so a burst after a quiet spell does not wait for new backends (11–23 ms each here, and cold).
  */
 describeWithServer('the connection pool of a PostgreSQL server')('connection pool on PostgreSQL', () => {

@@ -53,7 +53,7 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   installBoardPage(http);
   installGuestPage(http);
   // Built on the first request for /docs, not at every start: reading every route's metadata costs
-  // about 0.3 s of CPU per boot (each test app, each cluster process), and most starts never serve it.
+  // about 0.1 s of CPU in a built process (more in each test app), and most starts never serve it.
   SwaggerModule.setup('docs', app, () =>
     SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('hostboard').setVersion('1').addBearerAuth().build()),
   );

@@ -338,13 +338,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('Configuration error: set both BOOTSTRAP_OWNER_EMAIL and BOOTSTRAP_OWNER_PASSWORD, or neither');
   }
   if (config.DATABASE_POOL_WARM > config.DATABASE_POOL_SIZE) {
+    if (picked['DATABASE_POOL_WARM'] !== undefined) {
+      throw new ConfigError(
+        `Configuration error: DATABASE_POOL_WARM (${config.DATABASE_POOL_WARM}) is more than DATABASE_POOL_SIZE (${config.DATABASE_POOL_SIZE})`,
+      );
+    }
     // The default never refuses a smaller pool the operator chose: it shrinks to fit.
-    if (picked['DATABASE_POOL_WARM'] === undefined) config.DATABASE_POOL_WARM = config.DATABASE_POOL_SIZE;
-  }
-  if (config.DATABASE_POOL_WARM > config.DATABASE_POOL_SIZE) {
-    throw new ConfigError(
-      `Configuration error: DATABASE_POOL_WARM (${config.DATABASE_POOL_WARM}) is more than DATABASE_POOL_SIZE (${config.DATABASE_POOL_SIZE})`,
-    );
+    config.DATABASE_POOL_WARM = config.DATABASE_POOL_SIZE;
   }
   if (config.embedded && (config.API_PROCESSES ?? 1) > 1) {
     throw new ConfigError(

@@ -5,14 +5,14 @@ import { AppConfig, Clock, TransactionRunner } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
 import { SweepService } from '../lifecycle/sweep.service.js';
 
+/** How many times an expiry job that fired before its offer's deadline is scheduled again. */
+export const EXPIRY_RECHECKS = 3;
+
 /**
  * Expiry on time: each offer of a live venue has a delayed job keyed by its id, due at its deadline.
  * The job is only a trigger: its handler sweeps the venue under the lock, which is safe to run
  * twice or late; correctness never rests on it (every decision sweeps first).
  */
-/** How many times an expiry job that fired before its offer's deadline is scheduled again. */
-export const EXPIRY_RECHECKS = 3;
-
 @Injectable()
 export class OfferExpiryHandlers implements OnModuleInit {
   private readonly logger = new Logger(OfferExpiryHandlers.name);
