@@ -4,6 +4,7 @@ import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { clusterShare, loadConfig, lockVenueRow } from '@hostboard/core';
+import { fittedPoolSize, MIN_POOL } from '@hostboard/persistence';
 import { startApp, type TestApp } from '../support/test-app.js';
 import {
   backends,
@@ -100,13 +101,122 @@ describeWithServer('the connection pool of a PostgreSQL server')('connection poo
     it('starts on the connections it could open and serves requests', async () => {
       const t = await startApp({ db: { url, drop: async () => undefined } });
       try {
-        expect(await backends(url)).toBe(3);
+        // Its pool is fitted to the role's limit of 3: the least a process needs (two: the migration
+        // lock and the migrating connection), all warm.
+        expect(await backends(url)).toBe(MIN_POOL);
         const owner = await signUp(t, 'pool-short');
         await request(t.baseUrl).get('/v1/venues').set(owner.auth).expect(200);
       } finally {
         await t.close();
       }
     });
+  });
+});
+
+/**
+ * A pool fitted to what the server gives: past a role's, a database's or the server's connection limit
+ * every extra connection attempt fails the request that made it (a 503), so a process's pool takes
+ * only its share (the api's processes 60 % together, the worker's 20 %), and a burst waits its turn.
+ */
+describeWithServer('connection limits of a PostgreSQL server')('a pool within the connections the server gives', () => {
+  const role = `hb_budget_${randomBytes(4).toString('hex')}`;
+  let db: TestDatabase;
+  let url: string;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+    await admin.connect();
+    await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 10`);
+    db = await freshDatabase();
+    await admin.query(`ALTER DATABASE ${new URL(db.url ?? '').pathname.slice(1)} OWNER TO ${role}`);
+    const u = new URL(db.url ?? '');
+    u.username = role;
+    u.password = '';
+    url = u.toString();
+  });
+  afterAll(async () => {
+    await db.drop();
+    await admin.query(`DROP ROLE IF EXISTS ${role}`);
+    await admin.end();
+  });
+
+  it('splits the budget by role and by process, never below two nor above DATABASE_POOL_SIZE', () => {
+    expect(fittedPoolSize(20, null, 'api', 1)).toBe(20);
+    expect(fittedPoolSize(20, 97, 'api', 2)).toBe(20); // PostgreSQL's default of 100, two api processes
+    expect(fittedPoolSize(20, 97, 'api', 16)).toBe(3); // sixteen: 58 between them
+    expect(fittedPoolSize(20, 97, 'worker', 1)).toBe(19);
+    expect(fittedPoolSize(20, 10, 'api', 1)).toBe(6);
+    expect(fittedPoolSize(20, 3, 'worker', 4)).toBe(MIN_POOL);
+    expect(fittedPoolSize(4, 1000, 'api', 1)).toBe(4);
+  });
+
+  it('a burst larger than the budget waits for connections instead of failing (role limit 10: a pool of 6)', async () => {
+    const t = await startApp({ db: { url, drop: async () => undefined } });
+    let holder: pg.Client | undefined;
+    try {
+      const owner = await signUp(t, 'budget');
+      const venue = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 100 });
+      // Every join of the burst takes a connection and waits behind this lock, so the pool grows to its
+      // limit: with a pool of 20, the role's limit would refuse the connections past 10.
+      // A superuser's connection on the same database: outside the role's limit.
+      holder = new pg.Client({ connectionString: db.url });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT id FROM venues WHERE id = $1 FOR UPDATE', [venue.id]);
+      const burst = Promise.all(
+        Array.from({ length: 14 }, (_, i) =>
+          request(t.baseUrl)
+            .post(`/v1/venues/${venue.id}/queue`)
+            .set(owner.auth)
+            .send({ name: `Burst ${i}`, partySize: 1, email: `burst-${i}-${randomBytes(3).toString('hex')}@example.test` }),
+        ),
+      );
+      const waitingOnLock = async (): Promise<number> => {
+        const { rows } = await admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'`,
+          [role],
+        );
+        return rows[0]?.n ?? 0;
+      };
+      let waiting = 0;
+      for (const until = performance.now() + 10_000; waiting < 6 && performance.now() < until;) {
+        await new Promise((r) => setTimeout(r, 100));
+        waiting = await waitingOnLock();
+      }
+      expect(waiting).toBe(6);
+      // Held for longer than the pool's connect timeout would allow a refused connection to hide.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await backends(url)).toBeLessThanOrEqual(10);
+      await holder.query('ROLLBACK');
+      const answers = await burst;
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 201));
+    } finally {
+      await holder?.end();
+      await t.close();
+    }
+  });
+
+  it('reopens its warm connections after the server dropped them, before any request asks', async () => {
+    const t = await startApp({ db: { url, drop: async () => undefined } });
+    try {
+      // Six with the pool fitted to the role's limit of 10.
+      const warm = await backends(url);
+      expect(warm).toBeGreaterThanOrEqual(MIN_POOL);
+      // What a PostgreSQL restart or a failover does to a pool's idle connections.
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+      let open = await backends(url);
+      expect(open).toBeLessThan(warm);
+      for (const until = performance.now() + 10_000; open < warm && performance.now() < until;) {
+        await new Promise((r) => setTimeout(r, 200));
+        open = await backends(url);
+      }
+      expect(open).toBe(warm);
+      const owner = await signUp(t, 'rewarmed');
+      await request(t.baseUrl).get('/v1/venues').set(owner.auth).expect(200);
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -3,3 +3,4 @@ export * from './database.readiness.js';
 export * from './embedded/embedded-database.js';
 export * from './entities.js';
 export * from './persistence.module.js';
+export * from './connection-budget.js';

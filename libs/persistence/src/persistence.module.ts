@@ -1,7 +1,8 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { AppConfig, clusterShare } from '@hostboard/core';
+import { AppConfig, clusterShare, clusterSize } from '@hostboard/core';
+import { capPool, connectionBudget, fittedPoolSize, keepWarm, pgPool, type PoolRole } from './connection-budget.js';
 import { DatabaseReadiness } from './database.readiness.js';
 import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
 
@@ -12,6 +13,8 @@ export class PersistenceModule {
   static forRoot(options: { worker?: boolean } = {}): DynamicModule {
     let server = false;
     let warm = 0;
+    let configuredPool = 0;
+    const role: PoolRole = options.worker ? 'worker' : 'api';
     const logger = new Logger('Persistence');
     return {
       module: PersistenceModule,
@@ -21,6 +24,7 @@ export class PersistenceModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             server = config.DATABASE_URL !== undefined;
+            configuredPool = config.DATABASE_POOL_SIZE;
             // A cluster's processes split the warm connections (AppConfig.DATABASE_POOL_WARM).
             warm = server ? clusterShare(config.DATABASE_POOL_WARM) : 0;
             return dataSourceOptions({
@@ -36,12 +40,28 @@ export class PersistenceModule {
             if (!options) throw new Error('no data source options');
             const dataSource = new DataSource(options);
             await dataSource.initialize();
+            const pool = server ? pgPool(dataSource) : undefined;
+            if (pool) {
+              // Before migrating, so start-up itself stays inside what the server gives us.
+              const budget = await connectionBudget(dataSource);
+              const size = fittedPoolSize(configuredPool, budget, role, clusterSize());
+              if (size < configuredPool) {
+                capPool(pool, size);
+                warm = Math.min(warm, size);
+                logger.log(
+                  `the database lets this user open ${budget} connections: this process uses at most ${size} (DATABASE_POOL_SIZE is ${configuredPool})`,
+                );
+              }
+            }
             const applied = await migrate(dataSource, server);
             logger.log(
               applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'schema is current',
             );
             const opened = await warmPool(dataSource, warm);
             if (opened < warm) logger.warn(`opened ${opened} of ${warm} warm database connections; the rest open when needed`);
+            if (pool && warm > 0) {
+              keepWarm(pool, warm, (err) => logger.warn(`could not reopen warm database connections (retrying): ${err.message}`));
+            }
             return dataSource;
           },
         }),

@@ -108,7 +108,13 @@ export function reportListening(banner: string): boolean {
  * the whole of it outside a cluster, else ⌈total ÷ processes⌉, at least one when the budget is not 0.
  */
 export function clusterShare(total: number, env: Record<string, string | undefined> = process.env): number {
-  const size = Number(env['HOSTBOARD_CLUSTER_SIZE']);
-  if (total <= 0 || !Number.isInteger(size) || size <= 1) return Math.max(0, total);
+  const size = clusterSize(env);
+  if (total <= 0 || size <= 1) return Math.max(0, total);
   return Math.ceil(total / size);
+}
+
+/** How many processes this one's cluster has (1 outside a cluster). */
+export function clusterSize(env: Record<string, string | undefined> = process.env): number {
+  const size = Number(env['HOSTBOARD_CLUSTER_SIZE']);
+  return Number.isInteger(size) && size > 1 ? size : 1;
 }
