@@ -6,10 +6,10 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@hostboard/outbox';
 import { BoardClient, waitFor } from '../support/board-client.js';
-import { joined, messages, party, sandboxVenue } from '../support/restaurant.js';
+import { errorOf, joined, messages, party, sandboxVenue } from '../support/restaurant.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
-import { addMember, inviteAndClaim, signIn, signUp, type Staff } from '../support/staff.js';
+import { addMember, createVenue, inviteAndClaim, signIn, signUp, type Staff } from '../support/staff.js';
 
 /**
  * Issue 13: staff access a manager can trust. Real HTTP, real socket.io clients, real PostgreSQL
@@ -288,6 +288,25 @@ describe('invitations handed over in person (no SMTP)', () => {
     expect((await reset(manager.userId, pw())).status).toBe(403);
     const stranger = await signUp(t, 'stranger');
     expect((await reset(stranger.userId, pw())).status).toBe(404);
+  });
+
+  it("a manager cannot reset the password of a provisioned account that also belongs to another venue (that venue's owner)", async () => {
+    const owner = await signUp(t, 'x-owner');
+    const venue = await sandboxVenue(t, owner, { clock: CLOCK });
+    const manager = await addMember(t, venue.id, owner, 'manager');
+    const host = await addMember(t, venue.id, manager, 'host');
+    // The host never changes the given password, and opens a venue of their own.
+    const own = await createVenue(t, host);
+    const reset = await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/members/${host.userId}/password`)
+      .set(manager.auth)
+      .send({ password: pw() });
+    expect(reset.status).toBe(403);
+    expect(errorOf(reset).message).toBe(
+      'This person also works at another venue, so their password cannot be reset here; they can change it themselves.',
+    );
+    // Nothing changed: the host's session and their own venue are still theirs.
+    await request(t.baseUrl).get(`/v1/venues/${own.id}/members`).set(host.auth).expect(200);
   });
 });
 

@@ -22,6 +22,15 @@ export class MembershipRepository {
     await tx.delete(VenueMembership, { venueId, userId });
   }
 
+  /** Whether the user belongs to any venue besides this one. */
+  async belongsElsewhere(tx: EntityManager, venueId: string, userId: string): Promise<boolean> {
+    const rows = await tx.query<unknown[]>(`SELECT 1 FROM venue_memberships WHERE user_id = $1 AND venue_id <> $2 LIMIT 1`, [
+      userId,
+      venueId,
+    ]);
+    return rows.length > 0;
+  }
+
   list(tx: EntityManager, venueId: string): Promise<Array<{ userId: string; role: Role; email: string; name: string }>> {
     return tx.query(
       `SELECT m.user_id AS "userId", m.role, u.email, u.name

@@ -79,7 +79,12 @@ export class MembershipService {
         assertMayGrant(actorRole, input.role);
         const existing = await this.users.findByEmail(manager, email);
         if (!existing && passwordHash !== undefined) {
-          const user = await this.accounts.insert(manager, { email, name: input.name ?? email, passwordHash, provisionedByVenueId: venueId });
+          const user = await this.accounts.insert(manager, {
+            email,
+            name: input.name ?? email,
+            passwordHash,
+            provisionedByVenueId: venueId,
+          });
           await this.audit.record(manager, { action: 'account-created', venueId, subjectUserId: user.id, details: { email } });
           await this.grant(manager, venueId, user.id, input.role, null);
           return {
@@ -111,7 +116,13 @@ export class MembershipService {
         // sent here), or for a new email given no password (the holder chooses one when claiming).
         const user = existing ?? (await this.accounts.insert(manager, { email, name: input.name ?? email, passwordHash: null }));
         const accountExisted = existing?.passwordHash != null;
-        const invitation = await this.invitations.create(tx, { venueId, user, role: input.role, invitedBy: actorId, accountExisted });
+        const invitation = await this.invitations.create(tx, {
+          venueId,
+          user,
+          role: input.role,
+          invitedBy: actorId,
+          accountExisted,
+        });
         const passwordNote =
           passwordHash !== undefined ? `${user.email} already has an account, so the password you gave was not used. ` : '';
         const delivery =
@@ -165,7 +176,12 @@ export class MembershipService {
       if (current === 'owner') await this.assertAnotherOwner(manager, venueId, userId);
       await this.memberships.remove(manager, venueId, userId);
       await this.invitations.endOpen(manager, venueId, userId);
-      await this.audit.record(manager, { action: 'membership-removed', venueId, subjectUserId: userId, details: { previousRole: current } });
+      await this.audit.record(manager, {
+        action: 'membership-removed',
+        venueId,
+        subjectUserId: userId,
+        details: { previousRole: current },
+      });
       tx.afterCommit(() => this.events.publish({ kind: 'membership-ended', venueId, userId }));
     });
   }
@@ -186,6 +202,13 @@ export class MembershipService {
       if (!user || user.provisionedByVenueId !== venueId || !user.mustChangePassword) {
         throw DomainException.forbidden(
           'Only an account this venue created and whose holder has not yet chosen their own password can be reset here; they can change it themselves.',
+        );
+      }
+      // The account is not this venue's alone once it belongs to another (one it created, or joined):
+      // a reset here would hand this venue's managers that venue's access too.
+      if (await this.memberships.belongsElsewhere(manager, venueId, userId)) {
+        throw DomainException.forbidden(
+          'This person also works at another venue, so their password cannot be reset here; they can change it themselves.',
         );
       }
       await this.users.setPassword(manager, userId, passwordHash, true);
