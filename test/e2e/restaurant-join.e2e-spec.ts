@@ -128,7 +128,13 @@ describe('restaurant queue: joining', () => {
       const res = await joined(t, owner, v.id, party(2));
       expect(res.entry.businessDate).toBe('2026-06-12');
       // No window runs: nothing to multiply by, so the quote is the position alone, still marked approximate.
-      expect(res).toMatchObject({ position: 1, ahead: 0, quotedWaitMinutes: null, approx: true, quote: 'position 1 (0 ahead) (approx)' });
+      expect(res).toMatchObject({
+        position: 1,
+        ahead: 0,
+        quotedWaitMinutes: null,
+        approx: true,
+        quote: 'position 1 (0 ahead) (approx)',
+      });
     });
 
     it('a window past midnight keeps the day it started as the business date', async () => {
@@ -334,7 +340,8 @@ describe('restaurant queue: joining', () => {
       const text = mine?.body ?? '';
       expect(text).toContain('Queue position when you joined: 3\n');
       expect(text.match(/position/gi)).toHaveLength(1);
-      expect(text).toContain('6:00 PM');
+      // With the zone: on the night clocks fall back, 1:30 AM happens twice.
+      expect(text).toContain('(joined at 6:00 PM CDT)');
       expect(text).toContain('about 60 minutes');
 
       // Hosts do not read messages; managers and owners do.

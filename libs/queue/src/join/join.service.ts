@@ -219,7 +219,7 @@ export class JoinService {
         partySize: entry.partySize,
         position: standing.position,
         waitMinutes: standing.waitMinutes,
-        joinedAt: this.clock.localTime(venue, now),
+        joinedAt: this.clock.localStamp(venue, now),
       });
       rows.push(
         this.outbox.row({
@@ -258,7 +258,7 @@ export class JoinService {
         partySize: entry.partySize,
         position: standing.position,
         waitMinutes: standing.waitMinutes,
-        joinedAt: this.clock.localTime(venue, now),
+        joinedAt: this.clock.localStamp(venue, now),
         link: this.guest.queueLink,
       });
       await this.guest.text(tx.manager, { venueId: venue.id, party: entry, template: QUEUE_JOINED_TEMPLATE, body, at: now });

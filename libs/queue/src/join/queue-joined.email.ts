@@ -4,7 +4,7 @@ export interface QueueJoinedFacts {
   partySize: number;
   position: number;
   waitMinutes: number | null;
-  /** Venue-local, e.g. "7:42 PM". */
+  /** Venue-local with its zone, e.g. "7:42 PM CST": on the night clocks fall back, 1:33 AM happens twice. */
   joinedAt: string;
 }
 

@@ -27,11 +27,6 @@ export class VenueClock {
     return DateTime.fromJSDate(at, { zone: venue.timeZone }).toISODate() ?? '';
   }
 
-  /** A venue-local stamp for guests, e.g. "9:35 PM". */
-  localTime(venue: Pick<Venue, 'timeZone'>, at: Date): string {
-    return DateTime.fromJSDate(at, { zone: venue.timeZone }).toFormat('h:mm a');
-  }
-
   /**
    * A venue-local stamp with its zone, e.g. "1:35 AM CDT": on the night clocks fall back, 1:35 AM
    * happens twice, and only the zone abbreviation (CDT, then CST) tells the two apart. Where a zone
