@@ -44,6 +44,31 @@ describe('error envelope', () => {
     expectEnvelope(again.body, 'VALIDATION');
   });
 
+  it('names the type a wrong-typed value needs, not the range checks it also fails', async () => {
+    const created = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ ...venue, slug: 'err-types' })
+      .expect(201);
+    const id = (created.body as { id: string }).id;
+    const join = await request(t.baseUrl)
+      .post(`/v1/venues/${id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Typed', partySize: '2' })
+      .expect(400);
+    expect(join.body).toMatchObject({
+      error: {
+        code: 'VALIDATION',
+        message: 'partySize must be an integer number',
+        details: { fields: [{ field: 'partySize' }] },
+      },
+    });
+    for (const limit of ['-1', '1e2']) {
+      const page = await request(t.baseUrl).get(`/v1/venues/${id}/history?limit=${limit}`).set(owner.auth).expect(400);
+      expect(page.body).toMatchObject({ error: { code: 'VALIDATION', message: 'limit must be an integer number' } });
+    }
+  });
+
   it('refuses text that is not well-formed Unicode with VALIDATION, not a 500 from a validator', async () => {
     // A lone surrogate, written as JSON's escape so it reaches the server as such. validator's
     // isEmail calls encodeURI, which throws on it; the fuzz found this as a 500.
