@@ -127,10 +127,12 @@ describe('board desk: lookup by token, tables, party details', () => {
     expect((busy.body as { error: { message: string } }).error.message).toBe(
       'This table is held, booked or occupied; retire it once it is free.',
     );
-    await api()
+    const withdrawn = await api()
       .post(`/v1/venues/${v.id}/offers/${(offer.body as { offer: { id: string } }).offer.id}/withdraw`)
       .set(host.auth)
       .expect(200);
+    // The answer still says which table the withdrawn offer held.
+    expect(withdrawn.body).toMatchObject({ offer: { state: 'withdrawn', tableIds: [t2] } });
     const retired = await api().post(`/v1/venues/${v.id}/tables/${t2}/retire`).set(owner.auth).expect(200);
     expect(retired.body).toMatchObject({ id: t2, retired: true });
     // Repeating answers the same.

@@ -111,7 +111,12 @@ export class AcceptanceService {
     await this.sweep.sweepFirst(venueId);
     return this.tx.command({}, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
-      const offer = await this.offers.find(tx.manager, venueId, offerId);
+      // The tables are read before the hold ends (ending it releases them), so the answer still says
+      // which tables the withdrawn offer held.
+      const { offer, tableIds } = await readTogether(tx.manager, {
+        offer: this.offers.findRead(tx.manager, venueId, offerId),
+        tableIds: this.offers.tableIdsRead(offerId),
+      });
       if (!offer) throw DomainException.notFound('The offer was not found.');
       if (offer.state === 'expired') throw new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
       const now = this.clock.now(venue);
@@ -122,7 +127,7 @@ export class AcceptanceService {
       }
       if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
       await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
-      return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }) };
+      return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
     });
   }
 }
