@@ -16,6 +16,40 @@ import {
 import { startWorker } from '../support/test-worker.js';
 import { createVenue, signUp } from '../support/staff.js';
 
+interface LimitedRole {
+  /** The fresh database, as its owner: a role limited to `limit` connections. */
+  url: string;
+  role: string;
+  db: TestDatabase;
+  /** A superuser's connection to the server. */
+  admin: pg.Client;
+  drop: () => Promise<void>;
+}
+
+/** Superusers are exempt from connection limits: a role of its own, limited, that owns a fresh database. */
+async function limitedRole(limit: number): Promise<LimitedRole> {
+  const role = `hb_pool_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+  await admin.connect();
+  await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT ${limit}`);
+  const db = await freshDatabase();
+  await admin.query(`ALTER DATABASE ${new URL(db.url ?? '').pathname.slice(1)} OWNER TO ${role}`);
+  const u = new URL(db.url ?? '');
+  u.username = role;
+  u.password = '';
+  return {
+    url: u.toString(),
+    role,
+    db,
+    admin,
+    drop: async () => {
+      await db.drop();
+      await admin.query(`DROP ROLE IF EXISTS ${role}`);
+      await admin.end();
+    },
+  };
+}
+
 /**
  * Warm connections (DATABASE_POOL_WARM): opened at start and kept while idle (a cluster's processes split them),
  * so a burst after a quiet spell does not wait for new backends (11–23 ms each here, and cold).
@@ -74,29 +108,13 @@ describeWithServer('the connection pool of a PostgreSQL server')('connection poo
   });
 
   describe('on a server with fewer connections to give', () => {
-    const role = `hb_pool_${randomBytes(4).toString('hex')}`;
-    let db: TestDatabase;
+    let limited: LimitedRole;
     let url: string;
-    let admin: pg.Client;
-
     beforeAll(async () => {
-      admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-      await admin.connect();
-      // Superusers are exempt from connection limits: a role of its own that owns the database.
-      await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 3`);
-      db = await freshDatabase();
-      const name = new URL(db.url ?? '').pathname.slice(1);
-      await admin.query(`ALTER DATABASE ${name} OWNER TO ${role}`);
-      const u = new URL(db.url ?? '');
-      u.username = role;
-      u.password = '';
-      url = u.toString();
+      limited = await limitedRole(3);
+      url = limited.url;
     });
-    afterAll(async () => {
-      await db.drop();
-      await admin.query(`DROP ROLE IF EXISTS ${role}`);
-      await admin.end();
-    });
+    afterAll(() => limited.drop());
 
     it('starts on the connections it could open and serves requests', async () => {
       const t = await startApp({ db: { url, drop: async () => undefined } });
@@ -119,27 +137,16 @@ describeWithServer('the connection pool of a PostgreSQL server')('connection poo
  * only its share (the api's processes 60 % together, the worker's 20 %), and a burst waits its turn.
  */
 describeWithServer('connection limits of a PostgreSQL server')('a pool within the connections the server gives', () => {
-  const role = `hb_budget_${randomBytes(4).toString('hex')}`;
-  let db: TestDatabase;
+  let limited: LimitedRole;
   let url: string;
+  let role: string;
+  let db: TestDatabase;
   let admin: pg.Client;
-
   beforeAll(async () => {
-    admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
-    await admin.connect();
-    await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 10`);
-    db = await freshDatabase();
-    await admin.query(`ALTER DATABASE ${new URL(db.url ?? '').pathname.slice(1)} OWNER TO ${role}`);
-    const u = new URL(db.url ?? '');
-    u.username = role;
-    u.password = '';
-    url = u.toString();
+    limited = await limitedRole(10);
+    ({ url, role, db, admin } = limited);
   });
-  afterAll(async () => {
-    await db.drop();
-    await admin.query(`DROP ROLE IF EXISTS ${role}`);
-    await admin.end();
-  });
+  afterAll(() => limited.drop());
 
   it('splits the budget by role and by process, never below two nor above DATABASE_POOL_SIZE', () => {
     expect(fittedPoolSize(20, null, 'api', 1)).toBe(20);
