@@ -157,6 +157,64 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
     });
   });
 
+  // Security review: JavaScript reads an instant without an offset in the server process's own zone,
+  // so TZ=America/New_York changed what these requests meant. API.md: instants carry an offset.
+  describe('instants without an offset', () => {
+    const NEEDS_OFFSET = /needs a time with an offset from UTC \(Z or ±hh:mm\)/;
+
+    it.each(['2026-12-04 23:11', '2026-12-04T23:11', '2026-12-04T23:11:00.000', '2026-12-04'])(
+      '%s is refused as a reservation start, a new sandbox clock and a clock move',
+      async (instant) => {
+        const api = request(t.baseUrl);
+        const answers = [
+          await api
+            .post(`/v1/venues/${tables.id}/reservations`)
+            .set(owner.auth)
+            .send({ name: 'No zone', partySize: 2, start: instant, tableIds: [tables.tableIds['T1']] }),
+          await api
+            .post('/v1/venues')
+            .set(owner.auth)
+            .send({
+              slug: `no-zone-${Date.now()}`,
+              name: 'No zone',
+              timeZone: 'UTC',
+              preset: 'workshop',
+              sandbox: true,
+              clock: instant,
+            }),
+          await api.post(`/v1/venues/${tables.id}/clock`).set(owner.auth).send({ now: instant }),
+        ];
+        expect(answers.map((r) => [refusal(r).status, refusal(r).code])).toEqual(Array(3).fill([400, 'VALIDATION']));
+        expect(answers.map((r) => refusal(r).message)).toEqual([
+          expect.stringMatching(new RegExp(`^start ${NEEDS_OFFSET.source}`)),
+          expect.stringMatching(new RegExp(`^clock ${NEEDS_OFFSET.source}`)),
+          expect.stringMatching(new RegExp(`^now ${NEEDS_OFFSET.source}`)),
+        ]);
+      },
+    );
+
+    it('while Z and +01:00 still work on all three', async () => {
+      const api = request(t.baseUrl);
+      const v = await sandboxVenue(t, owner, { clock: '2026-12-04T12:00:00+01:00', tables: [{ label: 'T1', capacity: 4 }] });
+      const venue = (await api.get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { clock: string };
+      expect(venue.clock).toBe('2026-12-04T11:00:00.000Z');
+      const moved = await api
+        .post(`/v1/venues/${v.id}/clock`)
+        .set(owner.auth)
+        .send({ now: '2026-12-04T13:00:00+01:00' })
+        .expect(200);
+      expect((moved.body as { now: string }).now).toBe('2026-12-04T12:00:00.000Z');
+      await api.post(`/v1/venues/${v.id}/clock`).set(owner.auth).send({ now: '2026-12-04T12:30:00Z' }).expect(200);
+      for (const start of ['2026-12-04T19:00:00Z', '2026-12-04T21:00:00+01:00']) {
+        await api
+          .post(`/v1/venues/${v.id}/reservations`)
+          .set(owner.auth)
+          .send({ name: 'Zoned', partySize: 2, email: `z-${Date.now()}@example.test`, start, tableIds: [v.tableIds['T1']] })
+          .expect(201);
+      }
+    });
+  });
+
   describe('null where the declared type has none (@IsOptional lets null through)', () => {
     it('a public join with phone: null (the contact was read as a string)', async () => {
       const before = await entries();

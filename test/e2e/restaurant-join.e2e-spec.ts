@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
 import {
@@ -167,6 +169,24 @@ describe('restaurant queue: joining', () => {
       // National numbers are read with the venue's country (US here, from America/Chicago): this is too short.
       ['a phone neither E.164 nor a US number', () => ({ name: 'Ana', partySize: 2, phone: '555-0123' }), /E\.164/],
       ['a phone that is E.164-shaped but no real number', () => ({ name: 'Ana', partySize: 2, phone: '+1000' }), /E\.164/],
+      // Security review: the phone is how a phone-only party hears from us, by text. Numbers that cannot
+      // receive one, or that charge whoever texts them, were accepted because only isValid() was asked.
+      ...(
+        [
+          ['premium rate (US 900)', '+19005550123'],
+          ['toll free (US 800)', '+18005550123'],
+          ['a landline (London, the example in the review)', '+44 20 7946 0958'],
+          ['a landline (Berlin)', '+49 30 12345678'],
+          ['shared cost (France 0810)', '+33 810 123 456'],
+          ['a pager (UK 076)', '+44 7640 123456'],
+          ['a UK universal access number (03)', '+44 300 123 4567'],
+          ['voicemail (Italy 33)', '+39 33 1234 56789'],
+        ] as const
+      ).map(([kind, phone]): (typeof cases)[number] => [
+        `a phone that cannot receive texts: ${kind}`,
+        () => ({ name: 'Ana', partySize: 2, phone }),
+        'This number cannot receive text messages; give a mobile number.',
+      ]),
       ['an invalid email', () => ({ ...base(), email: 'not-an-email' }), /email/],
       ['neither email nor phone', () => ({ name: 'Ana', partySize: 2 }), 'A queue party needs an email or a phone number.'],
       ['an unknown field', () => ({ ...base(), vip: true }), /vip/],
@@ -188,6 +208,16 @@ describe('restaurant queue: joining', () => {
       await deskJoin(t, owner, v.id, { name: 'Big', partySize: 200, email: `big-${uniq()}@example.test` }).expect(201);
       const res = await deskJoin(t, owner, v.id, { name: 'Phone', partySize: 1, phone: '+13125550123' }).expect(201);
       expect((res.body as JoinBody).entry.partySize).toBe(1);
+    });
+
+    it.each([
+      ['a US number (fixed line or mobile: the plan does not tell them apart), national', '(312) 555-0144'],
+      ['a UK mobile', '+44 7911 123456'],
+      ['a German mobile', '+49 1512 3456789'],
+      ['a UK personal number (070)', '+44 70 1234 5678'],
+      ['a UK VoIP number (056)', '+44 56 1234 5678'],
+    ])('a phone that can receive texts is accepted on the public join: %s', async (_kind, phone) => {
+      await publicJoin(t, v.slug, { name: 'Texts', partySize: 2, phone }).expect(201);
     });
   });
 
@@ -425,6 +455,28 @@ describe('restaurant queue: joining', () => {
         .send({ entryVersion: 1, name: 'B', partySize: 2 })
         .expect(200)
         .expect((r) => expect((r.body as { entry: EntryBody }).entry.version).toBe(1)); // nothing to change: no bump
+    });
+
+    it('a correction refuses a new phone that cannot receive texts, but keeps one stored before that rule', async () => {
+      const v = await sandboxVenue(t, owner, { clock: FRIDAY_6PM, windows: [DINNER] });
+      const a = await joined(t, owner, v.id, { name: 'Lan', partySize: 2, phone: '+13125550177' });
+      const patch = (body: Record<string, unknown>): request.Test =>
+        request(t.baseUrl)
+          .patch(`/v1/venues/${v.id}/queue/${a.entry.id}`)
+          .set(owner.auth)
+          .send({ entryVersion: 1, ...body });
+      expect(errorOf(await patch({ phone: '+19005550123' }))).toMatchObject({
+        code: 'VALIDATION',
+        message: 'This number cannot receive text messages; give a mobile number.',
+      });
+      // A landline joined before the rule (written directly: the API no longer takes one) stays through
+      // a correction of something else: the party is not refused for a number nobody changed.
+      const landline = '+442079460958';
+      await t.app
+        .get<DataSource>(getDataSourceToken())
+        .query(`UPDATE queue_entries SET phone = $2, contact_key = 'phone:' || $2 WHERE id = $1`, [a.entry.id, landline]);
+      const ok = await patch({ partySize: 3 }).expect(200);
+      expect((ok.body as { entry: EntryBody }).entry).toMatchObject({ partySize: 3, version: 2 });
     });
 
     it("an entry that left the queue is not corrected; another venue's entry is not found", async () => {

@@ -82,8 +82,8 @@ describe('rules audit (issue 14, items 3–12)', () => {
   };
 
   const historyOf = async (v: Sandbox, subjectId: string): Promise<HistoryRow[]> =>
+    // The list is newest first; these tests read a subject's story in the order it happened.
     (
-      // The list is newest first; these tests read a subject's story in the order it happened.
       (await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${subjectId}`).set(owner.auth).expect(200))
         .body as HistoryRow[]
     ).reverse();
@@ -273,11 +273,13 @@ describe('rules audit (issue 14, items 3–12)', () => {
     });
     const patched = await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(manager.auth).send({ country: 'GB' }).expect(200);
     expect((patched.body as { country: string }).country).toBe('GB');
-    const london = await joined(t, owner, v.id, { name: 'Ede', partySize: 2, phone: '020 7946 0958' });
+    // A UK mobile typed the British way (a London landline, 020 7946 0958, cannot receive the texts
+    // a phone-only party is sent, and is refused since the security review).
+    const london = await joined(t, owner, v.id, { name: 'Ede', partySize: 2, phone: '07911 123456' });
     const londonStored: Array<{ phone: string }> = await ds().query('SELECT phone FROM queue_entries WHERE id = $1', [
       london.entry.id,
     ]);
-    expect(londonStored[0]?.phone).toBe('+442079460958');
+    expect(londonStored[0]?.phone).toBe('+447911123456');
 
     // A venue whose zone names no country takes international numbers only, with a plain reason.
     const utc = await restaurant({ timeZone: 'UTC' });

@@ -15,6 +15,7 @@ export * from './http/access-log.hook.js';
 export * from './http/body-parsing.js';
 export * from './http/hostile-input.js';
 export * from './http/is-instant.validator.js';
+export * from './http/is-plain-text.validator.js';
 export * from './http/validation.pipe.js';
 export * from './idempotency/idempotency-key.entity.js';
 export * from './idempotency/idempotency.interceptor.js';

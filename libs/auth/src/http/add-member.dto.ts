@@ -1,5 +1,5 @@
 import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { ROLES, type Role } from '@hostboard/core';
+import { IsPlainText, ROLES, type Role } from '@hostboard/core';
 
 export class AddMemberDto {
   @IsEmail()
@@ -10,6 +10,8 @@ export class AddMemberDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
+  // Shown on the staff list and the board: one line of plain text.
+  @IsPlainText()
   name?: string;
 
   @IsOptional()

@@ -1,4 +1,4 @@
-import { IsInstant } from '@hostboard/core';
+import { IsInstant, IsPlainText } from '@hostboard/core';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -18,6 +18,8 @@ export class CreateReservationDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
+  // Read aloud, shown on the board and written into emails: one line of plain text.
+  @IsPlainText()
   name: string;
 
   @IsInt()

@@ -60,6 +60,7 @@ export class EntryCorrectionService {
         (input.email === undefined ? entry.email : input.email) ?? undefined,
         (input.phone === undefined ? entry.phone : input.phone) ?? undefined,
         venue.country,
+        entry.phone,
       );
       const next = {
         name: input.name ?? entry.name,

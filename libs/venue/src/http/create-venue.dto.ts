@@ -1,6 +1,18 @@
 import { Type } from 'class-transformer';
-import { IsInstant } from '@hostboard/core';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsInstant, IsPlainText } from '@hostboard/core';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { VenueDecisionsDto } from './venue-decisions.dto.js';
 import { IsTimeZone } from './is-time-zone.validator.js';
 import { IsCountryCode } from '../venues/venue-country.js';
@@ -14,6 +26,8 @@ export class CreateVenueDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
+  // In guest emails and texts and in staff invitations' subject: one line of plain text.
+  @IsPlainText()
   name: string;
 
   @IsTimeZone()

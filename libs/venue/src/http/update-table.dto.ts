@@ -1,3 +1,4 @@
+import { IsPlainText } from '@hostboard/core';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** A manager's change to a table. Absent fields stay; `x: null, y: null` takes it off the plan. */
@@ -6,6 +7,8 @@ export class UpdateTableDto {
   @IsString()
   @MinLength(1)
   @MaxLength(40)
+  // On the board and its floor plan: one line of plain text.
+  @IsPlainText()
   label?: string;
 
   @IsOptional()

@@ -1,3 +1,4 @@
+import { IsPlainText } from '@hostboard/core';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsCountryCode } from '../venues/venue-country.js';
@@ -44,6 +45,8 @@ export class UpdateVenueDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
+  // In guest emails and texts and in staff invitations' subject: one line of plain text.
+  @IsPlainText()
   name?: string;
 
   /** ISO 3166-1 alpha-2 (national phone numbers are read with it); null clears it. */
