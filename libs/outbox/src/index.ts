@@ -7,3 +7,5 @@ export * from './guest/guest.messenger.js';
 export * from './guest/guest-texts.js';
 export * from './guest/announcements.js';
 export * from './guest/reach.reader.js';
+export * from './channels/email.channel.js';
+export * from './channels/sms.adapter.js';

@@ -18,6 +18,7 @@ interface Claimed {
   to_address: string;
   subject: string;
   body: string;
+  created_at: Date;
 }
 
 /**
@@ -54,13 +55,17 @@ export class OutboxRelay implements OnModuleInit {
   /** Sends what is recorded on the configured channels; answers how many the providers took. */
   async relay(): Promise<number> {
     if (this.channels.size === 0) return 0;
+    // Sent in the order recorded: RETURNING gives rows in whatever order the update met them (the
+    // table's, not the subquery's), which once told a party "no longer in the queue" before "your
+    // table is ready". The final SELECT orders them; (created_at, id) breaks ties the same way every time.
     const claimed = await this.tx.run(async ({ manager }) =>
       returningRows<Claimed>(
         await manager.query(
-          `UPDATE outbox_messages SET status = 'sending'
-            WHERE id IN (SELECT id FROM outbox_messages WHERE status = 'recorded' AND channel = ANY($2)
-                          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, venue_id, entry_id, channel, to_address, subject, body`,
+          `WITH next AS (SELECT id FROM outbox_messages WHERE status = 'recorded' AND channel = ANY($2)
+                          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED),
+                claimed AS (UPDATE outbox_messages m SET status = 'sending' FROM next WHERE m.id = next.id
+                  RETURNING m.id, m.venue_id, m.entry_id, m.channel, m.to_address, m.subject, m.body, m.created_at)
+           SELECT * FROM claimed ORDER BY created_at, id`,
           [BATCH, [...this.channels.keys()]],
         ),
       ),
