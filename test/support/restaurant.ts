@@ -40,6 +40,7 @@ export interface MessageBody {
   createdAt: string;
   status: string;
   failureReason?: string;
+  notSentReason?: string;
   entryId?: string;
   reservationId?: string;
 }

@@ -3,6 +3,7 @@ export * from './outbox-message.entity.js';
 export * from './outbox.module.js';
 export * from './outbox.writer.js';
 export * from './outbox.relay.js';
+export * from './outbox-relay.repository.js';
 export * from './guest/guest.messenger.js';
 export * from './guest/guest-texts.js';
 export * from './guest/announcements.js';

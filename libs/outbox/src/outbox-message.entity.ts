@@ -11,7 +11,7 @@ export type OutboxChannel = 'email' | 'sms';
 @Index('outbox_messages_venue_idx', ['venueId', 'createdAt'])
 @Index('outbox_messages_entry_idx', ['entryId', 'createdAt'], { where: `"entry_id" IS NOT NULL` })
 @Check('outbox_messages_channel_check', `"channel" IN ('email', 'sms')`)
-@Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded'` })
+@Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded' AND "not_sent_reason" IS NULL` })
 @Check('outbox_messages_status_check', `"status" IN ('recorded', 'sending', 'sent', 'failed')`)
 export class OutboxMessage {
   @PrimaryColumn({ type: 'uuid' })
@@ -53,6 +53,13 @@ export class OutboxMessage {
   /** Why the provider refused it (status `failed`), in the provider's words. */
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason: string | null;
+
+  /**
+   * Why the relay will never hand this `recorded` message to a provider (a sandbox venue's, a
+   * table-ready whose offer had ended, too old); null while it may still be sent.
+   */
+  @Column({ name: 'not_sent_reason', type: 'text', nullable: true })
+  notSentReason: string | null;
 
   @Column({ name: 'sent_at', type: 'timestamptz', precision: 6, nullable: true })
   sentAt: Date | null;

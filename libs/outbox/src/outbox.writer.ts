@@ -29,6 +29,8 @@ export interface MessageView {
   status: string;
   /** The provider's words when the status is `failed`. */
   failureReason?: string;
+  /** Why a `recorded` message will not be sent (a sandbox venue, an ended offer, too old). */
+  notSentReason?: string;
   entryId?: string;
   reservationId?: string;
 }
@@ -63,6 +65,7 @@ export class OutboxWriter {
         reservationId: m.reservationId ?? null,
         createdAt: m.at,
         failureReason: null,
+        notSentReason: null,
         sentAt: null,
       })),
     };
@@ -80,6 +83,7 @@ export function toMessageView(r: OutboxMessage): MessageView {
     createdAt: r.createdAt.toISOString(),
     status: r.status,
     ...(r.failureReason ? { failureReason: r.failureReason } : {}),
+    ...(r.notSentReason ? { notSentReason: r.notSentReason } : {}),
     ...(r.entryId ? { entryId: r.entryId } : {}),
     ...(r.reservationId ? { reservationId: r.reservationId } : {}),
   };
