@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -181,5 +183,101 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     await relayAll(relayWith({ OUTBOX_MAX_AGE_MINUTES: '30' }));
     expect((await messages(t, owner, v.id))[0]).toMatchObject({ status: 'sent' });
     expect(() => loadConfig({ OUTBOX_MAX_AGE_MINUTES: '0' })).toThrow(/OUTBOX_MAX_AGE_MINUTES/);
+  });
+
+  const reachOf = async (v: Sandbox, entryId: string): Promise<string | undefined> =>
+    (
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
+        queue: Array<{ id: string; reach: string }>;
+      }
+    ).queue.find((e) => e.id === entryId)?.reach;
+
+  it('a text the provider did not take (503, 429) is tried again after a backoff, and the texts after it wait for it', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Outage', partySize: 2, phone: '+13125550181' });
+    step();
+    await offer(v, p.entry.id);
+    const answers = [503, 429];
+    provider.answer = () => answers.shift() ?? 201;
+    const relay = relayWith();
+
+    expect(await relay.relay()).toBe(0);
+    expect(provider.received).toHaveLength(1);
+    // Still recorded, with the provider's words; "your table is ready" was not sent ahead of it.
+    const [ready, queued] = await messages(t, owner, v.id);
+    expect(queued).toMatchObject({ template: 'queue-joined', status: 'recorded', failureReason: expect.stringContaining('503') });
+    expect(ready).toMatchObject({ template: 'table-ready', status: 'recorded' });
+    expect(await reachOf(v, p.entry.id)).toBe('ok');
+    // Not before the backoff.
+    expect(await relay.relay()).toBe(0);
+    expect(provider.received).toHaveLength(1);
+    clock.advance(10_000);
+    expect(await relay.relay()).toBe(0);
+    expect(provider.received).toHaveLength(2);
+    clock.advance(30_000);
+    expect(await relay.relay()).toBe(2);
+    expect(provider.taken().map((r) => r.form.get('Body'))).toEqual([queued?.body, ready?.body]);
+    expect((await messages(t, owner, v.id)).map((m) => [m.status, m.failureReason])).toEqual([
+      ['sent', undefined],
+      ['sent', undefined],
+    ]);
+  });
+
+  it('a refused connection is tried again; a provider that keeps refusing fails the text after four tries', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    const p = await joined(t, owner, v.id, { name: 'Down', partySize: 2, phone: '+13125550182' });
+    // A port nothing listens on: the provider is down.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await relayWith({ SMS_URL: `http://127.0.0.1:${port}` }).relay();
+    expect((await messages(t, owner, v.id))[0]).toMatchObject({
+      status: 'recorded',
+      failureReason: expect.stringContaining('refused the connection'),
+    });
+
+    // Back up, but answering 503 every time: three more tries, then failed for good.
+    provider.answer = () => 503;
+    for (const wait of [10_000, 30_000, 90_000]) {
+      clock.advance(wait);
+      await relayWith().relay();
+    }
+    expect(provider.received).toHaveLength(3);
+    expect((await messages(t, owner, v.id))[0]).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining('503'),
+    });
+    expect(await reachOf(v, p.entry.id)).toBe('failed');
+    clock.advance(600_000);
+    await relayWith().relay();
+    expect(provider.received).toHaveLength(3);
+  });
+
+  it('a text whose outcome is unknown (the request went out, no answer came) is never sent twice', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    await joined(t, owner, v.id, { name: 'Unknown', partySize: 2, phone: '+13125550183' });
+    provider.answer = () => 'drop';
+    await relayWith().relay();
+    expect(provider.received).toHaveLength(1);
+    expect((await messages(t, owner, v.id))[0]?.status).toBe('failed');
+    provider.answer = () => 201;
+    clock.advance(60_000);
+    await relayWith().relay();
+    expect(provider.received).toHaveLength(1);
+  });
+
+  it('serves a few recipients at once (one slow hand-over does not hold up the rest)', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    for (let i = 0; i < 8; i++)
+      await joined(t, owner, v.id, { name: `At once ${i}`, partySize: 2, phone: `+131255501${90 + i}` });
+    provider.delayMs = 200;
+    expect(await relayWith().relay()).toBe(8);
+    expect(provider.maxInFlight()).toBeGreaterThan(1);
+    expect(provider.maxInFlight()).toBeLessThanOrEqual(4);
   });
 });

@@ -50,7 +50,10 @@ export class OutboxMessage {
   @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
   createdAt: Date;
 
-  /** Why the provider refused it (status `failed`), in the provider's words. */
+  /**
+   * Why the provider refused it, in the provider's words: status `failed`, or `recorded` while it
+   * waits to be tried again (`retry_at`).
+   */
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason: string | null;
 
@@ -60,6 +63,14 @@ export class OutboxMessage {
    */
   @Column({ name: 'not_sent_reason', type: 'text', nullable: true })
   notSentReason: string | null;
+
+  /** Hand-overs the provider refused. */
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  /** After such a refusal: not claimed again before this instant (the backoff). */
+  @Column({ name: 'retry_at', type: 'timestamptz', precision: 6, nullable: true })
+  retryAt: Date | null;
 
   @Column({ name: 'sent_at', type: 'timestamptz', precision: 6, nullable: true })
   sentAt: Date | null;

@@ -14,6 +14,8 @@ export interface Claimed {
   subject: string;
   body: string;
   created_at: Date;
+  /** Refused hand-overs so far. */
+  attempts: number;
 }
 
 /** Why a recorded message is not handed to a provider; managers read it beside the message. */
@@ -103,25 +105,48 @@ export class OutboxRelayRepository {
    * which once told a party "no longer in the queue" before "your table is ready"; the final SELECT
    * orders them, and (created_at, id) breaks ties the same way every time.
    */
-  async claim(tx: EntityManager, channels: OutboxChannel[], limit: number): Promise<Claimed[]> {
+  async claim(tx: EntityManager, channels: OutboxChannel[], limit: number, now: Date): Promise<Claimed[]> {
+    // Not before its backoff; and not while an earlier message to the same recipient waits for its
+    // retry, so a retried "you are in the queue" never arrives after "your table is ready".
     return returningRows<Claimed>(
       await tx.query(
-        `WITH next AS (SELECT id FROM outbox_messages
+        `WITH next AS (SELECT id FROM outbox_messages n
                         WHERE status = 'recorded' AND not_sent_reason IS NULL AND channel = ANY($2)
+                          AND (retry_at IS NULL OR retry_at <= $3)
+                          AND NOT EXISTS (SELECT 1 FROM outbox_messages e
+                                           WHERE e.status = 'recorded' AND e.not_sent_reason IS NULL AND e.retry_at > $3
+                                             AND e.channel = n.channel AND e.to_address = n.to_address
+                                             AND (e.created_at, e.id) < (n.created_at, n.id))
                         ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED),
               claimed AS (UPDATE outbox_messages m SET status = 'sending' FROM next WHERE m.id = next.id
-                RETURNING m.id, m.venue_id, m.entry_id, m.channel, m.to_address, m.subject, m.body, m.created_at)
+                RETURNING m.id, m.venue_id, m.entry_id, m.channel, m.to_address, m.subject, m.body, m.created_at, m.attempts)
          SELECT * FROM claimed ORDER BY created_at, id`,
-        [limit, channels],
+        [limit, channels, now],
       ),
     );
   }
 
+  /** The provider did not take it: `recorded` again, tried no sooner than `retryAt`; its words kept. */
+  async retryLater(tx: EntityManager, id: string, reason: string, retryAt: Date): Promise<void> {
+    await tx.query(
+      `UPDATE outbox_messages SET status = 'recorded', attempts = attempts + 1, retry_at = $3, failure_reason = $2 WHERE id = $1`,
+      [id, reason, retryAt],
+    );
+  }
+
+  /** Claimed but not handed over (an earlier message to its recipient must go first): as it was. */
+  async release(tx: EntityManager, ids: string[]): Promise<void> {
+    if (ids.length > 0) await tx.query(`UPDATE outbox_messages SET status = 'recorded' WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+
   async sent(tx: EntityManager, id: string, at: Date): Promise<void> {
-    await tx.query(`UPDATE outbox_messages SET status = 'sent', sent_at = $2 WHERE id = $1`, [id, at]);
+    await tx.query(`UPDATE outbox_messages SET status = 'sent', sent_at = $2, failure_reason = NULL WHERE id = $1`, [id, at]);
   }
 
   async failed(tx: EntityManager, id: string, reason: string): Promise<void> {
-    await tx.query(`UPDATE outbox_messages SET status = 'failed', failure_reason = $2 WHERE id = $1`, [id, reason]);
+    await tx.query(`UPDATE outbox_messages SET status = 'failed', attempts = attempts + 1, failure_reason = $2 WHERE id = $1`, [
+      id,
+      reason,
+    ]);
   }
 }

@@ -27,7 +27,7 @@ export interface MessageView {
   body: string;
   createdAt: string;
   status: string;
-  /** The provider's words when the status is `failed`. */
+  /** The provider's words when the status is `failed` (or `recorded`, waiting to be tried again). */
   failureReason?: string;
   /** Why a `recorded` message will not be sent (a sandbox venue, an ended offer, too old). */
   notSentReason?: string;
@@ -66,6 +66,8 @@ export class OutboxWriter {
         createdAt: m.at,
         failureReason: null,
         notSentReason: null,
+        attempts: 0,
+        retryAt: null,
         sentAt: null,
       })),
     };
