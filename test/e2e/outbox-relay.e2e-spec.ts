@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@hostboard/outbox';
-import { joined, messages, party, sandboxVenue } from '../support/restaurant.js';
+import { joined, liveVenue, messages, party } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp } from '../support/staff.js';
 
@@ -37,7 +37,7 @@ describe('outbox relay over SMTP', () => {
 
   it('sends each recorded email once and marks it sent', async () => {
     const owner = await signUp(t, 'owner');
-    const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 2 }] });
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
     await joined(t, owner, v.id, { ...party(2, 'Relay'), email: 'relay@example.test' });
     const relay = t.app.get(OutboxRelay);
     expect(await relay.relay()).toBe(1);

@@ -4,7 +4,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import request from 'supertest';
 import { ConfigError, loadConfig } from '@hostboard/core';
 import { OutboxRelay } from '@hostboard/outbox';
-import { joined, messages, sandboxVenue, uniq, type MessageBody } from '../support/restaurant.js';
+import { joined, messages, liveVenue, uniq, type MessageBody } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { startWorker } from '../support/test-worker.js';
 import { signUp, type Staff } from '../support/staff.js';
@@ -78,7 +78,7 @@ describe('outbox relay of texts to a Twilio-compatible provider', () => {
   const relays = (): OutboxRelay[] => (workers.length > 0 ? workers : [t.app, t.app]).map((w) => w.get(OutboxRelay));
 
   it('sends each text once across two workers, records a refusal with its reason, and leaves emails recorded', async () => {
-    const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 2 }] });
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
     // More texts than one relay run claims (50), so the two workers share the work.
     const phones = Array.from({ length: 64 }, (_, i) => `+131255501${String(i + 10).padStart(2, '0')}`);
     const parties = [];
@@ -96,7 +96,7 @@ describe('outbox relay of texts to a Twilio-compatible provider', () => {
     // Nothing left to claim is not everything handed over: the api's own relay job may still be
     // sending a batch it claimed (under load it lost 5 texts to this check). Wait for the venue's
     // texts to leave `sending`; one left there for good fails the checks below.
-    for (const until = Date.now() + 30_000; Date.now() < until; ) {
+    for (const until = Date.now() + 30_000; Date.now() < until;) {
       if (!(await messages(t, owner, v.id)).some((m) => m.status === 'sending')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

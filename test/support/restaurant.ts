@@ -40,6 +40,7 @@ export interface MessageBody {
   createdAt: string;
   status: string;
   failureReason?: string;
+  notSentReason?: string;
   entryId?: string;
   reservationId?: string;
 }
@@ -106,6 +107,34 @@ export async function sandboxVenue(t: TestApp, owner: Staff, o: SandboxOptions):
   const patch = { ...(o.published !== undefined ? { published: o.published } : {}), ...(o.patch ?? {}) };
   if (Object.keys(patch).length > 0)
     await request(t.baseUrl).patch(`/v1/venues/${venue.id}`).set(owner.auth).send(patch).expect(200);
+  return { id: venue.id, slug: venue.slug, tableIds };
+}
+
+/**
+ * A live venue (no simulated clock: it reads the app's clock) serving all day, every day, with its
+ * tables: what the outbox relay sends for, where a sandbox's messages are only recorded.
+ */
+export async function liveVenue(
+  t: TestApp,
+  owner: Staff,
+  o: { tables?: Array<{ label: string; capacity: number }> } = {},
+): Promise<Sandbox> {
+  const res = await request(t.baseUrl)
+    .post('/v1/venues')
+    .set(owner.auth)
+    .send({ slug: `live-${uniq()}`, name: 'The Test Kitchen', timeZone: 'America/Chicago', preset: 'restaurant' })
+    .expect(201);
+  const venue = res.body as { id: string; slug: string };
+  await request(t.baseUrl)
+    .post(`/v1/venues/${venue.id}/service-windows`)
+    .set(owner.auth)
+    .send({ days: EVERY_DAY, start: '00:00', end: '23:59', turnMinutes: 20 })
+    .expect(201);
+  const tableIds: Record<string, string> = {};
+  for (const table of o.tables ?? []) {
+    const r = await request(t.baseUrl).post(`/v1/venues/${venue.id}/tables`).set(owner.auth).send(table).expect(201);
+    tableIds[table.label] = (r.body as { id: string }).id;
+  }
   return { id: venue.id, slug: venue.slug, tableIds };
 }
 

@@ -11,7 +11,7 @@ export type OutboxChannel = 'email' | 'sms';
 @Index('outbox_messages_venue_idx', ['venueId', 'createdAt'])
 @Index('outbox_messages_entry_idx', ['entryId', 'createdAt'], { where: `"entry_id" IS NOT NULL` })
 @Check('outbox_messages_channel_check', `"channel" IN ('email', 'sms')`)
-@Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded'` })
+@Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded' AND "not_sent_reason" IS NULL` })
 @Check('outbox_messages_status_check', `"status" IN ('recorded', 'sending', 'sent', 'failed')`)
 export class OutboxMessage {
   @PrimaryColumn({ type: 'uuid' })
@@ -50,9 +50,27 @@ export class OutboxMessage {
   @Column({ name: 'created_at', type: 'timestamptz', precision: 6 })
   createdAt: Date;
 
-  /** Why the provider refused it (status `failed`), in the provider's words. */
+  /**
+   * Why the provider refused it, in the provider's words: status `failed`, or `recorded` while it
+   * waits to be tried again (`retry_at`).
+   */
   @Column({ name: 'failure_reason', type: 'text', nullable: true })
   failureReason: string | null;
+
+  /**
+   * Why the relay will never hand this `recorded` message to a provider (a sandbox venue's, a
+   * table-ready whose offer had ended, too old); null while it may still be sent.
+   */
+  @Column({ name: 'not_sent_reason', type: 'text', nullable: true })
+  notSentReason: string | null;
+
+  /** Hand-overs the provider refused. */
+  @Column({ type: 'int', default: 0 })
+  attempts: number;
+
+  /** After such a refusal: not claimed again before this instant (the backoff). */
+  @Column({ name: 'retry_at', type: 'timestamptz', precision: 6, nullable: true })
+  retryAt: Date | null;
 
   @Column({ name: 'sent_at', type: 'timestamptz', precision: 6, nullable: true })
   sentAt: Date | null;

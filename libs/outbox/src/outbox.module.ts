@@ -3,6 +3,7 @@ import { MessagesController } from './http/messages.controller.js';
 import { MessagesRepository } from './messages.repository.js';
 import { MessagesService } from './messages.service.js';
 import { OutboxRelay } from './outbox.relay.js';
+import { OutboxRelayRepository } from './outbox-relay.repository.js';
 import { OutboxWriter } from './outbox.writer.js';
 import { GuestMessenger } from './guest/guest.messenger.js';
 import { ReachReader } from './guest/reach.reader.js';
@@ -20,6 +21,7 @@ import { EmailChannel } from './channels/email.channel.js';
     MessagesService,
     MessagesRepository,
     OutboxRelay,
+    OutboxRelayRepository,
     GuestMessenger,
     ReachReader,
     EmailChannel,

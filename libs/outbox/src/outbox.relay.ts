@@ -1,24 +1,27 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { BoardEventWriter } from '@hostboard/board';
-import { Clock, returningRows, TransactionRunner } from '@hostboard/core';
+import { AppConfig, Clock, TransactionRunner } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
 import { EmailChannel } from './channels/email.channel.js';
 import type { GuestChannel } from './channels/guest-channel.js';
+import { ProviderError } from './channels/provider-error.js';
 import { SmsAdapter } from './channels/sms.adapter.js';
 import type { OutboxChannel } from './outbox-message.entity.js';
+import { OutboxRelayRepository, type Claimed } from './outbox-relay.repository.js';
 
 /** At most this many messages per relay run. */
 const BATCH = 50;
-
-interface Claimed {
-  id: string;
-  venue_id: string;
-  entry_id: string | null;
-  channel: OutboxChannel;
-  to_address: string;
-  subject: string;
-  body: string;
-}
+/**
+ * Recipients served at once. Each recipient's messages go one after another, in the order recorded;
+ * different recipients need not wait for each other, so one slow hand-over (up to the provider's
+ * 10 s timeout) does not hold the table-ready texts of the rest of the batch past their hold.
+ */
+const RECIPIENTS_AT_ONCE = 4;
+/**
+ * After the provider clearly did not take a message (connection refused, 5xx, 429): the waits before
+ * each new try. Four tries within about two minutes, well inside a five-minute hold; then `failed`.
+ */
+const RETRY_BACKOFF_MS = [10_000, 30_000, 90_000];
 
 /**
  * Relays recorded messages to the providers that are configured: emails over SMTP when SMTP_URL is
@@ -26,7 +29,13 @@ interface Claimed {
  * messages `recorded`. At most once: a message is claimed (`sending`) in a committed transaction
  * before it is handed to the provider, so a crash mid-send never sends it a second time; it is
  * left `sending` for a person to check rather than risk a duplicate. Claims skip rows another
- * process has locked, so any number of workers relay side by side.
+ * process has locked, so any number of workers relay side by side. A refusal that left nothing with
+ * the provider (ProviderError.retryable) is tried again after a backoff; any other error is final.
+ *
+ * What a provider never gets: a sandbox venue's messages, a table-ready text whose offer has ended
+ * (and the withdrawal or lapse that followed it), and anything older than OUTBOX_MAX_AGE_MINUTES (a
+ * worker started with a provider after running without one would otherwise send every message ever
+ * recorded). Those stay `recorded`, with the reason (`notSentReason`).
  */
 @Injectable()
 export class OutboxRelay implements OnModuleInit {
@@ -38,6 +47,8 @@ export class OutboxRelay implements OnModuleInit {
     private readonly tx: TransactionRunner,
     private readonly scheduler: JobScheduler,
     private readonly board: BoardEventWriter,
+    private readonly config: AppConfig,
+    private readonly repo: OutboxRelayRepository,
     email: EmailChannel,
     sms: SmsAdapter,
   ) {
@@ -54,27 +65,62 @@ export class OutboxRelay implements OnModuleInit {
   /** Sends what is recorded on the configured channels; answers how many the providers took. */
   async relay(): Promise<number> {
     if (this.channels.size === 0) return 0;
-    const claimed = await this.tx.run(async ({ manager }) =>
-      returningRows<Claimed>(
-        await manager.query(
-          `UPDATE outbox_messages SET status = 'sending'
-            WHERE id IN (SELECT id FROM outbox_messages WHERE status = 'recorded' AND channel = ANY($2)
-                          ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, venue_id, entry_id, channel, to_address, subject, body`,
-          [BATCH, [...this.channels.keys()]],
-        ),
-      ),
-    );
-    let sent = 0;
+    const channels = [...this.channels.keys()];
+    const claimed = await this.tx.run(async ({ manager }) => {
+      // The injected clock is the live venues' time; a sandbox's messages are held back whatever
+      // their simulated stamps say.
+      const now = this.clock.now();
+      const maxAge = this.config.OUTBOX_MAX_AGE_MINUTES;
+      const staleBefore = new Date(now.getTime() - maxAge * 60_000);
+      const held = await this.repo.holdBack(manager, channels, now, staleBefore, maxAge);
+      if (held > 0) this.logger.log(`${held} recorded messages held back (sandbox, ended offer or too old)`);
+      return this.repo.claim(manager, channels, BATCH, now);
+    });
+    // One lane per recipient, in the order recorded (a Map keeps the first-seen order).
+    const lanes = new Map<string, Claimed[]>();
     for (const m of claimed) {
+      const key = `${m.channel} ${m.to_address}`;
+      lanes.set(key, [...(lanes.get(key) ?? []), m]);
+    }
+    const waiting = [...lanes.values()];
+    let sent = 0;
+    const serve = async (): Promise<void> => {
+      for (let lane = waiting.shift(); lane; lane = waiting.shift()) {
+        // Not `sent += await …`: that reads `sent` before the await, and the lanes run side by side.
+        const took = await this.sendInOrder(lane);
+        sent += took;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RECIPIENTS_AT_ONCE, waiting.length) }, serve));
+    return sent;
+  }
+
+  /** One recipient's messages, one after another; answers how many the provider took. */
+  private async sendInOrder(lane: Claimed[]): Promise<number> {
+    let sent = 0;
+    for (const [i, m] of lane.entries()) {
       const channel = this.channels.get(m.channel);
       try {
         if (!channel) throw new Error(`no provider for ${m.channel}`);
         await channel.send({ id: m.id, to: m.to_address, subject: m.subject, body: m.body });
-        await this.sent(m.id);
+        await this.tx.run(({ manager }) => this.repo.sent(manager, m.id, this.clock.now()));
         sent++;
       } catch (err) {
         const reason = (err as Error).message || 'the provider refused it';
+        const backoff = RETRY_BACKOFF_MS[m.attempts];
+        if (err instanceof ProviderError && err.retryable && backoff !== undefined) {
+          this.logger.warn(`${m.channel} ${m.id} not taken, tried again in ${backoff / 1000} s: ${reason}`);
+          const retryAt = new Date(this.clock.now().getTime() + backoff);
+          // The recipient's later messages wait for it (the claim skips them while it waits).
+          await this.tx.run(async ({ manager }) => {
+            await this.repo.retryLater(manager, m.id, reason, retryAt);
+            await this.repo.release(
+              manager,
+              lane.slice(i + 1).map((later) => later.id),
+            );
+          });
+          return sent;
+        }
         this.logger.warn(`${m.channel} ${m.id} failed: ${reason}`);
         await this.failed(m, reason);
       }
@@ -82,16 +128,10 @@ export class OutboxRelay implements OnModuleInit {
     return sent;
   }
 
-  private async sent(id: string): Promise<void> {
-    await this.tx.run(({ manager }) =>
-      manager.query(`UPDATE outbox_messages SET status = 'sent', sent_at = $2 WHERE id = $1`, [id, this.clock.now()]),
-    );
-  }
-
   /** Failed, with the provider's reason; the boards hear of it, since the party's row shows its reach. */
   private async failed(m: Claimed, reason: string): Promise<void> {
     await this.tx.run(async (tx) => {
-      await tx.manager.query(`UPDATE outbox_messages SET status = 'failed', failure_reason = $2 WHERE id = $1`, [m.id, reason]);
+      await this.repo.failed(tx.manager, m.id, reason);
       if (m.entry_id)
         await this.board.append(
           tx,

@@ -27,8 +27,10 @@ export interface MessageView {
   body: string;
   createdAt: string;
   status: string;
-  /** The provider's words when the status is `failed`. */
+  /** The provider's words when the status is `failed` (or `recorded`, waiting to be tried again). */
   failureReason?: string;
+  /** Why a `recorded` message will not be sent (a sandbox venue, an ended offer, too old). */
+  notSentReason?: string;
   entryId?: string;
   reservationId?: string;
 }
@@ -63,6 +65,9 @@ export class OutboxWriter {
         reservationId: m.reservationId ?? null,
         createdAt: m.at,
         failureReason: null,
+        notSentReason: null,
+        attempts: 0,
+        retryAt: null,
         sentAt: null,
       })),
     };
@@ -80,6 +85,7 @@ export function toMessageView(r: OutboxMessage): MessageView {
     createdAt: r.createdAt.toISOString(),
     status: r.status,
     ...(r.failureReason ? { failureReason: r.failureReason } : {}),
+    ...(r.notSentReason ? { notSentReason: r.notSentReason } : {}),
     ...(r.entryId ? { entryId: r.entryId } : {}),
     ...(r.reservationId ? { reservationId: r.reservationId } : {}),
   };

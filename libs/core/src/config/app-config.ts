@@ -212,6 +212,18 @@ export class AppConfig {
   @IsString()
   SMS_FROM?: string;
 
+  /**
+   * The relay hands a provider only messages younger than this: a worker started with a provider
+   * after running without one must not send every message ever recorded ("your table is ready …
+   * by 6:05 PM" hours later). Older ones stay recorded, with the reason.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  OUTBOX_MAX_AGE_MINUTES = 15;
+
   /** The origin guests reach the api on (e.g. https://hostboard.example.com): the queue link in messages and on the token card. */
   @IsOptional()
   @Transform(emptyToUndefined)

@@ -2,8 +2,9 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { AppConfig } from '@hostboard/core';
 import type { GuestChannel, OutgoingMessage } from './guest-channel.js';
+import { connectionRefused, ProviderError } from './provider-error.js';
 
-/** A provider that does not answer within this long is a failure (the message is not retried). */
+/** A provider that does not answer within this long is a failure (not retried: the text may have left). */
 const PROVIDER_TIMEOUT_MS = 10_000;
 
 /**
@@ -40,10 +41,13 @@ export class SmsAdapter implements GuestChannel, OnModuleDestroy {
         accept: 'application/json',
       },
       body: new URLSearchParams({ To: m.to, From: SMS_FROM, Body: m.body }).toString(),
+    }).catch((err: unknown) => {
+      throw connectionRefused(err) ? new ProviderError(`the provider refused the connection (${url.host})`, true) : err;
     });
     const text = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) return;
-    throw new Error(providerReason(res.statusCode, text));
+    // 429 and 5xx: the provider did not take it (Twilio answers 201 once it has), so it may be tried again.
+    throw new ProviderError(providerReason(res.statusCode, text), res.statusCode === 429 || res.statusCode >= 500);
   }
 
   async onModuleDestroy(): Promise<void> {

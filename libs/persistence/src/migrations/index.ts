@@ -11,6 +11,8 @@ import { VenueCountry1796190292083 } from './1796190292083-venue-country.js';
 import { AddVenueDecisions1796190448932 } from './1796190448932-add-venue-decisions.js';
 import { StaffInvitations1796191233817 } from './1796191233817-staff-invitations.js';
 import { WaitingDateIndex1796319033226 } from './1796319033226-waiting-date-index.js';
+import { OutboxNotSent1796400000000 } from './1796400000000-outbox-not-sent.js';
+import { OutboxRetries1796400100000 } from './1796400100000-outbox-retries.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -26,4 +28,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   AddVenueDecisions1796190448932,
   StaffInvitations1796191233817,
   WaitingDateIndex1796319033226,
+  OutboxNotSent1796400000000,
+  OutboxRetries1796400100000,
 ];

@@ -197,6 +197,8 @@ export interface Message {
   createdAt: string;
   status: 'recorded' | 'sending' | 'sent' | 'failed';
   failureReason?: string;
+  /** Why a recorded message will not be sent (a sandbox venue, an ended offer, too old). */
+  notSentReason?: string;
   entryId?: string;
   reservationId?: string;
 }

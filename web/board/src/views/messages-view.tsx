@@ -95,9 +95,10 @@ export function MessagesView({ venueId, data }: TabProps) {
                 <span class="chan" data-testid="message-channel">
                   {m.channel === 'sms' ? 'Text' : 'Email'}
                 </span>
-                <span class={`status status-${m.status}`} data-testid="message-status" title={m.failureReason}>
+                <span class={`status status-${m.status}`} data-testid="message-status" title={m.failureReason ?? m.notSentReason}>
                   {m.status}
                   {m.failureReason ? `: ${m.failureReason}` : ''}
+                  {m.notSentReason ? ` (${m.notSentReason})` : ''}
                 </span>
               </span>
               <span class="muted">

@@ -1,0 +1,152 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { returningRows } from '@hostboard/core';
+import type { Announcement } from './guest/announcements.js';
+import type { OutboxChannel } from './outbox-message.entity.js';
+
+/** A message the relay claimed (`sending`), to hand to its provider. */
+export interface Claimed {
+  id: string;
+  venue_id: string;
+  entry_id: string | null;
+  channel: OutboxChannel;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: Date;
+  /** Refused hand-overs so far. */
+  attempts: number;
+}
+
+/** Why a recorded message is not handed to a provider; managers read it beside the message. */
+export const NOT_SENT = {
+  sandbox: 'not sent: a sandbox venue’s messages are only recorded',
+  offerEnded: 'not sent: the table offer had ended before a provider could take the message',
+  offerNeverSent: 'not sent: the table-ready message of that offer was not sent',
+  tooOld: (minutes: number): string => `not sent: more than ${minutes} minutes old when a provider could take it`,
+};
+
+/**
+ * Staff invitations carry a one-time link to a real person, whatever the venue's clock, and have their
+ * own lifetime (libs/auth's STAFF_INVITATION_TEMPLATE; auth writes to the outbox, so no import back).
+ */
+const INVITATION = 'staff-invitation';
+/** libs/offer's TABLE_READY_TEMPLATE (offer depends on outbox, not the other way). */
+const TABLE_READY = 'table-ready';
+/** The announcements that follow a table-ready message of the same offer (libs/outbox/src/guest/announcements.ts). */
+const OFFER_ENDINGS: Announcement[] = ['offer-withdrawn', 'offer-lapsed'];
+
+/** The relay's reads and writes of the outbox: claims under `FOR UPDATE SKIP LOCKED`, outcomes. */
+@Injectable()
+export class OutboxRelayRepository {
+  /**
+   * Marks the recorded messages of `channels` that must not reach a provider, with the reason:
+   * a sandbox venue's (simulated clock, rehearsal data), a table-ready whose offer is no longer live
+   * at `now`, anything recorded before `staleBefore` ("by 6:05 PM" hours later helps nobody). They
+   * stay `recorded`, the manager's list shows why, and they leave the pending set for good.
+   */
+  async holdBack(
+    tx: EntityManager,
+    channels: OutboxChannel[],
+    now: Date,
+    staleBefore: Date,
+    maxAgeMinutes: number,
+  ): Promise<number> {
+    const rows = returningRows<{ id: string }>(
+      await tx.query(
+        `UPDATE outbox_messages m SET not_sent_reason = h.reason
+           FROM (SELECT c.id,
+                        CASE WHEN v.sandbox THEN $3::text
+                             WHEN c.template = $6::text AND NOT EXISTS (
+                                  SELECT 1 FROM offers o
+                                   WHERE o.reservation_id = c.reservation_id AND o.state = 'live' AND o.expires_at > $2)
+                               THEN $4::text
+                             WHEN c.created_at < $5 THEN $7::text END AS reason
+                   FROM outbox_messages c JOIN venues v ON v.id = c.venue_id
+                  WHERE c.status = 'recorded' AND c.not_sent_reason IS NULL AND c.channel = ANY($1)
+                    AND c.template <> $8::text
+                    FOR UPDATE OF c SKIP LOCKED) h
+          WHERE m.id = h.id AND h.reason IS NOT NULL
+      RETURNING m.id`,
+        [
+          channels,
+          now,
+          NOT_SENT.sandbox,
+          NOT_SENT.offerEnded,
+          staleBefore,
+          TABLE_READY,
+          NOT_SENT.tooOld(maxAgeMinutes),
+          INVITATION,
+        ],
+      ),
+    );
+    // A party that never heard its table was ready is not told the offer was withdrawn or lapsed.
+    // (A second statement: the first one's marks are not visible to itself.)
+    const followers = returningRows<{ id: string }>(
+      await tx.query(
+        `UPDATE outbox_messages m SET not_sent_reason = $2::text
+          WHERE m.id IN (SELECT c.id FROM outbox_messages c
+                          WHERE c.status = 'recorded' AND c.not_sent_reason IS NULL AND c.channel = ANY($1)
+                            AND c.template = ANY($3::text[]) AND c.reservation_id IS NOT NULL
+                            AND EXISTS (SELECT 1 FROM outbox_messages r
+                                         WHERE r.reservation_id = c.reservation_id AND r.channel = c.channel
+                                           AND r.template = $4::text AND r.not_sent_reason IS NOT NULL)
+                            FOR UPDATE OF c SKIP LOCKED)
+      RETURNING m.id`,
+        [channels, NOT_SENT.offerNeverSent, OFFER_ENDINGS, TABLE_READY],
+      ),
+    );
+    return rows.length + followers.length;
+  }
+
+  /**
+   * Claims up to `limit` recorded messages of `channels` (`sending`), in the order recorded.
+   * RETURNING gives rows in whatever order the update met them (the table's, not the subquery's),
+   * which once told a party "no longer in the queue" before "your table is ready"; the final SELECT
+   * orders them, and (created_at, id) breaks ties the same way every time.
+   */
+  async claim(tx: EntityManager, channels: OutboxChannel[], limit: number, now: Date): Promise<Claimed[]> {
+    // Not before its backoff; and not while an earlier message to the same recipient waits for its
+    // retry, so a retried "you are in the queue" never arrives after "your table is ready".
+    return returningRows<Claimed>(
+      await tx.query(
+        `WITH next AS (SELECT id FROM outbox_messages n
+                        WHERE status = 'recorded' AND not_sent_reason IS NULL AND channel = ANY($2)
+                          AND (retry_at IS NULL OR retry_at <= $3)
+                          AND NOT EXISTS (SELECT 1 FROM outbox_messages e
+                                           WHERE e.status = 'recorded' AND e.not_sent_reason IS NULL AND e.retry_at > $3
+                                             AND e.channel = n.channel AND e.to_address = n.to_address
+                                             AND (e.created_at, e.id) < (n.created_at, n.id))
+                        ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED),
+              claimed AS (UPDATE outbox_messages m SET status = 'sending' FROM next WHERE m.id = next.id
+                RETURNING m.id, m.venue_id, m.entry_id, m.channel, m.to_address, m.subject, m.body, m.created_at, m.attempts)
+         SELECT * FROM claimed ORDER BY created_at, id`,
+        [limit, channels, now],
+      ),
+    );
+  }
+
+  /** The provider did not take it: `recorded` again, tried no sooner than `retryAt`; its words kept. */
+  async retryLater(tx: EntityManager, id: string, reason: string, retryAt: Date): Promise<void> {
+    await tx.query(
+      `UPDATE outbox_messages SET status = 'recorded', attempts = attempts + 1, retry_at = $3, failure_reason = $2 WHERE id = $1`,
+      [id, reason, retryAt],
+    );
+  }
+
+  /** Claimed but not handed over (an earlier message to its recipient must go first): as it was. */
+  async release(tx: EntityManager, ids: string[]): Promise<void> {
+    if (ids.length > 0) await tx.query(`UPDATE outbox_messages SET status = 'recorded' WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+
+  async sent(tx: EntityManager, id: string, at: Date): Promise<void> {
+    await tx.query(`UPDATE outbox_messages SET status = 'sent', sent_at = $2, failure_reason = NULL WHERE id = $1`, [id, at]);
+  }
+
+  async failed(tx: EntityManager, id: string, reason: string): Promise<void> {
+    await tx.query(`UPDATE outbox_messages SET status = 'failed', attempts = attempts + 1, failure_reason = $2 WHERE id = $1`, [
+      id,
+      reason,
+    ]);
+  }
+}

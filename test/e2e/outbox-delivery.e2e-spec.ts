@@ -1,0 +1,283 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Clock, loadConfig, TransactionRunner } from '@hostboard/core';
+import { BoardEventWriter } from '@hostboard/board';
+import { JobScheduler } from '@hostboard/jobs';
+import { EmailChannel, NOT_SENT, OutboxRelay, OutboxRelayRepository, SmsAdapter } from '@hostboard/outbox';
+import {
+  activeEntries,
+  joined,
+  liveVenue,
+  messages,
+  sandboxVenue,
+  type MessageBody,
+  type Sandbox,
+} from '../support/restaurant.js';
+import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+
+const FRIDAY_6PM = new Date('2026-10-09T23:00:00.000Z'); // Chicago
+
+/**
+ * What reaches a guest's phone, and when: the relay of a worker started with a text provider (a
+ * loopback fake) over the messages this app recorded without one, on the app's manual clock.
+ */
+describe('outbox delivery: order, what is too late to send, retries', () => {
+  let t: TestApp;
+  let owner: Staff;
+  let provider: FakeSmsProvider;
+  const clock = new ManualClock(FRIDAY_6PM);
+  const ds = (): DataSource => t.app.get<DataSource>(getDataSourceToken());
+
+  beforeAll(async () => {
+    provider = await fakeSmsProvider();
+    // No provider in the app itself: nothing relays behind the test's back.
+    t = await startApp({ clock });
+    owner = await signUp(t, 'owner');
+  });
+  beforeEach(() => {
+    provider.received.length = 0;
+    provider.taken().length = 0;
+    provider.answer = () => 201;
+    provider.delayMs = 0;
+  });
+  afterAll(async () => {
+    await t.close();
+    await provider.close();
+  });
+
+  /** The relay a worker started with the fake provider (and `env`) would run, on this app's database. */
+  const relayWith = (env: Record<string, string> = {}): OutboxRelay => {
+    const config = loadConfig({ NODE_ENV: 'test', ...provider.env, ...env });
+    return new OutboxRelay(
+      t.app.get(Clock),
+      t.app.get(TransactionRunner),
+      t.app.get(JobScheduler),
+      t.app.get(BoardEventWriter),
+      config,
+      t.app.get(OutboxRelayRepository),
+      new EmailChannel(config),
+      new SmsAdapter(config),
+    );
+  };
+
+  /** Relays until a run sends nothing. */
+  const relayAll = async (relay: OutboxRelay): Promise<void> => {
+    while ((await relay.relay()) > 0);
+  };
+
+  const step = (): void => clock.advance(1_000);
+
+  const offer = async (v: Sandbox, entryId: string, table = 'T1'): Promise<string> => {
+    const entry = (await activeEntries(t, owner, v.id)).find((e) => e.id === entryId);
+    const res = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId, entryVersion: entry?.version, tableIds: [v.tableIds[table]] })
+      .expect(201);
+    return (res.body as { offer: { id: string } }).offer.id;
+  };
+
+  it('hands each party its texts in the order they were recorded, whatever order the table keeps them in', async () => {
+    clock.set(FRIDAY_6PM);
+    const tables = Array.from({ length: 12 }, (_, i) => ({ label: `T${i + 1}`, capacity: 2 }));
+    const v = await liveVenue(t, owner, { tables });
+    // Twelve parties, a second apart: each joins, then is offered a table of its own (still open when
+    // the relay runs): "you are in the queue", then "your table is ready".
+    const phones = tables.map((_, i) => `+131255501${60 + i}`);
+    const parties = [];
+    for (const [i, phone] of phones.entries()) {
+      parties.push(await joined(t, owner, v.id, { name: `Guest ${i}`, partySize: 2, phone }));
+      step();
+    }
+    for (const [i, p] of parties.entries()) {
+      await offer(v, p.entry.id, `T${i + 1}`);
+      step();
+    }
+    const recorded = (await messages(t, owner, v.id)).reverse();
+    expect(recorded).toHaveLength(phones.length * 2);
+    // PostgreSQL keeps no row order: any rewrite of a row (a claim given back, space vacuum freed and
+    // a later insert reused) puts it elsewhere in the table. Rewrite the first texts, so the table's
+    // own order differs from the recorded one, as it does on a busy outbox.
+    await ds().query(`UPDATE outbox_messages SET body = body WHERE template = 'queue-joined'`);
+
+    await relayAll(relayWith());
+    for (const phone of phones) {
+      const sent = provider.received.filter((r) => r.form.get('To') === phone).map((r) => r.form.get('Body'));
+      expect(sent).toEqual(recorded.filter((m) => m.to === phone).map((m) => m.body));
+    }
+    expect(provider.received).toHaveLength(recorded.length);
+  });
+
+  const byTemplate = (list: MessageBody[], template: string): MessageBody | undefined =>
+    list.find((m) => m.template === template);
+
+  it('a worker started with a provider after running without one sends only what is timely: not old messages, not ended offers, not sandboxes', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    // 6:00 PM: a party joins and is offered T1 until 6:05 PM; nobody sends anything.
+    const early = await joined(t, owner, v.id, { name: 'Early', partySize: 2, phone: '+13125550171' });
+    await offer(v, early.entry.id);
+    // 6:14 PM: another joins (13 minutes before the relay runs: still worth telling).
+    clock.set(new Date(FRIDAY_6PM.getTime() + 14 * 60_000));
+    const recent = await joined(t, owner, v.id, { name: 'Recent', partySize: 2, phone: '+13125550172' });
+    // A sandbox venue whose simulated clock stamps its messages "now": rehearsal data all the same.
+    const rehearsal = await sandboxVenue(t, owner, { clock: new Date(FRIDAY_6PM.getTime() + 27 * 60_000).toISOString() });
+    await joined(t, owner, rehearsal.id, { name: 'Rehearsed', partySize: 2, phone: '+13125550173' });
+
+    // 6:27 PM: the worker starts with a provider. Nobody swept: Early's offer is still `live` in the
+    // table, but its deadline passed.
+    clock.set(new Date(FRIDAY_6PM.getTime() + 27 * 60_000));
+    await relayAll(relayWith());
+    expect(provider.received.map((r) => r.form.get('To'))).toEqual(['+13125550172']);
+
+    const live = await messages(t, owner, v.id);
+    expect(live.find((m) => m.entryId === recent.entry.id)).toMatchObject({ template: 'queue-joined', status: 'sent' });
+    const earlyOnes = live.filter((m) => m.entryId === early.entry.id);
+    expect(byTemplate(earlyOnes, 'queue-joined')).toMatchObject({ status: 'recorded', notSentReason: NOT_SENT.tooOld(15) });
+    expect(byTemplate(earlyOnes, 'table-ready')).toMatchObject({ status: 'recorded', notSentReason: NOT_SENT.offerEnded });
+    const [sandboxed] = await messages(t, owner, rehearsal.id);
+    expect(sandboxed).toMatchObject({ template: 'queue-joined', status: 'recorded', notSentReason: NOT_SENT.sandbox });
+
+    // Held back for good: a later run sends none of them; the board does not call those parties unreached.
+    await relayAll(relayWith());
+    expect(provider.received).toHaveLength(1);
+    const board = (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
+      queue: Array<{ id: string; reach: string }>;
+    };
+    expect(board.queue.find((e) => e.id === early.entry.id)?.reach).toBe('ok');
+  });
+
+  it('an offer withdrawn before the relay ran: neither its table-ready text nor the withdrawal is sent; a live one is', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Withdrawn', partySize: 2, phone: '+13125550174' });
+    step();
+    const first = await offer(v, p.entry.id);
+    step();
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${first}/withdraw`).set(owner.auth).send({}).expect(200);
+    step();
+    await offer(v, p.entry.id);
+    step();
+    await relayAll(relayWith());
+
+    const mine = (await messages(t, owner, v.id)).reverse();
+    expect(mine.map((m) => [m.template, m.status, m.notSentReason])).toEqual([
+      ['queue-joined', 'sent', undefined],
+      ['table-ready', 'recorded', NOT_SENT.offerEnded],
+      ['offer-withdrawn', 'recorded', NOT_SENT.offerNeverSent],
+      ['table-ready', 'sent', undefined],
+    ]);
+    expect(provider.received.map((r) => r.form.get('Body'))).toEqual(mine.filter((m) => m.status === 'sent').map((m) => m.body));
+  });
+
+  it('OUTBOX_MAX_AGE_MINUTES sets the cut-off', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    await joined(t, owner, v.id, { name: 'Patient', partySize: 2, phone: '+13125550175' });
+    clock.advance(20 * 60_000);
+    await relayAll(relayWith({ OUTBOX_MAX_AGE_MINUTES: '30' }));
+    expect((await messages(t, owner, v.id))[0]).toMatchObject({ status: 'sent' });
+    expect(() => loadConfig({ OUTBOX_MAX_AGE_MINUTES: '0' })).toThrow(/OUTBOX_MAX_AGE_MINUTES/);
+  });
+
+  const reachOf = async (v: Sandbox, entryId: string): Promise<string | undefined> =>
+    (
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
+        queue: Array<{ id: string; reach: string }>;
+      }
+    ).queue.find((e) => e.id === entryId)?.reach;
+
+  it('a text the provider did not take (503, 429) is tried again after a backoff, and the texts after it wait for it', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Outage', partySize: 2, phone: '+13125550181' });
+    step();
+    await offer(v, p.entry.id);
+    const answers = [503, 429];
+    provider.answer = () => answers.shift() ?? 201;
+    const relay = relayWith();
+
+    expect(await relay.relay()).toBe(0);
+    expect(provider.received).toHaveLength(1);
+    // Still recorded, with the provider's words; "your table is ready" was not sent ahead of it.
+    const [ready, queued] = await messages(t, owner, v.id);
+    expect(queued).toMatchObject({ template: 'queue-joined', status: 'recorded', failureReason: expect.stringContaining('503') });
+    expect(ready).toMatchObject({ template: 'table-ready', status: 'recorded' });
+    expect(await reachOf(v, p.entry.id)).toBe('ok');
+    // Not before the backoff.
+    expect(await relay.relay()).toBe(0);
+    expect(provider.received).toHaveLength(1);
+    clock.advance(10_000);
+    expect(await relay.relay()).toBe(0);
+    expect(provider.received).toHaveLength(2);
+    clock.advance(30_000);
+    expect(await relay.relay()).toBe(2);
+    expect(provider.taken().map((r) => r.form.get('Body'))).toEqual([queued?.body, ready?.body]);
+    expect((await messages(t, owner, v.id)).map((m) => [m.status, m.failureReason])).toEqual([
+      ['sent', undefined],
+      ['sent', undefined],
+    ]);
+  });
+
+  it('a refused connection is tried again; a provider that keeps refusing fails the text after four tries', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    const p = await joined(t, owner, v.id, { name: 'Down', partySize: 2, phone: '+13125550182' });
+    // A port nothing listens on: the provider is down.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await relayWith({ SMS_URL: `http://127.0.0.1:${port}` }).relay();
+    expect((await messages(t, owner, v.id))[0]).toMatchObject({
+      status: 'recorded',
+      failureReason: expect.stringContaining('refused the connection'),
+    });
+
+    // Back up, but answering 503 every time: three more tries, then failed for good.
+    provider.answer = () => 503;
+    for (const wait of [10_000, 30_000, 90_000]) {
+      clock.advance(wait);
+      await relayWith().relay();
+    }
+    expect(provider.received).toHaveLength(3);
+    expect((await messages(t, owner, v.id))[0]).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining('503'),
+    });
+    expect(await reachOf(v, p.entry.id)).toBe('failed');
+    clock.advance(600_000);
+    await relayWith().relay();
+    expect(provider.received).toHaveLength(3);
+  });
+
+  it('a text whose outcome is unknown (the request went out, no answer came) is never sent twice', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    await joined(t, owner, v.id, { name: 'Unknown', partySize: 2, phone: '+13125550183' });
+    provider.answer = () => 'drop';
+    await relayWith().relay();
+    expect(provider.received).toHaveLength(1);
+    expect((await messages(t, owner, v.id))[0]?.status).toBe('failed');
+    provider.answer = () => 201;
+    clock.advance(60_000);
+    await relayWith().relay();
+    expect(provider.received).toHaveLength(1);
+  });
+
+  it('serves a few recipients at once (one slow hand-over does not hold up the rest)', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    for (let i = 0; i < 8; i++)
+      await joined(t, owner, v.id, { name: `At once ${i}`, partySize: 2, phone: `+131255501${90 + i}` });
+    provider.delayMs = 200;
+    expect(await relayWith().relay()).toBe(8);
+    expect(provider.maxInFlight()).toBeGreaterThan(1);
+    expect(provider.maxInFlight()).toBeLessThanOrEqual(4);
+  });
+});
