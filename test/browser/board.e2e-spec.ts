@@ -310,6 +310,46 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await screenshot(a, 'after-sandbox-expiry');
   }, 60_000);
 
+  it('five offers that lapse together are five alerts: three show, the others wait, counted, and none is dropped', async () => {
+    const venueId = (
+      await createVenue(t, owner, {
+        name: 'Lapse Room (sandbox)',
+        preset: 'workshop',
+        poolCapacity: 5,
+        sandbox: true,
+        clock: SANDBOX_START,
+      })
+    ).id;
+    const names = ['Grace', 'Mary', 'Radia', 'Donald', 'Edsger'].map((first) => `${first} Lapse`);
+    for (const name of names) await deskJoin(venueId, name, 1);
+    const page = await tablet(owner, venueId);
+    for (let i = 0; i < names.length; i++) await promote(venueId);
+    await page
+      .locator('[data-testid=entry][data-status=offered]')
+      .nth(names.length - 1)
+      .waitFor({ timeout: PUSH_BOUND });
+    await api()
+      .post(`/v1/venues/${venueId}/clock`)
+      .set(owner.auth)
+      .send({ now: new Date(Date.parse(SANDBOX_START) + 1801 * 1000).toISOString() })
+      .expect(200);
+    const alerts = page.locator('[data-testid=notice][data-kind=alert]');
+    await page.locator('[data-testid=notices-waiting][data-count="2"]').waitFor({ timeout: PUSH_BOUND });
+    expect(await alerts.count()).toBe(3);
+    await screenshot(page, 'five-lapses');
+    // Each dismissal brings the next: every party's lapse is read once.
+    const read: string[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const first = alerts.first();
+      read.push((await first.textContent()) ?? '');
+      await first.getByRole('button', { name: 'Dismiss' }).click();
+    }
+    expect(await alerts.count()).toBe(0);
+    expect(await page.getByTestId('notices-waiting').count()).toBe(0);
+    // A workshop's pool offers seats: no table is named.
+    for (const name of names) expect(read.filter((text) => text.includes(`The seat offer to ${name} ran out`))).toHaveLength(1);
+  }, 60_000);
+
   it('finds a party by its code at the desk without spending it, and accepts its offer for it', async () => {
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Lin Zhou');

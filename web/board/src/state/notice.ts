@@ -14,7 +14,8 @@ export interface Toast {
 export const toasts = signal<Toast[]>([]);
 
 let next = 1;
-const MAX_SHOWN = 3;
+/** At most this many at once; alerts and refusals past it wait their turn (`Toasts` says how many). */
+export const MAX_SHOWN = 3;
 const FADE_MS = 3500;
 
 export function dismiss(id: number): void {
@@ -24,10 +25,12 @@ export function dismiss(id: number): void {
 export function say(kind: Toast['kind'], text: string): void {
   const id = next++;
   const all = [...toasts.value, { id, kind, text }];
-  // Drop the oldest confirmations first: a refusal or an alert stays until the host dismisses it.
+  // Drop the oldest confirmations first. A refusal or an alert is never dropped: five offers that
+  // lapse together are five alerts, and each stays until the host dismisses it.
   while (all.length > MAX_SHOWN) {
     const i = all.findIndex((t) => t.kind === 'ok' || t.kind === 'info');
-    all.splice(i >= 0 ? i : 0, 1);
+    if (i < 0) break;
+    all.splice(i, 1);
   }
   toasts.value = all;
   if (kind === 'ok' || kind === 'info') window.setTimeout(() => dismiss(id), FADE_MS);

@@ -43,7 +43,9 @@ export function BoardView({ venueId, data, role }: TabProps) {
         const entryId = e.data?.['entryId'];
         const name = before?.queue.find((r) => r.id === entryId)?.name ?? 'A party';
         const back = e.data?.['entryStatus'] === 'waiting';
-        say('alert', `The table offer to ${name} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
+        // A seat pool (a workshop) offers seats, not a table.
+        const what = before?.venue.seating === 'pool' ? 'seat offer' : 'table offer';
+        say('alert', `The ${what} to ${name} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
         chime();
       }
       if (e.type && SETUP_EVENTS.test(e.type)) void data.reload();
