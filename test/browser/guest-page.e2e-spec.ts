@@ -224,7 +224,10 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     for (let pages = 1; await tablet.getByTestId('messages-older').isVisible(); pages++) {
       expect(pages).toBeLessThan(all.length);
       await tablet.getByTestId('messages-older').click();
-      await tablet.getByTestId('message').nth(Math.min(all.length, (pages + 1) * 2) - 1).waitFor({ timeout: SHOW_BOUND });
+      await tablet
+        .getByTestId('message')
+        .nth(Math.min(all.length, (pages + 1) * 2) - 1)
+        .waitFor({ timeout: SHOW_BOUND });
     }
     const shown: Array<string | null> = [];
     for (const el of await tablet.getByTestId('message').all()) shown.push(await el.getAttribute('data-id'));
@@ -243,6 +246,39 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
       number,
     ];
     expect(scroll).toBeLessThanOrEqual(inner);
+  });
+
+  it('a party that taps Confirm just after its offer ran out is told so, and the page keeps saying it', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Late Tap', partySize: 2, phone: '+13125550152' });
+    const page = await phone();
+    // The page's timers (its 3 s poll) run only when the test says: the tap must come before the
+    // page has read that the offer ended, as when a guest taps in the last moment.
+    await page.clock.install();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const entry = await entryOf(party.entry.id);
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: entry?.version, tableIds: [v.tableIds['T2']] })
+      .expect(201);
+    await page.clock.runFor(3_100);
+    await state(page, 'offered');
+    const clock = ((await request(t.baseUrl).get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { clock: string })
+      .clock;
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/clock`)
+      .set(owner.auth)
+      .send({ now: new Date(Date.parse(clock) + 6 * 60_000).toISOString() })
+      .expect(200);
+    await page.getByTestId('confirm').click();
+    await state(page, 'waiting');
+    const problem = page.getByTestId('problem');
+    expect(await problem.textContent()).toContain('The offer expired and its table was released.');
+    // Polls that find nothing new leave it there.
+    await page.clock.runFor(6_200);
+    expect(await problem.textContent()).toContain('The offer expired and its table was released.');
+    await screenshot(page, 'guest-confirm-after-lapse');
   });
 
   it('no phone ever put a token in a URL', () => {

@@ -44,6 +44,12 @@ export function App() {
     saveCredentials(c);
   };
 
+  /**
+   * A refused act (an offer that lapsed just before the party's tap) stays on screen until the next
+   * act or until the party's state changes again (a new offer): the page then reads as plain
+   * waiting, which alone explains nothing. A failed poll's problem clears at the next poll that works.
+   */
+  const refusal = useRef<{ status?: string } | null>(null);
   const read = useCallback(async (): Promise<void> => {
     const { token, session } = creds.current;
     try {
@@ -54,7 +60,12 @@ export function App() {
           : null;
       if (!view) return setShown({ kind: 'no-link' });
       setShown({ kind: 'view', view, readAt: readWallClock() });
-      setProblem(null);
+      const kept = refusal.current;
+      if (kept && kept.status === undefined) kept.status = view.entry.status;
+      else if (!kept || kept.status !== view.entry.status) {
+        refusal.current = null;
+        setProblem(null);
+      }
     } catch (err) {
       if (isGone(err)) setShown({ kind: 'gone' });
       // Many phones on one venue wifi share an address and its limit: a refused poll just waits for the next.
@@ -92,6 +103,7 @@ export function App() {
   const act = async (path: string, body: object): Promise<void> => {
     setBusy(true);
     setProblem(null);
+    refusal.current = null;
     try {
       const answer = await api.post<{ entry: PartyView['entry'] }>(path, body, { queueSession: await session() });
       setAskLeave(false);
@@ -107,6 +119,7 @@ export function App() {
         return;
       }
       setProblem(messageOf(err));
+      refusal.current = {};
     } finally {
       setBusy(false);
     }
