@@ -179,7 +179,14 @@ d('board page in Chromium (two tablets on one venue)', () => {
   it('a desk join and a promotion on the first tablet appear on the second without a reload', async () => {
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Ada Lovelace');
-    await a.fill('input[name=partySize]', '2');
+    // Typed as a host types it: the field emptied with Backspace, then the digit (an emptied field
+    // once became 1 at once, and "2" then read 12).
+    const size = a.locator('input[name=partySize]');
+    await size.click();
+    await size.press('ControlOrMeta+a');
+    await size.press('Backspace');
+    await size.pressSequentially('2');
+    expect(await size.inputValue()).toBe('2');
     await a.getByTestId('join-submit').click();
     // The new queue token, once, large and as a QR code.
     const token = await a.getByTestId('queue-token').getAttribute('data-token');

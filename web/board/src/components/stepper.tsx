@@ -1,3 +1,5 @@
+import { useState } from 'preact/hooks';
+
 interface Props {
   label: string;
   value: number;
@@ -7,9 +9,18 @@ interface Props {
   onChange: (n: number) => void;
 }
 
-/** − n + with large targets; the number can also be typed. */
+/**
+ * − n + with large targets; the number can also be typed. What is typed is kept as typed while the
+ * field has focus: replacing an emptied field with the minimum at once turned "backspace, 6" into 16.
+ * A whole number in range counts as soon as it is typed; the field shows the value in use on leaving.
+ */
 export function Stepper({ label, value, min = 1, max = 999, name, onChange }: Props) {
+  const [draft, setDraft] = useState<string | null>(null);
   const clamp = (n: number): number => Math.min(max, Math.max(min, n));
+  const step = (n: number): void => {
+    setDraft(null);
+    onChange(clamp(n));
+  };
   return (
     <div class="stepper" role="group" aria-label={label}>
       <span>{label}</span>
@@ -18,7 +29,7 @@ export function Stepper({ label, value, min = 1, max = 999, name, onChange }: Pr
         class="btn btn-secondary"
         aria-label="One fewer"
         data-testid={`${name ?? 'n'}-less`}
-        onClick={() => onChange(clamp(value - 1))}
+        onClick={() => step(value - 1)}
       >
         −
       </button>
@@ -26,17 +37,28 @@ export function Stepper({ label, value, min = 1, max = 999, name, onChange }: Pr
         name={name}
         type="number"
         inputMode="numeric"
+        aria-label={label}
         min={min}
         max={max}
-        value={value}
-        onInput={(e) => onChange(clamp(Number(e.currentTarget.value) || min))}
+        value={draft ?? String(value)}
+        onInput={(e) => {
+          const typed = e.currentTarget.value;
+          setDraft(typed);
+          const n = Number(typed);
+          if (typed.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) onChange(n);
+        }}
+        onBlur={() => {
+          const n = Number(draft);
+          if (draft !== null && draft.trim() !== '' && Number.isFinite(n)) onChange(clamp(Math.round(n)));
+          setDraft(null);
+        }}
       />
       <button
         type="button"
         class="btn btn-secondary"
         aria-label="One more"
         data-testid={`${name ?? 'n'}-more`}
-        onClick={() => onChange(clamp(value + 1))}
+        onClick={() => step(value + 1)}
       >
         +
       </button>
