@@ -63,6 +63,15 @@ describe('error envelope', () => {
         details: { fields: [{ field: 'partySize' }] },
       },
     });
+    // An address that is not one is told so in words, not as a type.
+    const email = await request(t.baseUrl)
+      .post(`/v1/venues/${id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Typed', partySize: 2, email: 'ada.example.test' })
+      .expect(400);
+    expect(email.body).toMatchObject({
+      error: { code: 'VALIDATION', message: 'email must be an email address, such as name@example.com' },
+    });
     for (const limit of ['-1', '1e2']) {
       const page = await request(t.baseUrl).get(`/v1/venues/${id}/history?limit=${limit}`).set(owner.auth).expect(400);
       expect(page.body).toMatchObject({ error: { code: 'VALIDATION', message: 'limit must be an integer number' } });

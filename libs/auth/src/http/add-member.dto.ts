@@ -1,8 +1,8 @@
 import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { IsPlainText, ROLES, type Role } from '@hostboard/core';
+import { EMAIL_MESSAGE, IsPlainText, type Role, ROLES } from '@hostboard/core';
 
 export class AddMemberDto {
-  @IsEmail()
+  @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(254)
   email: string;
 

@@ -1,4 +1,4 @@
-import { IsInstant, IsPlainText } from '@hostboard/core';
+import { EMAIL_MESSAGE, IsInstant, IsPlainText } from '@hostboard/core';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -28,7 +28,7 @@ export class CreateReservationDto {
   partySize: number;
 
   @IsOptional()
-  @IsEmail()
+  @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(254)
   email?: string;
 

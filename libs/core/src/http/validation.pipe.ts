@@ -48,6 +48,9 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+/** For every email field: class-validator's own "must be an email" reads like a type, not an address. */
+export const EMAIL_MESSAGE = '$property must be an email address, such as name@example.com';
+
 /** class-validator's names of the checks that say what type a value must have. */
 const TYPE_CHECKS = new Set([
   'isInt',

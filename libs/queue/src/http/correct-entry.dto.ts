@@ -1,4 +1,4 @@
-import { IsPlainText } from '@hostboard/core';
+import { EMAIL_MESSAGE, IsPlainText } from '@hostboard/core';
 import { IsEmail, Matches, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** A staff correction of a queue entry. Absent fields stay as they are; `email: null` or `phone: null` removes that channel. */
@@ -27,7 +27,7 @@ export class CorrectEntryDto {
   partySize?: number;
 
   @IsOptional()
-  @IsEmail()
+  @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(254)
   email?: string | null;
 

@@ -1,4 +1,4 @@
-import { IsPlainText } from '@hostboard/core';
+import { EMAIL_MESSAGE, IsPlainText } from '@hostboard/core';
 import { IsEmail, Matches, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /** A party joining the queue. Types are strict: "4" is not a party size. */
@@ -21,7 +21,7 @@ export class JoinQueueDto {
   partySize: number;
 
   @IsOptional()
-  @IsEmail()
+  @IsEmail({}, { message: EMAIL_MESSAGE })
   @MaxLength(254)
   email?: string;
 

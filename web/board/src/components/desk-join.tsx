@@ -61,7 +61,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
-          <input name="name" required maxLength={120} value={name} onInput={(e) => setName(e.currentTarget.value)} autoFocus />
+          <input name="name" required maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} autoFocus />
         </label>
         <Stepper label="Party size" value={size} min={1} onChange={setSize} name="partySize" />
         <label>
