@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { messageOf } from '../api/client';
+import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, LookedUp } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
@@ -45,15 +45,17 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
     try {
       // Spaces are the reader's grouping, not part of the code; a scanned or pasted queue link
       // (`…/q/#<token>`, what the token card's QR holds) carries the code after its '#'.
-      const r = await api.post<LookedUp>(
-        `${base}/queue/lookup`,
-        { token: tokenFrom(code) },
-        { idempotencyKey: undefined },
-      );
+      const r = await api.post<LookedUp>(`${base}/queue/lookup`, { token: tokenFrom(code) }, { idempotencyKey: undefined });
       setFound(r);
       onFound(r.entry.id);
     } catch (err) {
-      setError(messageOf(err));
+      // The API's TOKEN_INVALID words speak to the guest ("ask the venue for a fresh one"); the host
+      // at the desk is the venue.
+      setError(
+        err instanceof ApiError && err.code === 'TOKEN_INVALID'
+          ? 'No party has this code now: it may be mistyped, already used, expired or replaced by a newer one. Check it, or find the party in the queue.'
+          : messageOf(err),
+      );
     } finally {
       setBusy(false);
     }
