@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { createVenue, signUp, type Staff } from '../support/staff.js';
+import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the staff tab is tested in a real browser');
@@ -71,6 +71,27 @@ d('staff tab in Chromium', () => {
     p.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
+  });
+
+  it("a manager is offered only what a manager may do: the hosts' rows, not the owner's", async () => {
+    const manager = await addMember(t, venueId, owner, 'manager');
+    const host = await addMember(t, venueId, manager, 'host');
+    const p = await page();
+    await signInOn(p, manager.email, manager.password);
+    await p.locator(`[data-venue-id="${venueId}"]`).waitFor();
+    await p.goto(`${t.baseUrl}/board/venues/${venueId}/staff`);
+    const row = (email: string) => p.locator(`[data-testid=member][data-email="${email}"]`);
+    await row(owner.email).waitFor();
+    for (const email of [owner.email, manager.email]) {
+      expect(await row(email).locator('select').count()).toBe(0);
+      expect(await row(email).getByRole('button').count()).toBe(0);
+      expect(await row(email).getByTestId('member-role').textContent()).toBe(email === owner.email ? 'owner' : 'manager');
+    }
+    expect(await row(host.email).getByRole('button', { name: 'Reset password' }).count()).toBe(1);
+    expect(await row(host.email).getByRole('button', { name: 'Remove' }).count()).toBe(1);
+    // A manager adds hosts only.
+    expect(await p.getByTestId('add-member').locator('select option').allTextContents()).toEqual(['host']);
+    await screenshot(p, 'staff-as-manager');
   });
 
   it('a password someone else chose: the page asks for a new one (the floor stays usable meanwhile)', async () => {

@@ -42,15 +42,35 @@ export function AccountPanel({ forced = false, onChanged }: { forced?: boolean; 
       <form class="form" onSubmit={(e) => void change(e)} data-testid="change-password">
         <label>
           Current password
-          <input type="password" autoComplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
         </label>
         <label>
           New password (8 characters or more)
-          <input type="password" autoComplete="new-password" minLength={8} required value={next} onInput={(e) => setNext(e.currentTarget.value)} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+          />
         </label>
         <label>
           New password again
-          <input type="password" autoComplete="new-password" minLength={8} required value={again} onInput={(e) => setAgain(e.currentTarget.value)} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+            value={again}
+            onInput={(e) => setAgain(e.currentTarget.value)}
+          />
         </label>
         {note && (
           <p class={note.error ? 'error' : 'info'} role={note.error ? 'alert' : 'status'}>

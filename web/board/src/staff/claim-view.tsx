@@ -31,11 +31,23 @@ export function ClaimView({ token, onDone }: { token: string; onDone: () => void
         <p class="muted">Choose your password. Accepting signs out every other session of your account.</p>
         <label>
           New password (8 characters or more)
-          <input type="password" autoComplete="new-password" minLength={8} required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+          <input
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
         </label>
         <label>
           Current password (only if you already had an account and were handed this link in person)
-          <input type="password" autoComplete="current-password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
         </label>
         {error && (
           <p class="error" role="alert">

@@ -8,7 +8,16 @@ import { ROLES, staffApi, type AddMemberAnswer, type Member, type Role } from '.
  * over, or an invitation), change a role, remove, reset a password the venue set and nobody has
  * changed since. What each add did is shown in the server's own words.
  */
-export function MembersPanel({ venueId }: { venueId: string }) {
+/**
+ * What the signed-in member may do to a row, as the server decides it: an owner manages everyone; a
+ * manager manages hosts only (and grants no role but host). Controls the server would refuse are not
+ * offered: a manager saw a role menu, Reset password and Remove on the owner's row, each refused.
+ */
+function manages(actor: Role, member: Role): boolean {
+  return actor === 'owner' || (actor === 'manager' && member === 'host');
+}
+
+export function MembersPanel({ venueId, role }: { venueId: string; role: Role }) {
   const [members, setMembers] = useState<Member[] | null>(null);
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
   const [note, setNote] = useState<{ text: string; error: boolean; link?: string | null } | null>(null);
@@ -62,26 +71,45 @@ export function MembersPanel({ venueId }: { venueId: string }) {
                 {m.name} <span class="muted">{m.email}</span>
               </td>
               <td>
-                <select
-                  aria-label={`Role of ${m.email}`}
-                  value={m.role}
-                  onChange={(e) => void act(() => staffApi.changeRole(venueId, m.userId, e.currentTarget.value as Role), `${m.email} is now ${e.currentTarget.value}.`)}
-                >
-                  {ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </select>
+                {role !== 'owner' ? (
+                  <span data-testid="member-role">{m.role}</span>
+                ) : (
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    value={m.role}
+                    onChange={(e) =>
+                      void act(
+                        () => staffApi.changeRole(venueId, m.userId, e.currentTarget.value as Role),
+                        `${m.email} is now ${e.currentTarget.value}.`,
+                      )
+                    }
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                )}
               </td>
               <td>
-                <ResetButton onReset={(pw) => act(() => staffApi.resetPassword(venueId, m.userId, pw), `New initial password set for ${m.email}; their sessions ended.`)} />
-                {m.userId !== me && (
+                {manages(role, m.role) && (
+                  <ResetButton
+                    onReset={(pw) =>
+                      act(
+                        () => staffApi.resetPassword(venueId, m.userId, pw),
+                        `New initial password set for ${m.email}; their sessions ended.`,
+                      )
+                    }
+                  />
+                )}
+                {m.userId !== me && manages(role, m.role) && (
                   <button
                     type="button"
                     class="btn btn-danger"
                     onClick={() => {
-                      if (confirm(`Remove ${m.email} from this venue? Their access ends at once.`)) void act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`);
+                      if (confirm(`Remove ${m.email} from this venue? Their access ends at once.`))
+                        void act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`);
                     }}
                   >
                     Remove
@@ -94,6 +122,7 @@ export function MembersPanel({ venueId }: { venueId: string }) {
       </table>
       <AddMemberForm
         venueId={venueId}
+        actor={role}
         onAdded={(a) => {
           setNote({ text: a.message, error: false, link: a.invitation?.link ?? null });
           load();
@@ -110,7 +139,9 @@ function ResetButton({ onReset }: { onReset: (password: string) => Promise<void>
       type="button"
       class="btn btn-secondary"
       onClick={() => {
-        const pw = prompt('New initial password to hand over in person (8 characters or more). Only for an account this venue created and its holder has not changed.');
+        const pw = prompt(
+          'New initial password to hand over in person (8 characters or more). Only for an account this venue created and its holder has not changed.',
+        );
         if (pw) void onReset(pw);
       }}
     >
@@ -119,7 +150,18 @@ function ResetButton({ onReset }: { onReset: (password: string) => Promise<void>
   );
 }
 
-function AddMemberForm({ venueId, onAdded, onError }: { venueId: string; onAdded: (a: AddMemberAnswer) => void; onError: (t: string) => void }) {
+function AddMemberForm({
+  venueId,
+  actor,
+  onAdded,
+  onError,
+}: {
+  venueId: string;
+  /** The signed-in member's role: the roles offered are those it may grant. */
+  actor: Role;
+  onAdded: (a: AddMemberAnswer) => void;
+  onError: (t: string) => void;
+}) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
@@ -164,7 +206,7 @@ function AddMemberForm({ venueId, onAdded, onError }: { venueId: string; onAdded
       <label>
         Role
         <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-          {ROLES.map((r) => (
+          {ROLES.filter((r) => manages(actor, r)).map((r) => (
             <option key={r} value={r}>
               {r}
             </option>

@@ -11,7 +11,7 @@ import './staff.css';
 export function StaffView({ venueId, role }: TabProps) {
   return (
     <main class="staff page">
-      {atLeast(role, 'manager') && <MembersPanel venueId={venueId} />}
+      {atLeast(role, 'manager') && <MembersPanel venueId={venueId} role={role} />}
       <AccountPanel />
     </main>
   );
