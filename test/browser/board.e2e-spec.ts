@@ -261,6 +261,20 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await a.getByRole('button', { name: 'Close' }).click();
   }, 60_000);
 
+  it('the join sheet is a dialog for a keyboard: focus in its name field, Tab stays inside, Escape closes it', async () => {
+    await a.getByTestId('open-join').click();
+    await a.getByTestId('desk-join').waitFor();
+    expect(await a.evaluate('document.activeElement?.getAttribute("name")')).toBe('name');
+    for (let i = 0; i < 15; i++) {
+      await a.keyboard.press(i % 4 === 3 ? 'Shift+Tab' : 'Tab');
+      expect(await a.evaluate('Boolean(document.activeElement?.closest("[role=dialog]"))')).toBe(true);
+    }
+    await a.keyboard.press('Escape');
+    await a.getByTestId('desk-join').waitFor({ state: 'detached' });
+    // Back where the host was.
+    expect(await a.evaluate('document.activeElement?.getAttribute("data-testid")')).toBe('open-join');
+  });
+
   it('runs the countdown of a live offer on a venue whose clock runs', async () => {
     const venueId = (await createVenue(t, owner, { name: 'Maple Room', preset: 'workshop', poolCapacity: 6 })).id;
     await deskJoin(venueId, 'Ada Lovelace', 2);

@@ -1,18 +1,64 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 
 interface Props {
   title: string;
-  /** Absent: the sheet cannot be closed by a tap outside or a Close button (the token card). */
+  /** Absent: the sheet cannot be closed by a tap outside, Escape or a Close button (the token card). */
   onClose?: () => void;
   children: ComponentChildren;
   testId?: string;
 }
 
-/** A sheet over the board: full screen on a phone, centred on a tablet; scrolls inside itself. */
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A sheet over the board: full screen on a phone, centred on a tablet; scrolls inside itself. With
+ * a keyboard (a tablet's, or a screen reader's) it behaves as a dialog: focus moves into it (to the
+ * field marked autofocus, else the first control), Tab stays inside it, Escape closes it, and focus
+ * goes back to what opened it.
+ */
 export function Modal({ title, onClose, children, testId }: Props) {
+  const dialog = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const el = dialog.current;
+    const first = el?.querySelector<HTMLElement>('[autofocus]') ?? el?.querySelector<HTMLElement>(FOCUSABLE) ?? el;
+    first?.focus();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  const onKeyDown = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape' && onClose) {
+      e.stopPropagation();
+      onClose();
+      return;
+    }
+    if (e.key !== 'Tab' || !dialog.current) return;
+    const all = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((x) => x.offsetParent !== null);
+    const [head, tail] = [all[0], all[all.length - 1]];
+    if (!head || !tail) return;
+    if (e.shiftKey && document.activeElement === head) {
+      e.preventDefault();
+      tail.focus();
+    } else if (!e.shiftKey && document.activeElement === tail) {
+      e.preventDefault();
+      head.focus();
+    }
+  };
   return (
     <div class="modal-backdrop" onClick={(e) => onClose && e.target === e.currentTarget && onClose()}>
-      <section class="modal" role="dialog" aria-modal="true" aria-label={title} data-testid={testId}>
+      <section
+        ref={dialog}
+        class="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        data-testid={testId}
+        tabIndex={-1}
+        onKeyDown={onKeyDown}
+      >
         <header class="modal-head">
           <h2>{title}</h2>
           {onClose && (
