@@ -3,6 +3,7 @@ import { messageOf } from '../api/client';
 import type { BoardSnapshot, LookedUp } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
+import { markOwn } from '../state/own-acts';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { Modal } from './modal';
@@ -45,11 +46,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
     try {
       // Spaces are the reader's grouping, not part of the code; a scanned or pasted queue link
       // (`…/q/#<token>`, what the token card's QR holds) carries the code after its '#'.
-      const r = await api.post<LookedUp>(
-        `${base}/queue/lookup`,
-        { token: tokenFrom(code) },
-        { idempotencyKey: undefined },
-      );
+      const r = await api.post<LookedUp>(`${base}/queue/lookup`, { token: tokenFrom(code) }, { idempotencyKey: undefined });
       setFound(r);
       onFound(r.entry.id);
     } catch (err) {
@@ -128,6 +125,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
             wide
             testId="found-accept"
             onAct={async () => {
+              markOwn(`accept:${live.id}`);
               await api.post(`${base}/offers/${live.id}/accept`);
               say('ok', `${entry.name} accepted.`);
               await afterAct();
