@@ -16,6 +16,12 @@ export function tableLabels(board: BoardSnapshot, tableIds: string[]): string {
   return tableIds.map((id) => board.tables.find((t) => t.id === id)?.label ?? '?').join(' + ');
 }
 
+/** "12 min", or past an hour "2 h 5 min" (a party still listed the next day reads "26 h 5 min"). */
+function agoText(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 60_000));
+  return total < 60 ? minutes(ms) : `${Math.floor(total / 60)} h ${total % 60} min`;
+}
+
 /** "confirmed 6:05 PM, 12 min ago", or for a booking not due yet "booked for 7:00 PM". */
 function sinceText(p: ToSeatParty, board: BoardSnapshot, now: number): string {
   const tz = board.venue.timeZone;
@@ -23,7 +29,7 @@ function sinceText(p: ToSeatParty, board: BoardSnapshot, now: number): string {
   if (p.entryId === null && start > now) return `booked for ${localTime(start, tz)}`;
   const since = p.entryId === null ? start : Date.parse(p.confirmedAt);
   const word = p.entryId === null ? 'expected since' : 'confirmed';
-  return `${word} ${localTime(since, tz)}, ${minutes(now - since)} ago`;
+  return `${word} ${localTime(since, tz)}, ${agoText(now - since)} ago`;
 }
 
 /**
@@ -47,6 +53,8 @@ export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
         {parties.map((p) => {
           const tables = tableLabels(board, p.tableIds);
           const overdue = Date.parse(p.slot.end) <= now;
+          // A booking whose time has not come yet is not a no-show: it is listed with its time, to be seated.
+          const due = p.entryId !== null || Date.parse(p.slot.start) <= now;
           return (
             <li key={p.reservationId} class="row to-seat-row" data-testid="to-seat-party" data-reservation-id={p.reservationId}>
               <div class="pos" aria-hidden="true">
@@ -78,17 +86,19 @@ export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
                 >
                   Seat them
                 </ActButton>
-                <ActButton
-                  testId="to-seat-no-show"
-                  confirm="Tap again: no-show"
-                  onAct={async () => {
-                    await api.post(`${base}/reservations/${p.reservationId}/cancel`);
-                    say('ok', `${p.name} marked as a no-show; ${tables} released.`);
-                    await afterAct();
-                  }}
-                >
-                  No-show
-                </ActButton>
+                {due && (
+                  <ActButton
+                    testId="to-seat-no-show"
+                    confirm="Tap again: no-show"
+                    onAct={async () => {
+                      await api.post(`${base}/reservations/${p.reservationId}/cancel`);
+                      say('ok', `${p.name} marked as a no-show; ${tables} released.`);
+                      await afterAct();
+                    }}
+                  >
+                    No-show
+                  </ActButton>
+                )}
               </div>
             </li>
           );
