@@ -178,7 +178,8 @@ interface EntryProps {
   onLapsed: () => void;
 }
 
-const ACTIVE = new Set(['waiting', 'offered']);
+/** States a party can leave from its phone; a confirmed party gives up its table (API.md: leave after accepting). */
+const LEAVABLE = new Set(['waiting', 'offered', 'confirmed']);
 
 function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLapsed }: EntryProps) {
   const { entry, venue, offer } = view;
@@ -242,23 +243,27 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
           </>
         )}
       </section>
-      {ACTIVE.has(entry.status) && (
+      {LEAVABLE.has(entry.status) && (
         <section class="leave">
           {askLeave ? (
             <>
-              <p>Leave the queue? Your place will be given up.</p>
+              <p>
+                {entry.status === 'confirmed'
+                  ? 'Leave the queue? Your table will be given up.'
+                  : 'Leave the queue? Your place will be given up.'}
+              </p>
               <div class="row">
                 <button type="button" class="btn btn-danger" data-testid="leave-confirm" disabled={busy} onClick={onLeave}>
                   Yes, leave
                 </button>
                 <button type="button" class="btn" data-testid="leave-keep" disabled={busy} onClick={onKeep}>
-                  Keep my place
+                  {entry.status === 'confirmed' ? 'Keep my table' : 'Keep my place'}
                 </button>
               </div>
             </>
           ) : (
             <button type="button" class="btn btn-quiet" data-testid="leave" disabled={busy} onClick={onLeave}>
-              Leave the queue
+              {entry.status === 'confirmed' ? 'Cancel my table and leave' : 'Leave the queue'}
             </button>
           )}
         </section>

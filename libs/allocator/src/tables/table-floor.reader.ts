@@ -34,6 +34,26 @@ export interface TableCounts {
   occupied: number;
 }
 
+/**
+ * A party with a confirmed table that is not seated yet (it accepted an offer, or was booked at the
+ * desk), due now or within BOOKED_SOON_MS: the board's "To be seated" list. It stays until the host
+ * seats it or cancels it (a no-show), however long ago its slot ended.
+ */
+export interface ToSeatParty {
+  reservationId: string;
+  /** The queue entry it came from; null for a booking made at the desk. */
+  entryId: string | null;
+  name: string;
+  partySize: number;
+  tableIds: string[];
+  slot: { start: string; end: string };
+  /** When it was confirmed: the offer's acceptance, or the booking's creation. */
+  confirmedAt: string;
+}
+
+/** How many parties to be seated the board carries (a floor has far fewer tables than this). */
+export const TO_SEAT_LIMIT = 200;
+
 /** A booking this close to starting makes its table "booked soon" on the floor. */
 export const BOOKED_SOON_MS = 60 * 60_000;
 
@@ -62,10 +82,52 @@ export class TableFloorReader {
     };
   }
 
+  /** The parties to be seated, longest expected first, as one part of a combined read. */
+  toSeatRead(venueId: string, now: Date): ScalarRead<ToSeatParty[]> {
+    return {
+      sql: `SELECT coalesce(json_agg(p ORDER BY p.slot_start, p.name, p.reservation_id), '[]') FROM (
+              SELECT r.id AS reservation_id, r.entry_id, r.name, r.party_size,
+                     array_agg(rt.table_id::text ORDER BY t.label, rt.table_id) AS table_ids,
+                     min(lower(rt.slot)) AS slot_start, max(upper(rt.slot)) AS slot_end,
+                     coalesce((SELECT max(o.resolved_at) FROM offers o WHERE o.reservation_id = r.id AND o.state = 'accepted'),
+                              r.created_at) AS confirmed_at
+                FROM reservations r
+                JOIN reservation_tables rt ON rt.reservation_id = r.id AND rt.active
+                JOIN venue_tables t ON t.id = rt.table_id
+               WHERE r.venue_id = $1 AND r.state = 'CONFIRMED' AND r.kind = 'tables'
+               GROUP BY r.id
+              HAVING min(lower(rt.slot)) < $2
+               ORDER BY min(lower(rt.slot)), r.name, r.id
+               LIMIT ${TO_SEAT_LIMIT}) p`,
+      params: [venueId, new Date(now.getTime() + BOOKED_SOON_MS)],
+      parse: (value) =>
+        jsonRows<ToSeatRow>(value).map((r) => ({
+          reservationId: r.reservation_id,
+          entryId: r.entry_id,
+          name: r.name,
+          partySize: Number(r.party_size),
+          tableIds: r.table_ids,
+          slot: { start: new Date(r.slot_start).toISOString(), end: new Date(r.slot_end).toISOString() },
+          confirmedAt: new Date(r.confirmed_at).toISOString(),
+        })),
+    };
+  }
+
   counts(floor: FloorTable[]): TableCounts {
     const n = (s: TableState): number => floor.filter((t) => t.state === s).length;
     return { tables: floor.length, free: n('free'), held: n('held'), booked: n('booked'), occupied: n('occupied') };
   }
+}
+
+interface ToSeatRow {
+  reservation_id: string;
+  entry_id: string | null;
+  name: string;
+  party_size: number;
+  table_ids: string[];
+  slot_start: string;
+  slot_end: string;
+  confirmed_at: string;
 }
 
 interface FloorRow {
@@ -84,12 +146,18 @@ interface FloorRow {
   visit_id: string | null;
 }
 
-/** Each table with what is on it now or within BOOKED_SOON_MS; $1 venue, $2 now, $3 now + BOOKED_SOON_MS. */
+/**
+ * Each table with what is on it now or within BOOKED_SOON_MS; $1 venue, $2 now, $3 now + BOOKED_SOON_MS.
+ * A seated party keeps its table past its slot, and so does a confirmed one that has not arrived yet:
+ * the party is still expected (and listed to be seated) until the host seats it or cancels it as a
+ * no-show, so its table must not read free.
+ */
 const FLOOR_SQL = `SELECT t.id, t.label, t.capacity, t.pos_x, t.pos_y, r.id AS reservation_id, r.name, r.party_size, r.state, rt.slot::text AS slot,
               r.hold_expires_at, v.opened_at, v.id AS visit_id, lower(rt.slot) AS slot_start
          FROM venue_tables t
          LEFT JOIN reservation_tables rt ON rt.table_id = t.id AND rt.active
-              AND (upper(rt.slot) > $2 OR EXISTS (SELECT 1 FROM reservations s WHERE s.id = rt.reservation_id AND s.state = 'SEATED'))
+              AND (upper(rt.slot) > $2
+                   OR EXISTS (SELECT 1 FROM reservations s WHERE s.id = rt.reservation_id AND s.state IN ('SEATED', 'CONFIRMED')))
               AND lower(rt.slot) < $3
          LEFT JOIN reservations r ON r.id = rt.reservation_id
          LEFT JOIN visits v ON v.reservation_id = r.id AND v.closed_at IS NULL

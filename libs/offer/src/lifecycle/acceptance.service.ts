@@ -62,6 +62,9 @@ export class AcceptanceService {
       }
       const reservation = found.reservation;
       if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
+      // Who accepted, the party's name and its tables travel with the event: a board that did not
+      // accept it says so to the host ("Ada confirmed: table T1, to be seated").
+      const by = onlyEntryId !== undefined ? 'party' : 'staff';
       const operationId = `accept-offer-${offer.id}`;
       this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
       const history = this.history.rows(
@@ -83,7 +86,15 @@ export class AcceptanceService {
         tx,
         venueId,
         'offer.accepted',
-        { offerId: offer.id, entryId: offer.entryId, reservationId: offer.reservationId },
+        {
+          offerId: offer.id,
+          entryId: offer.entryId,
+          reservationId: offer.reservationId,
+          by,
+          name: reservation.name,
+          partySize: reservation.partySize,
+          tableIds: found.tableIds,
+        },
         now,
         [
           this.offers.endStatement(offer.id, 'accepted', now),

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, readTogether, TransactionRunner } from '@hostboard/core';
-import { PoolAllocator, TableFloorReader, type FloorTable, type PoolCounts, type TableCounts } from '@hostboard/allocator';
+import {
+  PoolAllocator,
+  TableFloorReader,
+  type FloorTable,
+  type PoolCounts,
+  type TableCounts,
+  type ToSeatParty,
+} from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
 import { GuestMessenger, ReachReader } from '@hostboard/outbox';
 import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
@@ -25,6 +32,8 @@ export interface BoardSnapshot extends Record<string, unknown> {
   queueTotal: number;
   head: QueueView['head'] | null;
   offers: OfferView[];
+  /** Confirmed parties not seated yet (tables venues): the board's "To be seated" list. */
+  toSeat: ToSeatParty[];
   /** The guest page on PUBLIC_URL (`https://…/q/`), or null: the board then uses its own origin. */
   queuePage: string | null;
 }
@@ -73,6 +82,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         ),
         floor: tablesVenue ? this.floor.floorRead(venueId, now) : undefined,
         capacities: tablesVenue ? this.seating.seatingCapacitiesRead(venueId) : undefined,
+        toSeat: tablesVenue ? this.floor.toSeatRead(venueId, now) : undefined,
       });
       const { live, offerTables, queueTotal } = found;
       const reach = this.reach.reachOf(active, found.failed);
@@ -105,6 +115,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         queueTotal,
         head: pool && head ? { entryId: head.id, fits: reason === null, reason } : null,
         offers: live.map((o) => toOfferView(o, offerTables.get(o.reservationId))),
+        toSeat: found.toSeat ?? [],
         queuePage: this.guest.queueLink,
       };
     });

@@ -59,19 +59,21 @@ export class CancellationService {
         throw DomainException.notFound('The queue entry was not found.');
       const now = this.clock.now(venue);
       const operationId = `cancel-entry-${entry.id}`;
+      // The board says "… left the queue from their phone" when the party itself left.
+      const by = onlyEntryId !== undefined ? 'party' : 'staff';
       let cancelledBooking: ReservationView | undefined;
       if (entry.status === 'seated' && onlyEntryId !== undefined) {
         throw new DomainException(ErrorCode.RULE_VIOLATION, ALREADY_SEATED);
       }
       if (entry.status === 'confirmed') {
         const accepted = await this.offers.acceptedForEntry(tx.manager, entry.id);
-        if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId))) {
+        if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId, by))) {
           const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
           if (booking) cancelledBooking = toReservationView(booking);
         }
       } else if (entry.status === 'offered') {
         const offer = await this.offers.liveForEntry(tx.manager, entry.id);
-        if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId);
+        if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
       } else if (entry.status === 'waiting') {
         if (await this.entries.transition(tx.manager, entry.id, ['waiting'], 'cancelled')) {
           await this.history.append(tx.manager, {
@@ -83,7 +85,7 @@ export class CancellationService {
             at: now,
             operationId,
           });
-          await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id }, now);
+          await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now);
           await this.confirmLeft(tx, venue, entry, now);
         }
       }
@@ -128,11 +130,12 @@ export class CancellationService {
     state: string,
     now: Date,
     operationId = `cancel-reservation-${reservationId}`,
+    by: 'party' | 'staff' = 'staff',
   ): Promise<boolean> {
     if (state === 'HELD') {
       const offer = (await this.offers.live(tx.manager, venue.id)).find((o) => o.reservationId === reservationId);
       if (offer) {
-        const ended = await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId);
+        const ended = await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
         if (ended) await this.credentials.revoke(tx.manager, offer.entryId, now);
         return ended;
       }
@@ -149,7 +152,8 @@ export class CancellationService {
       at: now,
       operationId,
     });
-    const entryId = (await this.reservations.find(tx.manager, venue.id, reservationId))?.entryId;
+    const booking = await this.reservations.find(tx.manager, venue.id, reservationId);
+    const entryId = booking?.entryId;
     if (entryId && (await this.entries.transition(tx.manager, entryId, ['confirmed'], 'cancelled'))) {
       await this.history.append(tx.manager, {
         venueId: venue.id,
@@ -165,7 +169,13 @@ export class CancellationService {
       if (entry) await this.confirmLeft(tx, venue, entry, now, reservationId);
     }
     await this.venues.refreshPoolCounts(tx.manager, venue);
-    await this.board.append(tx, venue.id, 'reservation.cancelled', { reservationId, entryId: entryId ?? null }, now);
+    await this.board.append(
+      tx,
+      venue.id,
+      'reservation.cancelled',
+      { reservationId, entryId: entryId ?? null, by, name: booking?.name ?? null },
+      now,
+    );
     return true;
   }
 }

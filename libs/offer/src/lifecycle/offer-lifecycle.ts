@@ -59,8 +59,17 @@ export class OfferLifecycle {
     private readonly days: BusinessDayCloser,
   ) {}
 
-  async end(tx: Tx, venue: Venue, offer: Offer, ending: OfferEnding, now: Date, operationId: string): Promise<boolean> {
-    return (await this.endAll(tx, venue, { ids: [offer.id] }, ending, now, () => operationId)).ids.length > 0;
+  /** `by`, when given, goes into the board event: who ended it (a party leaving from its phone, or staff). */
+  async end(
+    tx: Tx,
+    venue: Venue,
+    offer: Offer,
+    ending: OfferEnding,
+    now: Date,
+    operationId: string,
+    by?: 'party' | 'staff',
+  ): Promise<boolean> {
+    return (await this.endAll(tx, venue, { ids: [offer.id] }, ending, now, () => operationId, by)).ids.length > 0;
   }
 
   /** Inside the venue lock: expires every live offer due at `now`; answers their ids, in deadline order. */
@@ -87,6 +96,7 @@ export class OfferLifecycle {
     ending: OfferEnding,
     now: Date,
     operationId: (offerId: string) => string,
+    by?: 'party' | 'staff',
   ): Promise<EndedOffers> {
     const m = tx.manager;
     const reason = ending === 'expired' ? 'WAITLIST_OFFER_EXPIRED' : ending;
@@ -147,7 +157,7 @@ export class OfferLifecycle {
       venue.id,
       ended.map((o) => ({
         type: `offer.${ending}`,
-        data: { offerId: o.id, entryId: o.entryId, reservationId: o.reservationId, entryStatus: entryTo },
+        data: { offerId: o.id, entryId: o.entryId, reservationId: o.reservationId, entryStatus: entryTo, ...(by ? { by } : {}) },
       })),
       now,
       [this.history.rows(...changes), messages],

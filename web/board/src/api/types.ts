@@ -140,6 +140,19 @@ export interface TableCounts {
   occupied: number;
 }
 
+/** A party with a confirmed table that has not been seated: it accepted an offer, or was booked. */
+export interface ToSeatParty {
+  reservationId: string;
+  /** The queue entry it came from; null for a booking made at the desk. */
+  entryId: string | null;
+  name: string;
+  partySize: number;
+  tableIds: string[];
+  slot: { start: string; end: string };
+  /** When it was confirmed (the offer's acceptance, or the booking's creation). */
+  confirmedAt: string;
+}
+
 export interface HeadExplanation {
   entryId: string;
   fits: boolean;
@@ -156,6 +169,8 @@ export interface BoardSnapshot {
   queue: QueueRow[];
   head: HeadExplanation | null;
   offers: Offer[];
+  /** Table venues: confirmed parties not seated yet, due now or within the hour (older boards: absent). */
+  toSeat?: ToSeatParty[];
   /** The guest page on PUBLIC_URL, or null (then the page's own origin). */
   queuePage?: string | null;
 }

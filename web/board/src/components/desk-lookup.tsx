@@ -3,6 +3,7 @@ import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, LookedUp } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
+import { markOwn } from '../state/own-acts';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { Modal } from './modal';
@@ -130,6 +131,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
             wide
             testId="found-accept"
             onAct={async () => {
+              markOwn(`accept:${live.id}`);
               await api.post(`${base}/offers/${live.id}/accept`);
               say('ok', `${entry.name} accepted.`);
               await afterAct();

@@ -17,6 +17,15 @@ interface Props {
   onTable: (table: TableRow) => void;
 }
 
+/**
+ * A booked table whose party is due (its booking has started, or its party confirmed an offer and is
+ * on the way) reads "To seat", so it is not taken for a later reservation; one booked for later reads "Booked".
+ */
+export function tableWord(t: TableRow, now: number): string {
+  if (t.state === 'booked' && t.until && Date.parse(t.until) <= now) return 'To seat';
+  return TABLE_STATE[t.state];
+}
+
 /** Minutes of the turn used at a seated table, e.g. "34 of 90 min". */
 export function turnText(t: TableRow, now: number): string | null {
   if (t.state !== 'occupied' || !t.until || !t.placement) return null;
@@ -62,12 +71,12 @@ export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
                 data-testid="table"
                 data-table-id={t.id}
                 data-state={t.state}
-                aria-label={`Table ${t.label}, seats ${t.capacity}, ${TABLE_STATE[t.state]}${t.placement ? `, ${t.placement.name}` : ''}`}
+                aria-label={`Table ${t.label}, seats ${t.capacity}, ${tableWord(t, now)}${t.placement ? `, ${t.placement.name}` : ''}`}
                 onClick={() => onTable(t)}
               >
                 <strong>{t.label}</strong>
                 <span class="spot-line">
-                  {TABLE_STATE[t.state]} · {t.capacity}
+                  {tableWord(t, now)} · {t.capacity}
                 </span>
                 {t.placement && <span class="spot-line who">{t.placement.name}</span>}
                 {turn && (
@@ -88,7 +97,7 @@ export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
       <ul class="legend" aria-label="Colours">
         {(Object.keys(TABLE_STATE) as TableState[]).map((s) => (
           <li key={s}>
-            <span class={`swatch table-${s}`} aria-hidden="true" /> {TABLE_STATE[s]}
+            <span class={`swatch table-${s}`} aria-hidden="true" /> {s === 'booked' ? 'Booked or to seat' : TABLE_STATE[s]}
           </li>
         ))}
       </ul>

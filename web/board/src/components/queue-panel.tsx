@@ -4,6 +4,7 @@ import { api } from '../state/session';
 import { say } from '../state/notice';
 import { wallNow } from '../state/clock';
 import { offline } from '../state/offline';
+import { markOwn } from '../state/own-acts';
 import { minutes, plural } from '../format';
 import { tagLabel } from '../tags';
 import { ActButton } from './act-button';
@@ -194,7 +195,14 @@ function Row({
         )}
         {offer && (
           <>
-            <ActButton kind="primary" testId="accept" onAct={() => act(`offers/${offer.id}/accept`, `${row.name} accepted.`)}>
+            <ActButton
+              kind="primary"
+              testId="accept"
+              onAct={() => {
+                markOwn(`accept:${offer.id}`);
+                return act(`offers/${offer.id}/accept`, `${row.name} accepted: to be seated.`);
+              }}
+            >
               Accept for them
             </ActButton>
             <ActButton testId="withdraw" onAct={() => act(`offers/${offer.id}/withdraw`, `Offer to ${row.name} taken back.`)}>

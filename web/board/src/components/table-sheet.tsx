@@ -8,7 +8,7 @@ import { api } from '../state/session';
 import { readWallClock, wallNow } from '../state/clock';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
-import { TABLE_STATE, turnText } from './floor-map';
+import { tableWord, turnText } from './floor-map';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
 
@@ -35,7 +35,7 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
   };
   return (
     <Modal title={`Table ${table.label} · seats ${table.capacity}`} onClose={onClose} testId="table-sheet">
-      <p class={`chip chip-table-${table.state}`}>{TABLE_STATE[table.state]}</p>
+      <p class={`chip chip-table-${table.state}`}>{tableWord(table, venueNow(wallNow.value))}</p>
       {table.state === 'free' && <WalkIn board={board} table={table} venueNow={venueNow} onDone={done} />}
       {p && (
         <div class="placement">
@@ -85,6 +85,18 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
           >
             Move to another table
           </button>
+        )}
+        {p?.state === 'CONFIRMED' && tableWord(table, venueNow(wallNow.value)) === 'To seat' && (
+          <ActButton
+            testId="table-no-show"
+            confirm="Tap again: no-show"
+            onAct={async () => {
+              await api.post(`${base}/reservations/${p.reservationId}/cancel`);
+              await done(`${p.name} marked as a no-show; ${table.label} released.`);
+            }}
+          >
+            No-show
+          </ActButton>
         )}
         {table.state === 'occupied' && p?.visitId && (
           <ActButton

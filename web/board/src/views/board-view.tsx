@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { BoardSnapshot, JoinResult, QueueRow, TableRow } from '../api/types';
+import type { BoardPush, BoardSnapshot, JoinResult, QueueRow, TableRow } from '../api/types';
 import { ConnectionBadge } from '../components/connection-badge';
 import { DeskJoin } from '../components/desk-join';
 import { DeskLookup } from '../components/desk-lookup';
@@ -10,12 +10,14 @@ import { QueuePanel } from '../components/queue-panel';
 import { SandboxClock } from '../components/sandbox-clock';
 import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TableSheet } from '../components/table-sheet';
+import { tableLabels, ToSeatPanel } from '../components/to-seat-panel';
 import { TokenCard } from '../components/token-card';
 import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
 import { wallNow } from '../state/clock';
 import { chime, say } from '../state/notice';
 import { offline } from '../state/offline';
+import { takeOwn } from '../state/own-acts';
 import { atLeast } from '../state/role';
 import { api, session } from '../state/session';
 import type { TabProps } from './registry';
@@ -48,6 +50,8 @@ export function BoardView({ venueId, data, role }: TabProps) {
         say('alert', `The ${what} to ${name} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
         chime();
       }
+      const said = partyNotice(e, before);
+      if (said) say('info', said);
       if (e.type && SETUP_EVENTS.test(e.type)) void data.reload();
     };
     return () => {
@@ -103,19 +107,29 @@ export function BoardView({ venueId, data, role }: TabProps) {
               {atLeast(role, 'manager') && <span class="muted">Fix it under Set up.</span>}
             </section>
           )}
-          <QueuePanel
-            board={board}
-            venueNow={now(board)}
-            openedEntryId={openedEntryId}
-            afterAct={afterAct}
-            onOfferTables={(row) =>
-              setSheet({
-                kind: 'tables',
-                purpose: { kind: 'offer', entryId: row.id, entryVersion: row.version, name: row.name, partySize: row.partySize },
-              })
-            }
-            onDetails={(row) => setSheet({ kind: 'entry', entryId: row.id })}
-          />
+          {/* Who is on the way to a table comes first, then who waits for one (one column on a phone). */}
+          <div class="lists">
+            <ToSeatPanel board={board} venueNow={now(board)} afterAct={afterAct} />
+            <QueuePanel
+              board={board}
+              venueNow={now(board)}
+              openedEntryId={openedEntryId}
+              afterAct={afterAct}
+              onOfferTables={(row) =>
+                setSheet({
+                  kind: 'tables',
+                  purpose: {
+                    kind: 'offer',
+                    entryId: row.id,
+                    entryVersion: row.version,
+                    name: row.name,
+                    partySize: row.partySize,
+                  },
+                })
+              }
+              onDetails={(row) => setSheet({ kind: 'entry', entryId: row.id })}
+            />
+          </div>
           <div class="side">
             <PoolPanel board={board} afterAct={afterAct} />
             {board.venue.seating === 'tables' && (
@@ -214,6 +228,36 @@ export function BoardView({ venueId, data, role }: TabProps) {
       )}
     </>
   );
+}
+
+/**
+ * What the host should hear of a party's own act, or another tablet's acceptance: a party that
+ * confirmed its table (it leaves the queue list for "To be seated"), or one that left from its phone.
+ * Acts of this page are already confirmed by their own toast.
+ */
+function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null {
+  const d = e.data ?? {};
+  const text = (k: string): string | undefined => {
+    const v = d[k];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const entryId = text('entryId');
+  const name = text('name') ?? before?.queue.find((r) => r.id === entryId)?.name ?? 'A party';
+  if (e.type === 'offer.accepted') {
+    if (text('by') !== 'party' && takeOwn(`accept:${text('offerId') ?? ''}`)) return null;
+    const ids = Array.isArray(d['tableIds'])
+      ? (d['tableIds'] as string[])
+      : (before?.offers.find((o) => o.id === text('offerId'))?.tableIds ?? []);
+    const tables = before && ids.length > 0 ? tableLabels(before, ids) : '';
+    const where = tables ? `: ${ids.length > 1 ? 'tables' : 'table'} ${tables}, to be seated.` : ', to be seated.';
+    return `${name} confirmed${where}`;
+  }
+  const left = e.type === 'entry.cancelled' || e.type === 'offer.cancelled' || e.type === 'reservation.cancelled';
+  if (left && text('by') === 'party') {
+    const released = e.type === 'entry.cancelled' ? '' : ' Their table is free again.';
+    return `${name} left the queue from their phone.${released}`;
+  }
+  return null;
 }
 
 /** "Number 3 in line, about 25 minutes" rather than the API's compact quote. */

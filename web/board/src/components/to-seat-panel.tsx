@@ -1,0 +1,109 @@
+import type { BoardSnapshot, ToSeatParty } from '../api/types';
+import { localTime, minutes, plural } from '../format';
+import { wallNow } from '../state/clock';
+import { say } from '../state/notice';
+import { api } from '../state/session';
+import { ActButton } from './act-button';
+
+interface Props {
+  board: BoardSnapshot;
+  venueNow: (wall: number) => number;
+  afterAct: () => Promise<void>;
+}
+
+/** "T1 + T2": a party's tables by label, in the order the server gives them. */
+export function tableLabels(board: BoardSnapshot, tableIds: string[]): string {
+  return tableIds.map((id) => board.tables.find((t) => t.id === id)?.label ?? '?').join(' + ');
+}
+
+/** "12 min", or past an hour "2 h 5 min" (a party still listed the next day reads "26 h 5 min"). */
+function agoText(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 60_000));
+  return total < 60 ? minutes(ms) : `${Math.floor(total / 60)} h ${total % 60} min`;
+}
+
+/** "confirmed 6:05 PM, 12 min ago", or for a booking not due yet "booked for 7:00 PM". */
+function sinceText(p: ToSeatParty, board: BoardSnapshot, now: number): string {
+  const tz = board.venue.timeZone;
+  const start = Date.parse(p.slot.start);
+  if (p.entryId === null && start > now) return `booked for ${localTime(start, tz)}`;
+  const since = p.entryId === null ? start : Date.parse(p.confirmedAt);
+  const word = p.entryId === null ? 'expected since' : 'confirmed';
+  return `${word} ${localTime(since, tz)}, ${agoText(now - since)} ago`;
+}
+
+/**
+ * Parties with a confirmed table who have not been seated yet (API.md: a reservation is CONFIRMED
+ * until it is seated or cancelled). The host seats them when they arrive, or cancels the booking
+ * when they do not come (a no-show), which frees their tables. Shown only while there are some.
+ */
+export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
+  const parties = board.toSeat ?? [];
+  if (board.venue.seating !== 'tables' || parties.length === 0) return null;
+  const base = `/v1/venues/${board.venue.id}`;
+  const now = venueNow(wallNow.value);
+  return (
+    <section class="panel to-seat" aria-label="To be seated" data-testid="to-seat">
+      <div class="panel-head">
+        <h2>
+          To be seated <span class="muted">({parties.length})</span>
+        </h2>
+      </div>
+      <ol class="rows">
+        {parties.map((p) => {
+          const tables = tableLabels(board, p.tableIds);
+          const overdue = Date.parse(p.slot.end) <= now;
+          // A booking whose time has not come yet is not a no-show: it is listed with its time, to be seated.
+          const due = p.entryId !== null || Date.parse(p.slot.start) <= now;
+          return (
+            <li key={p.reservationId} class="row to-seat-row" data-testid="to-seat-party" data-reservation-id={p.reservationId}>
+              <div class="pos" aria-hidden="true">
+                ✓
+              </div>
+              <div class="who">
+                <div class="name">
+                  {p.name} <span class="size">{plural(p.partySize, 'person', 'people')}</span>
+                </div>
+                <div class="meta" data-testid="to-seat-since">
+                  {sinceText(p, board, now)}
+                </div>
+                <div class="state">
+                  <span class="chip chip-confirmed" data-testid="to-seat-tables">
+                    {p.tableIds.length > 1 ? 'Tables' : 'Table'} {tables}
+                  </span>
+                  {overdue && <span class="muted">their turn's time has passed</span>}
+                </div>
+              </div>
+              <div class="acts">
+                <ActButton
+                  kind="primary"
+                  testId="to-seat-seat"
+                  onAct={async () => {
+                    await api.post(`${base}/reservations/${p.reservationId}/seat`);
+                    say('ok', `${p.name} seated at ${tables}.`);
+                    await afterAct();
+                  }}
+                >
+                  Seat them
+                </ActButton>
+                {due && (
+                  <ActButton
+                    testId="to-seat-no-show"
+                    confirm="Tap again: no-show"
+                    onAct={async () => {
+                      await api.post(`${base}/reservations/${p.reservationId}/cancel`);
+                      say('ok', `${p.name} marked as a no-show; ${tables} released.`);
+                      await afterAct();
+                    }}
+                  >
+                    No-show
+                  </ActButton>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
