@@ -27,10 +27,10 @@ export function turnText(t: TableRow, now: number): string | null {
 }
 
 /**
- * Tile sizes in rem: wide enough for "Offered · 4" and "95 of 90 min" (a party's name is cut with
+ * Tile sizes in rem: wide enough for "Offered · 4" and "120 of 90 min" (a party's name is cut with
  * an ellipsis, and shown whole in the table's sheet), tall enough for the label and three lines.
  */
-const TILE = { minWidth: 6.25, maxWidth: 8.5, height: 5, gap: 0.4 };
+const TILE = { minWidth: 6.5, maxWidth: 8.5, height: 5, gap: 0.4 };
 
 /** The plan's inner width and height in pixels (its height follows from its 4:3 shape), and 1rem. */
 function usePlanSize(): [(el: HTMLDivElement | null) => void, { width: number; height: number; rem: number }] {
