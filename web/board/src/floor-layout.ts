@@ -42,3 +42,49 @@ export function combinationLines(
   }
   return out;
 }
+
+/** One tile drawn on the plan: its centre and size, in pixels of the plan. */
+export interface Tile {
+  cx: number;
+  cy: number;
+}
+
+export interface TileFit {
+  /** Tile width in pixels; every tile is the same size, its text cut with an ellipsis where needed. */
+  width: number;
+  centres: Tile[];
+}
+
+/**
+ * The widest tile (from `maxWidth` down to `minWidth`) at which every table can stand where the
+ * manager placed it without touching another, each pulled inside the plan's edges. `null` when even
+ * the narrowest tile would overlap: the board then lists the tables in a grid instead (a phone, or a
+ * plan with tables placed close together), since a plan where tiles cover each other cannot be read.
+ */
+export function fitTiles(
+  placed: Array<{ x: number; y: number }>,
+  plan: { width: number; height: number },
+  tile: { minWidth: number; maxWidth: number; height: number; gap: number },
+): TileFit | null {
+  if (plan.width < tile.minWidth || plan.height < tile.height) return null;
+  const clamp = (v: number, lo: number, hi: number): number => Math.min(Math.max(v, lo), hi);
+  for (let width = tile.maxWidth; width >= tile.minWidth; width -= 2) {
+    const centres = placed.map((p) => ({
+      cx: clamp((p.x / 100) * plan.width, width / 2, plan.width - width / 2),
+      cy: clamp((p.y / 100) * plan.height, tile.height / 2, plan.height - tile.height / 2),
+    }));
+    const apart = centres.every((a, i) =>
+      centres
+        .slice(i + 1)
+        // Two tiles are clear of each other when they are apart along either axis.
+        .every((b) => Math.abs(a.cx - b.cx) >= width + tile.gap || Math.abs(a.cy - b.cy) >= tile.height + tile.gap),
+    );
+    if (apart) return { width, centres };
+  }
+  return null;
+}
+
+/** Table labels in the order a host counts them: T2 before T10. */
+export function byLabel(a: { label: string }, b: { label: string }): number {
+  return a.label.localeCompare(b.label, undefined, { numeric: true, sensitivity: 'base' });
+}

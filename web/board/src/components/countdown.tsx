@@ -20,7 +20,14 @@ export function Countdown({ until, venueNow, stopped, label = 'left' }: Props) {
       data-testid="countdown"
       title={stopped ? 'Practice clock: it moves only when a manager moves it' : undefined}
     >
-      {left > 0 ? `${countdown(left)} ${label}` : 'time is up'}
+      {left > 0 ? (
+        <>
+          {countdown(left)}
+          <span class="countdown-label"> {label}</span>
+        </>
+      ) : (
+        'time is up'
+      )}
       {stopped && <span class="muted"> (practice clock)</span>}
     </span>
   );

@@ -1,6 +1,7 @@
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { BoardSnapshot, Combination, TableRow, TableState } from '../api/types';
 import { wallNow } from '../state/clock';
-import { combinationLines, layout } from '../floor-layout';
+import { byLabel, combinationLines, fitTiles, layout } from '../floor-layout';
 import { countdown } from '../format';
 
 export const TABLE_STATE: Record<TableState, string> = {
@@ -34,11 +35,63 @@ export function turnText(t: TableRow, now: number): string | null {
   return `${used} of ${turn} min`;
 }
 
-/** The floor plan: each table where it stands, coloured by state, combinations drawn between tables. */
+/**
+ * Tile sizes in rem: wide enough for "Offered · 4" and "120 of 90 min" (a party's name is cut with
+ * an ellipsis, and shown whole in the table's sheet), tall enough for the label and three lines.
+ */
+const TILE = { minWidth: 6.5, maxWidth: 8.5, height: 5, gap: 0.4 };
+
+/** The plan's inner width and height in pixels (its height follows from its 4:3 shape), and 1rem. */
+function usePlanSize(): [(el: HTMLDivElement | null) => void, { width: number; height: number; rem: number }] {
+  const [el, setEl] = useState<HTMLDivElement | null>(null);
+  const [size, setSize] = useState({ width: 0, height: 0, rem: 16 });
+  const last = useRef('');
+  useLayoutEffect(() => {
+    if (!el) return undefined;
+    const measure = (): void => {
+      const border = el.offsetWidth - el.clientWidth;
+      const next = {
+        width: el.clientWidth,
+        height: (el.offsetWidth * 3) / 4 - border,
+        rem: parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
+      };
+      const key = `${next.width}x${next.height}@${next.rem}`;
+      if (key !== last.current) {
+        last.current = key;
+        setSize(next);
+      }
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return [setEl, size];
+}
+
+/**
+ * The floor plan: each table where it stands, coloured by state, combinations drawn between tables.
+ * Tiles are all one size and never cover each other; where the plan is too narrow for that (a phone,
+ * or tables placed close together), the tables are listed in a grid in label order instead.
+ */
 export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
   const now = venueNow(wallNow.value);
+  const [planRef, plan] = usePlanSize();
   const placed = layout(board.tables);
-  const lines = combinationLines(placed, combinations);
+  const px = (rem: number): number => rem * plan.rem;
+  const fit = fitTiles(placed, plan, {
+    minWidth: px(TILE.minWidth),
+    maxWidth: px(TILE.maxWidth),
+    height: px(TILE.height),
+    gap: px(TILE.gap),
+  });
+  const drawn = fit
+    ? placed.map((t, i) => {
+        const c = fit.centres[i] ?? { cx: 0, cy: 0 };
+        return { ...t, x: (c.cx / plan.width) * 100, y: (c.cy / plan.height) * 100 };
+      })
+    : [...placed].sort(byLabel);
+  const lines = fit ? combinationLines(drawn, combinations) : [];
   const counts = board.counts && 'free' in board.counts ? board.counts : null;
   return (
     <section class="panel floor" aria-label="Tables">
@@ -53,13 +106,20 @@ export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
       {board.tables.length === 0 ? (
         <p class="empty">No tables set up yet.</p>
       ) : (
-        <div class="plan" data-testid="tables">
-          <svg class="plan-lines" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
-            {lines.map((l) => (
-              <line key={l.id} x1={l.x1} y1={l.y1} x2={l.x2} y2={l.y2} />
-            ))}
-          </svg>
-          {placed.map((t) => {
+        <div
+          class={`plan ${fit ? 'plan-spatial' : 'plan-grid'}`}
+          data-testid="tables"
+          data-layout={fit ? 'plan' : 'grid'}
+          ref={planRef}
+        >
+          {fit && (
+            <svg class="plan-lines" viewBox="0 0 100 100" preserveAspectRatio="none" aria-hidden="true">
+              {lines.map((l) => (
+                <line key={l.id} x1={l.x1} y1={l.y1} x2={l.x2} y2={l.y2} />
+              ))}
+            </svg>
+          )}
+          {drawn.map((t, i) => {
             const turn = turnText(t, now);
             const held = t.state === 'held' && t.until ? countdown(Date.parse(t.until) - now) : null;
             return (
@@ -67,7 +127,15 @@ export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
                 key={t.id}
                 type="button"
                 class={`table-spot table-${t.state}`}
-                style={{ left: `${t.x}%`, top: `${t.y}%` }}
+                style={
+                  fit
+                    ? {
+                        left: `${fit.centres[i]?.cx ?? 0}px`,
+                        top: `${fit.centres[i]?.cy ?? 0}px`,
+                        width: `${fit.width}px`,
+                      }
+                    : undefined
+                }
                 data-testid="table"
                 data-table-id={t.id}
                 data-state={t.state}

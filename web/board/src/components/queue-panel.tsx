@@ -45,6 +45,7 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
   const n = (s: Filter): number => (s === 'all' ? board.queue.length : board.queue.filter((r) => r.status === s).length);
   return (
     <section class="panel queue" aria-label="Queue">
+      {/* Heading, search and filters share one line where the panel is wide enough. */}
       <div class="panel-head">
         <h2>
           Queue <span class="muted">({board.queue.length})</span>
@@ -58,20 +59,20 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
           value={search}
           onInput={(e) => setSearch(e.currentTarget.value)}
         />
-      </div>
-      <div class="filters" role="group" aria-label="Show">
-        {(['all', 'waiting', 'offered'] as Filter[]).map((f) => (
-          <button
-            key={f}
-            type="button"
-            class={`chip-btn${filter === f ? ' on' : ''}`}
-            aria-pressed={filter === f}
-            data-filter={f}
-            onClick={() => setFilter(f)}
-          >
-            {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : 'Offered'} {n(f)}
-          </button>
-        ))}
+        <div class="filters" role="group" aria-label="Show">
+          {(['all', 'waiting', 'offered'] as Filter[]).map((f) => (
+            <button
+              key={f}
+              type="button"
+              class={`chip-btn${filter === f ? ' on' : ''}`}
+              aria-pressed={filter === f}
+              data-filter={f}
+              onClick={() => setFilter(f)}
+            >
+              {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : 'Offered'} {n(f)}
+            </button>
+          ))}
+        </div>
       </div>
       {board.queue.length === 0 ? (
         <p class="empty">Nobody is waiting.</p>
@@ -99,8 +100,9 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
 
 function waitedText(row: QueueRow, now: number): string {
   const waited = minutes(now - Date.parse(row.receivedAt));
-  if (typeof row.quotedWaitMinutes === 'number') return `waiting ${waited}, told about ${row.quotedWaitMinutes} min`;
-  return `waiting ${waited}`;
+  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90".
+  if (typeof row.quotedWaitMinutes === 'number') return `waited ${waited}, told ~${row.quotedWaitMinutes}`;
+  return `waited ${waited}`;
 }
 
 function Row({
@@ -161,9 +163,15 @@ function Row({
           {row.name} <span class="size">{plural(row.partySize, 'person', 'people')}</span>
           <ReachMarker reach={row.reach} />
         </div>
-        <div class="meta">
-          {waitedText(row, venueNow(wallNow.value))}
-          {isHead && board.head && !board.head.fits && board.head.reason ? ` · ${board.head.reason}` : ''}
+        {/* Status, offer and wait on one line where the row is wide enough; staff tags and note under it. */}
+        <div class="state">
+          <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
+          {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
+          {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
+          <span class="meta">
+            {waitedText(row, venueNow(wallNow.value))}
+            {isHead && board.head && !board.head.fits && board.head.reason ? ` · ${board.head.reason}` : ''}
+          </span>
         </div>
         {((row.tags?.length ?? 0) > 0 || row.note) && (
           <div class="details" data-testid="entry-details">
@@ -175,11 +183,6 @@ function Row({
             {row.note && <span class="note">{row.note}</span>}
           </div>
         )}
-        <div class="state">
-          <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
-          {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
-          {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
-        </div>
       </div>
       <div class="acts">
         {board.venue.seating === 'tables' && row.status === 'waiting' && (
@@ -203,7 +206,8 @@ function Row({
                 return act(`offers/${offer.id}/accept`, `${row.name} accepted: to be seated.`);
               }}
             >
-              Accept for them
+              {/* "Accept" where the row is short of room beside the party (styles.css). */}
+              Accept<span class="long"> for them</span>
             </ActButton>
             <ActButton testId="withdraw" onAct={() => act(`offers/${offer.id}/withdraw`, `Offer to ${row.name} taken back.`)}>
               Take back
