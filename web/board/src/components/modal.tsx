@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 interface Props {
   title: string;
@@ -20,7 +20,9 @@ const FOCUSABLE =
  */
 export function Modal({ title, onClose, children, testId }: Props) {
   const dialog = useRef<HTMLElement>(null);
-  useEffect(() => {
+  // A layout effect: focus moves as the sheet appears, not a frame later (a tap or key in between
+  // would land behind it).
+  useLayoutEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const el = dialog.current;
     const first = el?.querySelector<HTMLElement>('[autofocus]') ?? el?.querySelector<HTMLElement>(FOCUSABLE) ?? el;
