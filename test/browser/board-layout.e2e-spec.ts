@@ -185,7 +185,7 @@ d('the board on a busy evening, at the sizes a host uses', () => {
         .send({ tableIds: pair.map((l) => v.tableIds[l]), capacity: 8 })
         .expect(201);
     }
-    const entries = [];
+    const entries: Array<{ id: string }> = [];
     for (const [i, name] of NAMES.entries()) {
       const size = [2, 2, 2, 2, 4, 4, 6, 3, 4, 2, 4, 5, 2, 6, 2, 3, 4, 2, 2, 8][i] ?? 2;
       entries.push((await joined(t, owner, v.id, { name, partySize: size, email: `p${i}@example.test` })).entry);
