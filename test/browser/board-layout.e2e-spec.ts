@@ -267,6 +267,14 @@ d('the board on a busy evening, at the sizes a host uses', () => {
     });
   }
 
+  it('long quotes read in hours: a 90-minute turn and fifteen ahead is "told ~22 h 30 min", never "~1350"', async () => {
+    const page = await open(VIEWPORTS[0]);
+    const rows = await page.locator('[data-testid=entry]').allTextContents();
+    expect(rows.some((r) => /told ~\d+ h( \d+ min)?/.test(r))).toBe(true);
+    expect(rows.filter((r) => /told ~\d{3,}/.test(r))).toEqual([]);
+    await page.context().close();
+  });
+
   for (const vp of VIEWPORTS.filter((x) => x.width > x.height)) {
     it(`${vp.name} ${vp.width}×${vp.height}: ${vp.rows}+ parties in view, and the queue scrolls under a floor that stays`, async () => {
       const page = await open(vp);

@@ -7,9 +7,15 @@ export function countdown(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** Whole minutes waited, "0 min" for under one. */
-export function minutes(ms: number): string {
-  return `${Math.max(0, Math.floor(ms / 60_000))} min`;
+/**
+ * A length of time in words a host reads at a glance: "45 min", past an hour "2 h 5 min" ("2 h" on
+ * the hour). A quote of 1350 minutes (the spec's formula on a long queue) reads "22 h 30 min".
+ */
+export function duration(totalMinutes: number): string {
+  const total = Math.max(0, Math.floor(totalMinutes));
+  if (total < 60) return `${total} min`;
+  const rest = total % 60;
+  return rest === 0 ? `${Math.floor(total / 60)} h` : `${Math.floor(total / 60)} h ${rest} min`;
 }
 
 /** A venue-local clock time, e.g. "9:35 PM". */

@@ -5,7 +5,7 @@ import { say } from '../state/notice';
 import { wallNow } from '../state/clock';
 import { offline } from '../state/offline';
 import { markOwn } from '../state/own-acts';
-import { minutes, plural } from '../format';
+import { duration, plural } from '../format';
 import { tagLabel } from '../tags';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
@@ -99,9 +99,13 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
 }
 
 function waitedText(row: QueueRow, now: number): string {
-  const waited = minutes(now - Date.parse(row.receivedAt));
-  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90".
-  if (typeof row.quotedWaitMinutes === 'number') return `waited ${waited}, told ~${row.quotedWaitMinutes}`;
+  const waited = duration((now - Date.parse(row.receivedAt)) / 60_000);
+  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90" (minutes
+  // under two hours; past them in hours, "told ~22 h 30 min", never "~1350").
+  if (typeof row.quotedWaitMinutes === 'number') {
+    const told = row.quotedWaitMinutes < 120 ? String(row.quotedWaitMinutes) : duration(row.quotedWaitMinutes);
+    return `waited ${waited}, told ~${told}`;
+  }
   return `waited ${waited}`;
 }
 

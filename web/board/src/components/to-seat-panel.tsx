@@ -1,5 +1,5 @@
 import type { BoardSnapshot, ToSeatParty } from '../api/types';
-import { localTime, minutes, plural } from '../format';
+import { duration, localTime, plural } from '../format';
 import { wallNow } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
@@ -18,8 +18,7 @@ export function tableLabels(board: BoardSnapshot, tableIds: string[]): string {
 
 /** "12 min", or past an hour "2 h 5 min" (a party still listed the next day reads "26 h 5 min"). */
 function agoText(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 60_000));
-  return total < 60 ? minutes(ms) : `${Math.floor(total / 60)} h ${total % 60} min`;
+  return duration(ms / 60_000);
 }
 
 /** "confirmed 6:05 PM, 12 min ago", or for a booking not due yet "booked for 7:00 PM". */

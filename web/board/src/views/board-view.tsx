@@ -16,6 +16,7 @@ import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
 import { wallNow } from '../state/clock';
 import { chime, say } from '../state/notice';
+import { duration } from '../format';
 import { offline } from '../state/offline';
 import { takeOwn } from '../state/own-acts';
 import { atLeast } from '../state/role';
@@ -262,6 +263,6 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
 
 /** "Number 3 in line, about 25 minutes" rather than the API's compact quote. */
 function plainQuote(j: JoinResult): string {
-  const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${j.quotedWaitMinutes} min` : '';
+  const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${duration(j.quotedWaitMinutes)}` : '';
   return `Number ${j.position} in line${wait}.`;
 }
