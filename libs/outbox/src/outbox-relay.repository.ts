@@ -89,7 +89,9 @@ export class OutboxRelayRepository {
                           WHERE c.status = 'recorded' AND c.not_sent_reason IS NULL AND c.channel = ANY($1)
                             AND c.template = ANY($3::text[]) AND c.reservation_id IS NOT NULL
                             AND EXISTS (SELECT 1 FROM outbox_messages r
-                                         WHERE r.reservation_id = c.reservation_id AND r.channel = c.channel
+                                         -- The party's messages (outbox_messages_entry_idx), not the whole outbox.
+                                         WHERE r.entry_id = c.entry_id AND r.reservation_id = c.reservation_id
+                                           AND r.channel = c.channel
                                            AND r.template = $4::text AND r.not_sent_reason IS NOT NULL)
                             FOR UPDATE OF c SKIP LOCKED)
       RETURNING m.id`,

@@ -80,7 +80,9 @@ export class OutboxRelay implements OnModuleInit {
     const lanes = new Map<string, Claimed[]>();
     for (const m of claimed) {
       const key = `${m.channel} ${m.to_address}`;
-      lanes.set(key, [...(lanes.get(key) ?? []), m]);
+      const lane = lanes.get(key);
+      if (lane) lane.push(m);
+      else lanes.set(key, [m]);
     }
     const waiting = [...lanes.values()];
     let sent = 0;

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { IsUrlWithProtocol } from './is-url-with-protocol.validator.js';
+import { failedChecks } from '../http/failed-checks.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -335,10 +336,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = plainToInstance(AppConfig, picked);
   const [first] = validateSync(config, { forbidUnknownValues: true });
   if (first) {
-    // A value that is not a number fails its range checks too, and those are listed first: the type
-    // check says what is wrong with it ("PORT=eighty" is not "greater than 65535").
-    const constraints = first.constraints ?? {};
-    const reason = constraints['isInt'] ?? Object.values(constraints)[0] ?? 'is invalid';
+    const reason = failedChecks(first.constraints)[0] ?? 'is invalid';
     throw new ConfigError(`Configuration error: ${reason}`);
   }
   if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {

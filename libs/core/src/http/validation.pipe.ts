@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainException } from '../errors/domain.exception.js';
+import { failedChecks } from './failed-checks.js';
 import { findForbiddenNull, findInputProblem } from './hostile-input.js';
 
 /**
@@ -51,27 +52,10 @@ export function createValidationPipe(): ValidationPipe {
 /** For every email field: class-validator's own "must be an email" reads like a type, not an address. */
 export const EMAIL_MESSAGE = '$property must be an email address, such as name@example.com';
 
-/** class-validator's names of the checks that say what type a value must have. */
-const TYPE_CHECKS = new Set([
-  'isInt',
-  'isNumber',
-  'isString',
-  'isBoolean',
-  'isArray',
-  'isObject',
-  'isEnum',
-  'isIn',
-  'isDateString',
-]);
-
 function flatten(errors: ValidationError[], prefix = ''): Array<{ field: string; message: string }> {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const failed = Object.entries(e.constraints ?? {});
-    // A value of the wrong type fails its range checks too ("2" is not at most 100000 either), and
-    // class-validator lists the checks last-declared first: say only what is wrong with its type.
-    const typed = failed.filter(([name]) => TYPE_CHECKS.has(name));
-    const own = (typed.length > 0 ? typed : failed).map(([, message]) => ({ field, message }));
+    const own = failedChecks(e.constraints).map((message) => ({ field, message }));
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }
