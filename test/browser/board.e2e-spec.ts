@@ -62,10 +62,11 @@ d('board page in Chromium (two tablets on one venue)', () => {
     (await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201)).body as { offer: { id: string } };
 
   /** A new tablet: the login form, then the venue list, then the board, live. */
-  async function tablet(staff: Staff, venueId: string): Promise<Page> {
+  async function tablet(staff: Staff, venueId: string, prepare?: (page: Page) => Promise<void>): Promise<Page> {
     const context = await newTablet(browser);
     contexts.push(context);
     const page = await context.newPage();
+    await prepare?.(page);
     await page.goto(`${t.baseUrl}/board`);
     await page.fill('input[name=email]', staff.email);
     await page.fill('input[name=password]', staff.password);
@@ -369,6 +370,65 @@ d('board page in Chromium (two tablets on one venue)', () => {
     expect(await page.getByTestId('notices-waiting').count()).toBe(0);
     // A workshop's pool offers seats: no table is named.
     for (const name of names) expect(read.filter((text) => text.includes(`The seat offer to ${name} ran out`))).toHaveLength(1);
+  }, 60_000);
+
+  it('a tablet still reading when the last of a burst of changes lands catches up at once, not at the next heartbeat', async () => {
+    const venueId = (
+      await createVenue(t, owner, {
+        name: 'Burst Room (sandbox)',
+        preset: 'workshop',
+        poolCapacity: 5,
+        sandbox: true,
+        clock: SANDBOX_START,
+      })
+    ).id;
+    for (const first of ['Ida', 'Kay', 'Lois', 'Mae']) await deskJoin(venueId, `${first} Burst`, 1);
+    // Pushes go to the page as the server sends them and are counted; the ten-second heartbeat is
+    // dropped, so only the page's own catching up can bring it to the last version.
+    const pushed: number[] = [];
+    const page = await tablet(owner, venueId, (p) =>
+      p.routeWebSocket(/\/socket\.io\//, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((m) => server.send(m));
+        server.onMessage((m) => {
+          const text = typeof m === 'string' ? m : m.toString();
+          if (text.startsWith('42/board,["board.version"')) return;
+          const push = /^42\/board,\["board\.event",(.*)\]$/.exec(text);
+          if (push) pushed.push((JSON.parse(push[1] ?? '{}') as { version: number }).version);
+          ws.send(m);
+        });
+      }),
+    );
+    // The page's reads of the board are held until the test lets each go (each read is the server's
+    // board at the moment it was asked for).
+    const held: Array<() => Promise<void>> = [];
+    let holding = true;
+    await page.route(`**/v1/venues/${venueId}/board`, async (route) => {
+      if (!holding) return route.continue();
+      const response = await route.fetch();
+      held.push(() => route.fulfill({ response }));
+    });
+    const until = async (what: string, done: () => boolean): Promise<void> => {
+      for (const end = Date.now() + PUSH_BOUND; !done(); await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > end) throw new Error(`waited ${PUSH_BOUND} ms for ${what}`);
+      }
+    };
+    const start = (await board(venueId)).version;
+    // A change while no read is running starts one; each later change lands while a read is held,
+    // and is pushed to the page before that read answers.
+    await promote(venueId);
+    await until('the first push', () => pushed.includes(start + 1));
+    await until('the first read', () => held.length === 1);
+    for (let change = 2; change <= 4; change++) {
+      await promote(venueId);
+      await until(`push ${change}`, () => pushed.includes(start + change));
+      await new Promise((r) => setTimeout(r, 300)); // the page takes in the push
+      if (change === 4) holding = false;
+      await held[change - 2]?.();
+      if (change < 4) await until(`read ${change}`, () => held.length === change);
+    }
+    await page.locator(`[data-testid=board][data-version="${start + 4}"]`).waitFor({ timeout: PUSH_BOUND });
+    expect(await page.locator('[data-testid=entry][data-status=offered]').count()).toBe(4);
   }, 60_000);
 
   it('finds a party by its code at the desk without spending it, and accepts its offer for it', async () => {

@@ -6,8 +6,14 @@ import { readWallClock } from './clock';
 
 export type Connection = 'connecting' | 'live' | 'reconnecting' | 'refused';
 
-/** Refetches in a row before waiting for the next push or heartbeat (a guard, not a rule). */
+/** Reads in a row while pushes keep coming, before a short pause (a guard against a hot loop). */
 const MAX_CATCH_UP_READS = 3;
+/**
+ * Still behind after those reads (the last push came during the last read): read again this soon.
+ * Waiting for the next push or heartbeat instead left a tablet up to ten seconds behind after a
+ * burst of changes.
+ */
+const CATCH_UP_PAUSE_MS = 250;
 /** After a failed read while connected, try again this soon rather than at the next heartbeat. */
 const RETRY_READ_MS = 2_000;
 
@@ -33,6 +39,7 @@ export class BoardSync {
   private fetching: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  private later: number | null = null;
   private readonly socket: Socket;
 
   constructor(
@@ -85,6 +92,7 @@ export class BoardSync {
 
   close(): void {
     this.closed = true;
+    if (this.later !== null) window.clearTimeout(this.later);
     this.socket.disconnect();
   }
 
@@ -140,16 +148,26 @@ export class BoardSync {
           this.apply(snapshot, false);
           if (!this.again && this.heard <= this.version) break;
         }
+        if (this.again || this.heard > this.version) this.readLater(CATCH_UP_PAUSE_MS);
       } catch (err) {
         // While the api restarts the socket shows "reconnecting"; the next subscription catches up.
         if (this.connection.value === 'live' || this.version < 0) this.problem.value = messageOf(err);
         const transient = err instanceof ApiError && (err.status === 0 || err.status >= 500);
-        if (transient && !this.closed && this.socket.connected) window.setTimeout(() => void this.refetch(), RETRY_READ_MS);
+        if (transient && this.socket.connected) this.readLater(RETRY_READ_MS);
       } finally {
         this.fetching = null;
       }
     })();
     return this.fetching;
+  }
+
+  /** One read scheduled at a time, whoever asks for it. */
+  private readLater(ms: number): void {
+    if (this.closed || this.later !== null) return;
+    this.later = window.setTimeout(() => {
+      this.later = null;
+      void this.refetch();
+    }, ms);
   }
 
   private apply(snapshot: BoardSnapshot, authoritative: boolean): void {
