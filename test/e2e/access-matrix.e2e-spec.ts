@@ -6,7 +6,7 @@ import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
 import { ModulesContainer } from '@nestjs/core';
 import { servedRoutes } from '../../apps/api/src/route-table.js';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { addMember, createVenue, inviteAndClaim, signIn, signUp, type Staff } from '../support/staff.js';
+import { addMember, chooseOwnPassword, createVenue, inviteAndClaim, signIn, signUp, type Staff } from '../support/staff.js';
 
 /**
  * The access matrix: every route the running app serves, read from its router (a new route is
@@ -184,8 +184,9 @@ describe('access matrix: every route against its declared rule', () => {
     routes = declaredRoutes(t.app);
     owner = await signUp(t, 'matrix-owner');
     const first = await createVenue(t, owner);
-    host = await addMember(t, first.id, owner, 'host');
-    manager = await addMember(t, first.id, owner, 'manager');
+    // Their own passwords: an account keeps someone else's choice out of every other venue.
+    host = await chooseOwnPassword(t, await addMember(t, first.id, owner, 'host'));
+    manager = await chooseOwnPassword(t, await addMember(t, first.id, owner, 'manager'));
     const ownerB = await signUp(t, 'matrix-owner-b');
     const venueB = await createVenue(t, ownerB);
     otherHost = await addMember(t, venueB.id, ownerB, 'host');

@@ -9,7 +9,7 @@ import { BoardClient, waitFor } from '../support/board-client.js';
 import { errorOf, joined, messages, party, sandboxVenue } from '../support/restaurant.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
-import { addMember, createVenue, inviteAndClaim, signIn, signUp, type Staff } from '../support/staff.js';
+import { addMember, chooseOwnPassword, createVenue, inviteAndClaim, signIn, signUp, type Staff } from '../support/staff.js';
 
 /**
  * Issue 13: staff access a manager can trust. Real HTTP, real socket.io clients, real PostgreSQL
@@ -290,23 +290,70 @@ describe('invitations handed over in person (no SMTP)', () => {
     expect((await reset(stranger.userId, pw())).status).toBe(404);
   });
 
-  it("a manager cannot reset the password of a provisioned account that also belongs to another venue (that venue's owner)", async () => {
+  it("a password a manager chose goes no further than that manager's venue: no venue of one's own, no claim, no keeping it", async () => {
     const owner = await signUp(t, 'x-owner');
     const venue = await sandboxVenue(t, owner, { clock: CLOCK });
     const manager = await addMember(t, venue.id, owner, 'manager');
     const host = await addMember(t, venue.id, manager, 'host');
-    // The host never changes the given password, and opens a venue of their own.
+    const reset = (): request.Test =>
+      request(t.baseUrl)
+        .post(`/v1/venues/${venue.id}/members/${host.userId}/password`)
+        .set(manager.auth)
+        .send({ password: pw() });
+    // The host never changed the given password: opening a venue of their own is refused (the
+    // manager who chose it could sign in as that venue's owner).
+    const opened = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(host.auth)
+      .send({ slug: `own-${randomBytes(4).toString('hex')}`, name: 'My own', timeZone: 'Europe/Lisbon', preset: 'restaurant' });
+    expect(opened.status).toBe(403);
+    expect(errorOf(opened).message).toBe(
+      'Choose your own password before opening a venue: the one you sign in with was chosen by someone else.',
+    );
+    expect((await request(t.baseUrl).get('/v1/venues').set(host.auth).expect(200)).body).toHaveLength(1);
+    // Nor may they "choose" the one they were given, changing it or claiming another venue's invitation with it.
+    const OWN_CHOICE = 'Choose a new password: this one was chosen by someone else, so it is not yours alone.';
+    const same = await request(t.baseUrl)
+      .post('/v1/auth/password')
+      .set(host.auth)
+      .send({ currentPassword: host.password, newPassword: host.password });
+    expect(same.status).toBe(400);
+    expect(errorOf(same)).toEqual(expect.objectContaining({ message: OWN_CHOICE, details: { field: 'newPassword' } }));
+    const elsewhere = await signUp(t, 'y-owner');
+    const other = await sandboxVenue(t, elsewhere, { clock: CLOCK });
+    const invited = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${other.id}/members`)
+        .set(elsewhere.auth)
+        .send({ email: host.email, role: 'host' })
+        .expect(201)
+    ).body as AddAnswer;
+    const claim = (password: string): request.Test =>
+      request(t.baseUrl)
+        .post('/v1/auth/invitations/claim')
+        .send({ token: invited.invitation?.token, password, currentPassword: host.password });
+    const kept = await claim(host.password);
+    expect(kept.status).toBe(400);
+    expect(errorOf(kept)).toEqual(expect.objectContaining({ message: OWN_CHOICE, details: { field: 'password' } }));
+    expect((await request(t.baseUrl).get(`/v1/venues/${other.id}/members`).set(host.auth)).status).toBe(404);
+    // The manager may still reset it: the account is this venue's alone.
+    await reset().expect(200);
+  });
+
+  it('an account that chose its own password opens its venue, and then no manager anywhere can reset it', async () => {
+    const owner = await signUp(t, 'z-owner');
+    const venue = await sandboxVenue(t, owner, { clock: CLOCK });
+    const manager = await addMember(t, venue.id, owner, 'manager');
+    const host = await chooseOwnPassword(t, await addMember(t, venue.id, manager, 'host'));
     const own = await createVenue(t, host);
     const reset = await request(t.baseUrl)
       .post(`/v1/venues/${venue.id}/members/${host.userId}/password`)
       .set(manager.auth)
       .send({ password: pw() });
     expect(reset.status).toBe(403);
-    expect(errorOf(reset).message).toBe(
-      'This person also works at another venue, so their password cannot be reset here; they can change it themselves.',
-    );
     // Nothing changed: the host's session and their own venue are still theirs.
     await request(t.baseUrl).get(`/v1/venues/${own.id}/members`).set(host.auth).expect(200);
+    await signIn(t, host.email, host.password);
   });
 });
 
@@ -454,7 +501,7 @@ describeWithServerAndRedis('two api processes sharing PostgreSQL and Redis')('en
   it('an existing account added to a second venue joins it only by claiming: earlier sockets are cut', async () => {
     const first = await sandboxVenue(a, owner, { clock: CLOCK });
     const second = await sandboxVenue(a, owner, { clock: CLOCK });
-    const host = await addMember(a, first.id, owner, 'host');
+    const host = await chooseOwnPassword(a, await addMember(a, first.id, owner, 'host'));
     const onB = await boardOn(b, host, first.id);
     const cut = cutWithin(onB, 1500);
     const claimed = await inviteAndClaim(a, second.id, owner, host, 'host');

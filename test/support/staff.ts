@@ -55,15 +55,34 @@ export async function addMember(t: TestApp, venueId: string, by: Staff, role: Ro
 }
 
 /**
+ * The holder of an account a manager created chooses their own password (it was someone else's
+ * choice, and the server keeps it from going further until then). Answers the session it keeps.
+ */
+export async function chooseOwnPassword(t: TestApp, who: Staff): Promise<Staff> {
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  await request(t.baseUrl)
+    .post('/v1/auth/password')
+    .set(who.auth)
+    .send({ currentPassword: who.password, newPassword: password })
+    .expect(200);
+  return { ...who, password };
+}
+
+/**
  * Adds an existing account to a venue the way it now must happen: an invitation (granting nothing),
  * then its holder claims the one-time link (shown to the inviter when no SMTP is configured) with
  * their current password, keeping the same password. Answers the holder's new session: claiming
  * ends every earlier one.
  */
 export async function inviteAndClaim(t: TestApp, venueId: string, by: Staff, who: Staff, role: Role): Promise<Staff> {
-  const res = await request(t.baseUrl).post(`/v1/venues/${venueId}/members`).set(by.auth).send({ email: who.email, role }).expect(201);
+  const res = await request(t.baseUrl)
+    .post(`/v1/venues/${venueId}/members`)
+    .set(by.auth)
+    .send({ email: who.email, role })
+    .expect(201);
   const body = res.body as { outcome: string; invitation?: { token: string | null } };
-  if (body.outcome !== 'invited' || !body.invitation?.token) throw new Error(`expected an in-person invitation, got ${JSON.stringify(body)}`);
+  if (body.outcome !== 'invited' || !body.invitation?.token)
+    throw new Error(`expected an in-person invitation, got ${JSON.stringify(body)}`);
   const claimed = await request(t.baseUrl)
     .post('/v1/auth/invitations/claim')
     .send({ token: body.invitation.token, password: who.password, currentPassword: who.password })

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppConfig, Clock, DomainException, ErrorCode, requestContext, roleRank, TransactionRunner, type Role, type Tx } from '@hostboard/core';
+import {
+  AppConfig,
+  Clock,
+  DomainException,
+  ErrorCode,
+  requestContext,
+  roleRank,
+  TransactionRunner,
+  type Role,
+  type Tx,
+} from '@hostboard/core';
 import { OutboxWriter } from '@hostboard/outbox';
 import { AuditLog } from '../audit/audit.log.js';
 import { MembershipRepository } from '../memberships/membership.repository.js';
@@ -78,7 +88,13 @@ export class InvitationService {
     if (delivery === 'email') {
       const venueName = await venueNameOf(manager, input.venueId);
       const mail = invitationEmail({ venueName, role: input.role, token, days: INVITATION_DAYS });
-      await this.outbox.record(manager, { venueId: input.venueId, to: input.user.email, template: STAFF_INVITATION_TEMPLATE, ...mail, at: now });
+      await this.outbox.record(manager, {
+        venueId: input.venueId,
+        to: input.user.email,
+        template: STAFF_INVITATION_TEMPLATE,
+        ...mail,
+        at: now,
+      });
     }
     await this.audit.record(manager, {
       action: 'invitation-created',
@@ -117,10 +133,14 @@ export class InvitationService {
     if (!user) throw invalid();
     if (found.delivery === 'in-person' && found.accountExisted) {
       if (currentPassword === undefined || !(await this.auth.verifyPassword(user.passwordHash, currentPassword))) {
-        throw new DomainException(ErrorCode.UNAUTHENTICATED, `${BAD_LOGIN} This invitation also needs the account's current password.`);
+        throw new DomainException(
+          ErrorCode.UNAUTHENTICATED,
+          `${BAD_LOGIN} This invitation also needs the account's current password.`,
+        );
       }
     }
     await this.limiter.succeeded([], [addressKey]);
+    await this.auth.assertOwnChoice(user, password, 'password');
     const passwordHash = await this.auth.hashNew(password);
     return this.tx.run(async (tx) => {
       const { manager } = tx;

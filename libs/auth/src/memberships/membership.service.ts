@@ -54,8 +54,16 @@ export class MembershipService {
     return this.tx.read((manager) => this.memberships.roleOf(manager, venueId, userId));
   }
 
-  /** Inside the venue-creating transaction: the creator becomes its owner. */
+  /**
+   * Inside the venue-creating transaction: the creator becomes its owner. Not while their password
+   * is someone else's choice: that manager could sign in as the new venue's owner. The account row
+   * is locked, so a reset of it at another venue waits and then sees this venue (or this waits and
+   * sees the reset's must-change).
+   */
   async grantOwner(tx: EntityManager, venueId: string, userId: string): Promise<void> {
+    const user = await this.users.lockById(tx, userId);
+    if (!user) throw DomainException.unauthenticated();
+    if (user.mustChangePassword) throw DomainException.forbidden(CHOOSE_OWN_PASSWORD_FIRST);
     await this.memberships.upsert(tx, venueId, userId, 'owner', this.clock.now());
     await this.audit.record(tx, { action: 'membership-added', venueId, subjectUserId: userId, details: { role: 'owner' } });
   }
@@ -247,6 +255,9 @@ export class MembershipService {
     }
   }
 }
+
+export const CHOOSE_OWN_PASSWORD_FIRST =
+  'Choose your own password before opening a venue: the one you sign in with was chosen by someone else.';
 
 /** Owners grant any role; managers grant only the host role (and only to non-managers). */
 function assertMayGrant(actor: Role, role: Role): void {

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AppConfig, Clock, DomainException, ErrorCode, requestContext, TransactionRunner, type Role, type Tx } from '@hostboard/core';
+import {
+  AppConfig,
+  Clock,
+  DomainException,
+  ErrorCode,
+  requestContext,
+  TransactionRunner,
+  type Role,
+  type Tx,
+} from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
 import { LoginLimiter } from '../rate-limit/login.limiter.js';
 import { normaliseEmail } from '../users/normalise-email.js';
@@ -23,6 +32,9 @@ export interface StaffIdentity {
   userId: string;
   sessionId: string;
 }
+
+/** Refused as the new password of an account whose current one was chosen by someone else. */
+export const OWN_CHOICE = 'Choose a new password: this one was chosen by someone else, so it is not yours alone.';
 
 /** One answer for every failed sign-in, so nobody learns which emails have accounts. */
 export const BAD_LOGIN = 'The email or password is not right.';
@@ -118,7 +130,11 @@ export class AuthService {
   async logoutEverywhere(identity: StaffIdentity): Promise<{ ended: number }> {
     return this.tx.run(async (tx) => {
       const ended = await this.sessions.endAllOf(tx.manager, identity.userId, this.clock.now());
-      await this.audit.record(tx.manager, { action: 'logout-everywhere', subjectUserId: identity.userId, details: { ended: ended.length } });
+      await this.audit.record(tx.manager, {
+        action: 'logout-everywhere',
+        subjectUserId: identity.userId,
+        details: { ended: ended.length },
+      });
       this.afterEnding(tx, ended);
       return { ended: ended.length };
     });
@@ -128,7 +144,11 @@ export class AuthService {
    * Changes the caller's own password after checking the current one (counted like a login, so a
    * stolen session cannot guess it), and ends every other session of the account.
    */
-  async changePassword(identity: StaffIdentity, currentPassword: string, newPassword: string): Promise<{ endedSessions: number }> {
+  async changePassword(
+    identity: StaffIdentity,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<{ endedSessions: number }> {
     const user = await this.tx.read((manager) => this.users.findById(manager, identity.userId));
     if (!user) throw DomainException.unauthenticated();
     const ip = requestContext.current()?.ip ?? 'unknown';
@@ -140,11 +160,16 @@ export class AuthService {
       throw DomainException.validation('The current password is not right.', { field: 'currentPassword' });
     }
     await this.limiter.succeeded(user.email, ip);
+    await this.assertOwnChoice(user, newPassword, 'newPassword');
     const passwordHash = await this.hashNew(newPassword);
     return this.tx.run(async (tx) => {
       await this.users.setPassword(tx.manager, user.id, passwordHash, false);
       const ended = await this.sessions.endAllOf(tx.manager, user.id, this.clock.now(), identity.sessionId);
-      await this.audit.record(tx.manager, { action: 'password-changed', subjectUserId: user.id, details: { endedSessions: ended.length } });
+      await this.audit.record(tx.manager, {
+        action: 'password-changed',
+        subjectUserId: user.id,
+        details: { endedSessions: ended.length },
+      });
       this.afterEnding(tx, ended);
       return { endedSessions: ended.length };
     });
@@ -160,6 +185,16 @@ export class AuthService {
   async hashNew(password: string): Promise<string> {
     if (password.length < MIN_PASSWORD) throw DomainException.validation(`A password needs at least ${MIN_PASSWORD} characters.`);
     return this.hasher.hash(password);
+  }
+
+  /**
+   * A password someone else chose (a manager handed it over) is theirs too: keeping it as one's own
+   * would let them sign in as this account wherever it goes next (another venue, one it opens).
+   */
+  async assertOwnChoice(user: StaffUser, password: string, field: string): Promise<void> {
+    if (user.mustChangePassword && (await this.verifyPassword(user.passwordHash, password))) {
+      throw DomainException.validation(OWN_CHOICE, { field });
+    }
   }
 
   verifyPassword(stored: string | null, password: string): Promise<boolean> {
