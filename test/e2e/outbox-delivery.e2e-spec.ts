@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -268,6 +269,61 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     clock.advance(60_000);
     await relayWith().relay();
     expect(provider.received).toHaveLength(1);
+  });
+
+  it('an email the SMTP server did not take (451) is tried again after the backoff; one it refused for good (550) fails at once', async () => {
+    clock.set(FRIDAY_6PM);
+    // Each RCPT TO answered with the next code given, else taken.
+    const refusals: number[] = [451];
+    const delivered: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        const code = refusals.shift();
+        if (code === undefined) return callback();
+        callback(
+          Object.assign(new Error(code < 500 ? 'Mailbox busy, try again later' : 'No such mailbox'), { responseCode: code }),
+        );
+      },
+      onData(stream, session, callback) {
+        stream.on('data', () => undefined);
+        stream.on('end', () => {
+          delivered.push(session.envelope.rcptTo.map((r) => r.address).join(','));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    try {
+      const v = await liveVenue(t, owner);
+      await joined(t, owner, v.id, { name: 'Busy Box', partySize: 2, email: 'busy@example.test' });
+      expect(await relayWith({ SMTP_URL: smtpUrl }).relay()).toBe(0);
+      expect((await messages(t, owner, v.id))[0]).toMatchObject({
+        status: 'recorded',
+        failureReason: expect.stringContaining('451'),
+      });
+      // Not before the backoff; then once, and sent.
+      expect(await relayWith({ SMTP_URL: smtpUrl }).relay()).toBe(0);
+      clock.advance(10_000);
+      expect(await relayWith({ SMTP_URL: smtpUrl }).relay()).toBe(1);
+      expect(delivered).toEqual(['busy@example.test']);
+      expect((await messages(t, owner, v.id))[0]).toMatchObject({ status: 'sent' });
+
+      refusals.push(550);
+      const gone = await joined(t, owner, v.id, { name: 'Gone Box', partySize: 2, email: 'gone@example.test' });
+      await relayWith({ SMTP_URL: smtpUrl }).relay();
+      const failed = (await messages(t, owner, v.id)).find((m) => m.to === 'gone@example.test');
+      expect(failed).toMatchObject({ status: 'failed', failureReason: expect.stringContaining('550') });
+      expect(await reachOf(v, gone.entry.id)).toBe('failed');
+      clock.advance(600_000);
+      await relayWith({ SMTP_URL: smtpUrl }).relay();
+      expect(delivered).toEqual(['busy@example.test']);
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(resolve));
+    }
   });
 
   it('serves a few recipients at once (one slow hand-over does not hold up the rest)', async () => {
