@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import request from 'supertest';
 import { BoardClient } from '../support/board-client.js';
@@ -83,7 +84,7 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
     it('splits the warm database connections between its processes (DATABASE_POOL_WARM 8: four each, not eight each)', async () => {
       // The second process may still be starting: read until the count holds still for 2 s.
       let open = -1;
-      for (let same = 0, until = performance.now() + 40_000; same < 4 && performance.now() < until; ) {
+      for (let same = 0, until = performance.now() + 40_000; same < 4 && performance.now() < until;) {
         await new Promise((r) => setTimeout(r, 500));
         const now = await backends(db.url ?? '');
         same = now === open && now >= 8 ? same + 1 : 0;
@@ -91,6 +92,15 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
       }
       expect(open).toBeGreaterThanOrEqual(8);
       expect(open).toBeLessThan(16);
+    });
+
+    it("its primary only forks and watches: it never loads the app, so it holds a fraction of a serving process's memory", async () => {
+      const rssKb = (pid: number | undefined): number =>
+        Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN);
+      const serving = workerPids().map(rssKb);
+      expect(serving).toHaveLength(2);
+      // About 85 MB against 165 MB here; with the app loaded the primary held as much as they do.
+      expect(rssKb(primary.pid)).toBeLessThan(0.7 * Math.min(...serving));
     });
 
     it('delivers every board event to sockets on both processes, and replaces a process that dies', async () => {

@@ -1,18 +1,12 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { NestFactory } from '@nestjs/core';
 import cluster from 'node:cluster';
-import {
-  ConfigError,
-  createLogger,
-  installProcessGuards,
-  loadConfig,
-  PinoNestLogger,
-  reportListening,
-  runPrimary,
-  workerProcessCount,
-} from '@hostboard/core';
-import { WorkerModule } from './worker.module.js';
+// As the api's main.ts: node:cluster's primary loads only what it needs; the app is imported by the
+// processes that run it.
+import { ConfigError, loadConfig } from '@hostboard/core/config/app-config.js';
+import { reportListening, runPrimary, workerProcessCount } from '@hostboard/core/process/cluster-primary.js';
+import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
+import { createLogger, PinoNestLogger } from '@hostboard/core/logging/logger.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,6 +22,7 @@ async function main(): Promise<void> {
     });
     return;
   }
+  const [{ NestFactory }, { WorkerModule }] = await Promise.all([import('@nestjs/core'), import('./worker.module.js')]);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger(config.LOG_LEVEL)),
   });
