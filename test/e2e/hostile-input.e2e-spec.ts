@@ -246,6 +246,24 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
     });
   });
 
+  describe('paging cursors the server never gave (they reached the database and answered 500)', () => {
+    const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
+    it.each([
+      [
+        'messages',
+        `${'-271821-04-20T00:00:00Z'}|00000000-0000-4000-8000-000000000000`,
+        'a date JavaScript reads and PostgreSQL cannot hold',
+      ],
+      ['messages', `${'-005000-01-01T00:00:00Z'}|00000000-0000-4000-8000-000000000000`, 'a date before 4713 BC'],
+      ['history', '9999999999999999999', 'a row id past bigint'],
+    ])('%s?before= with %s (%s)', async (list, key) => {
+      const res = await request(t.baseUrl)
+        .get(`/v1/venues/${tables.id}/${list}?before=${b64(key)}`)
+        .set(owner.auth);
+      expect(refusal(res)).toMatchObject({ status: 400, code: 'VALIDATION', field: 'before' });
+    });
+  });
+
   describe('keys named like Object.prototype members are unknown fields', () => {
     it.each(['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__'])(
       '%s in a body, at the top and nested',
