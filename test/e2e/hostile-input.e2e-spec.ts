@@ -124,6 +124,42 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
     });
   });
 
+  describe('wide JSON (a 60 KB body of thousands of values cost 100–300 ms of CPU to refuse; a join costs ~5)', () => {
+    const keys = (n: number): string => `{${Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const values = (n: number): string => `{"name":"P","partySize":2,"x":[${Array(n).fill('1').join(',')}]}`;
+    it.each([
+      ['6,000 unknown keys (the answer listed each: 400 KB out for 60 KB in)', keys(6_000)],
+      ['an unknown field of 15,000 numbers', values(15_000)],
+      ['a field of 1,001 values, one past the bound', values(1_001)],
+    ])('%s is refused by the parser, in one line', async (_name, body) => {
+      const res = await request(t.baseUrl)
+        .post(`/v1/public/venues/${tables.slug}/queue`)
+        .set('X-Forwarded-For', freshAddress())
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect(refusal(res)).toMatchObject({
+        status: 400,
+        code: 'VALIDATION',
+        message: 'The request body holds more than 1000 values.',
+      });
+      expect(JSON.stringify(res.body).length).toBeLessThan(200);
+    });
+
+    it('while a body at the bound is only an unknown field', async () => {
+      const res = await request(t.baseUrl)
+        .post(`/v1/public/venues/${tables.slug}/queue`)
+        .set('X-Forwarded-For', freshAddress())
+        .set('Content-Type', 'application/json')
+        .send(values(997));
+      expect(refusal(res)).toMatchObject({
+        status: 400,
+        code: 'VALIDATION',
+        field: undefined,
+        message: 'property x should not exist',
+      });
+    });
+  });
+
   describe('instants outside the years 2000–2100', () => {
     it('a reservation start in 9999 on a table venue (time-zone arithmetic out of range)', async () => {
       const res = await request(t.baseUrl)
