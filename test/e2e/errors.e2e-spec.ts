@@ -119,6 +119,16 @@ describe('error envelope', () => {
     expectEnvelope(res.body, 'NOT_FOUND');
   });
 
+  it('answers a path with a malformed %-escape with VALIDATION and the headers of every answer, not the router’s own body', async () => {
+    // A link cut short ('%E0%A4%A'): the router refused it before any hook ran, as {statusCode, code: "FST_ERR_BAD_URL", …}.
+    for (const path of ['/v1/venues/%E0%A4%A', '/v1/public/venues/caf%C3/queue', '/q/%']) {
+      const res = await request(t.baseUrl).get(path).expect(400);
+      expectEnvelope(res.body, 'VALIDATION');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
   it('answers an unexpected fault with 500 and a correlation id only', async () => {
     // A real fault, not a stub: the table the command writes has vanished under the running app.
     const ds = t.app.get<DataSource>(getDataSourceToken());

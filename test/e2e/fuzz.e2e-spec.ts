@@ -8,7 +8,7 @@ import { startApp, type TestApp } from '../support/test-app.js';
 import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 import { EVERY_DAY, freshAddress, joined, party, queueSession, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { violations } from '../support/invariants.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '@hostboard/core';
+import { holdsMoreValuesThan, MAX_JSON_DEPTH, MAX_JSON_VALUES, nestsDeeperThan } from '@hostboard/core';
 import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
 import {
   extremeNumber,
@@ -77,11 +77,12 @@ function envelopeProblem(a: Answer): string | undefined {
 
 const codeOf = (a: Answer): string | undefined => (a.body as { error?: { code?: string } } | undefined)?.error?.code;
 
-/** A body the body parser refuses before any route runs: not JSON, over 64 KB, or nested too deep. */
+/** A body the body parser refuses before any route runs: not JSON, over 64 KB, nested too deep or too wide. */
 const refusedByParser = (raw: string): boolean => {
   if (Buffer.byteLength(raw) > 64 * 1024) return true;
   try {
-    return nestsDeeperThan(JSON.parse(raw), MAX_JSON_DEPTH);
+    const value: unknown = JSON.parse(raw);
+    return nestsDeeperThan(value, MAX_JSON_DEPTH) || holdsMoreValuesThan(value, MAX_JSON_VALUES);
   } catch {
     return true;
   }
@@ -206,8 +207,8 @@ describe('fuzz: hostile input on every route', () => {
           fc.asyncProperty(fc.constantFrom(workshop, restaurant), rawBody, ids, async (v, raw, pathIds) => {
             const path = fill(route.path, v.id, pathIds);
             const a = await send(t, route.method, path, raw, outsider.auth);
-            // Only a body the parser refuses (not JSON, over the 64 KB limit, or nested deeper than
-            // MAX_JSON_DEPTH) is refused before the guard.
+            // Only a body the parser refuses (not JSON, over the 64 KB limit, nested deeper than
+            // MAX_JSON_DEPTH or holding more than MAX_JSON_VALUES values) is refused before the guard.
             const ok =
               (a.status === 404 && codeOf(a) === 'NOT_FOUND') || (refusedByParser(raw) && a.status === 400) || a.status === 413;
             record('outsider', route.method, path, raw, a, envelopeProblem(a) ?? (ok ? undefined : 'expected 404 NOT_FOUND'));

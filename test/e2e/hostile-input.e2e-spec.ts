@@ -124,6 +124,42 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
     });
   });
 
+  describe('wide JSON (a 60 KB body of thousands of values cost 100–300 ms of CPU to refuse; a join costs ~5)', () => {
+    const keys = (n: number): string => `{${Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const values = (n: number): string => `{"name":"P","partySize":2,"x":[${Array(n).fill('1').join(',')}]}`;
+    it.each([
+      ['6,000 unknown keys (the answer listed each: 400 KB out for 60 KB in)', keys(6_000)],
+      ['an unknown field of 15,000 numbers', values(15_000)],
+      ['a field of 1,001 values, one past the bound', values(1_001)],
+    ])('%s is refused by the parser, in one line', async (_name, body) => {
+      const res = await request(t.baseUrl)
+        .post(`/v1/public/venues/${tables.slug}/queue`)
+        .set('X-Forwarded-For', freshAddress())
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect(refusal(res)).toMatchObject({
+        status: 400,
+        code: 'VALIDATION',
+        message: 'The request body holds more than 1000 values.',
+      });
+      expect(JSON.stringify(res.body).length).toBeLessThan(200);
+    });
+
+    it('while a body at the bound is only an unknown field', async () => {
+      const res = await request(t.baseUrl)
+        .post(`/v1/public/venues/${tables.slug}/queue`)
+        .set('X-Forwarded-For', freshAddress())
+        .set('Content-Type', 'application/json')
+        .send(values(997));
+      expect(refusal(res)).toMatchObject({
+        status: 400,
+        code: 'VALIDATION',
+        field: undefined,
+        message: 'property x should not exist',
+      });
+    });
+  });
+
   describe('instants outside the years 2000–2100', () => {
     it('a reservation start in 9999 on a table venue (time-zone arithmetic out of range)', async () => {
       const res = await request(t.baseUrl)
@@ -243,6 +279,24 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
         .set('Content-Type', 'application/json')
         .send('{"entryVersion":1e300}');
       expect(refusal(res)).toMatchObject({ status: 400, code: 'VALIDATION', field: 'entryVersion' });
+    });
+  });
+
+  describe('paging cursors the server never gave (they reached the database and answered 500)', () => {
+    const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
+    it.each([
+      [
+        'messages',
+        `${'-271821-04-20T00:00:00Z'}|00000000-0000-4000-8000-000000000000`,
+        'a date JavaScript reads and PostgreSQL cannot hold',
+      ],
+      ['messages', `${'-005000-01-01T00:00:00Z'}|00000000-0000-4000-8000-000000000000`, 'a date before 4713 BC'],
+      ['history', '9999999999999999999', 'a row id past bigint'],
+    ])('%s?before= with %s (%s)', async (list, key) => {
+      const res = await request(t.baseUrl)
+        .get(`/v1/venues/${tables.id}/${list}?before=${b64(key)}`)
+        .set(owner.auth);
+      expect(refusal(res)).toMatchObject({ status: 400, code: 'VALIDATION', field: 'before' });
     });
   });
 

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import {
   AppConfig,
   BODY_LIMIT_BYTES,
   Clock,
   createLogger,
+  DomainException,
+  httpStatusOf,
   installAccessLog,
   installBodyParsing,
   installRequestContext,
@@ -18,7 +21,7 @@ import { ApiModule } from './api.module.js';
 import { installBoardPage } from './board-page.js';
 import { installGuestPage } from './guest-page.js';
 import { recordRoutes } from './route-table.js';
-import { installSecurityHeaders } from './security-headers.js';
+import { installSecurityHeaders, setSecurityHeaders } from './security-headers.js';
 
 export interface CreateApiOptions {
   clock?: Clock;
@@ -38,6 +41,17 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
     bodyLimit: BODY_LIMIT_BYTES,
     // As Express routed: `/health/` is `/health`, and a long path segment is a 404, not a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+    // What the router refuses before any hook runs (a path with a malformed %-escape, a link cut
+    // short) is answered in the API's envelope and with the headers of every answer, not as
+    // Fastify's own `{statusCode, code: "FST_ERR_BAD_URL"}`.
+    frameworkErrors: (error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      setSecurityHeaders(req, reply);
+      const refusal =
+        error.code === 'FST_ERR_BAD_URL'
+          ? DomainException.validation('The address is not valid: it has a malformed %-escape.')
+          : DomainException.notFound('No such route.');
+      void reply.code(httpStatusOf(refusal.code)).send(refusal.toBody());
+    },
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, clock: options.clock }), adapter, {
     bodyParser: false,

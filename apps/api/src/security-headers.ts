@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import { DomainException } from '@hostboard/core';
 import { pathOf } from './web-page.js';
@@ -55,6 +55,13 @@ function headersOf(middleware: ReturnType<typeof helmet>): HeaderList {
   return [...set].filter(([name]) => !removed.has(name.toLowerCase()));
 }
 
+/** The headers of `installSecurityHeaders`, also for an answer the router gives before any hook runs. */
+export function setSecurityHeaders(req: FastifyRequest, reply: FastifyReply): void {
+  const path = pathOf(req);
+  const docsPath = path === '/docs' || path.startsWith('/docs/') || path.startsWith('/docs-');
+  for (const [name, value] of docsPath ? docs : pages) reply.raw.setHeader(name, value);
+}
+
 /**
  * Security headers on every answer (nosniff, frame and referrer policy, CSP, HSTS behind TLS), and
  * in production no source maps, whichever page directory they are left in. helmet writes to the
@@ -63,9 +70,7 @@ function headersOf(middleware: ReturnType<typeof helmet>): HeaderList {
  */
 export function installSecurityHeaders(http: FastifyInstance, options: { production: boolean }): void {
   http.addHook('onRequest', (req, reply, done) => {
-    const path = pathOf(req);
-    const docsPath = path === '/docs' || path.startsWith('/docs/') || path.startsWith('/docs-');
-    for (const [name, value] of docsPath ? docs : pages) reply.raw.setHeader(name, value);
+    setSecurityHeaders(req, reply);
     done();
   });
   if (options.production) {

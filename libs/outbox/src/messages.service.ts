@@ -12,7 +12,10 @@ export function encodeCursor(m: { createdAt: string; id: string }): string {
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()))
+  // JavaScript reads dates back to 271821 BC; PostgreSQL's timestamptz starts at 4713 BC and refused
+  // such a cursor with a 500. Our own cursors name when a message was recorded: years 1 to 9999.
+  const year = createdAt.getUTCFullYear();
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()) || year < 1 || year > 9999)
     throw DomainException.validation('before must be a cursor from a previous page’s Link header.', { field: 'before' });
   return { createdAt, id };
 }

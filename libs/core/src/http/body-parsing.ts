@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainException } from '../errors/domain.exception.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './hostile-input.js';
+import { holdsMoreValuesThan, MAX_JSON_DEPTH, MAX_JSON_VALUES, nestsDeeperThan } from './hostile-input.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -8,7 +8,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export const BODY_TOO_LARGE = 'The request body is larger than 64 KB.';
 
 /**
- * JSON bodies up to 64 KB, answered as VALIDATION envelopes when they are not JSON or nest too deep
+ * JSON bodies up to 64 KB, answered as VALIDATION envelopes when they are not JSON, nest too deep or hold too many values
  * (the exception filter sees the parser's errors). Any other content type is not read, as with
  * express.json() before: the handler sees no body and its DTO says what is missing.
  */
@@ -31,6 +31,9 @@ export function installBodyParsing(http: FastifyInstance): void {
       // Before any transformer runs: class-transformer recursed out of stack on JSON ~5,000 deep.
       if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
         return done(DomainException.validation(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`));
+      }
+      if (holdsMoreValuesThan(value, MAX_JSON_VALUES)) {
+        return done(DomainException.validation(`The request body holds more than ${MAX_JSON_VALUES} values.`));
       }
       done(null, value);
     },

@@ -60,6 +60,28 @@ export function findInputProblem(value: unknown, path = ''): InputProblem | null
   return null;
 }
 
+/**
+ * More values than any request needs (the widest body, a reservation or a new venue with its
+ * decisions, holds a few dozen). 64 KB of JSON holds some 30,000: class-transformer copied each and
+ * the unknown-field check listed each key, so one anonymous body cost 100–300 ms of CPU to refuse
+ * (a join costs about 5) and a 60 KB one of unknown keys was answered with 400 KB.
+ */
+export const MAX_JSON_VALUES = 1000;
+
+/** Whether parsed JSON holds more than `max` values: object members and array elements, at any depth. */
+export function holdsMoreValuesThan(value: unknown, max: number): boolean {
+  let count = 0;
+  const stack: unknown[] = [value];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    if (v === null || typeof v !== 'object') continue;
+    const children = Object.values(v);
+    count += children.length;
+    if (count > max) return true;
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return false;
+}
+
 /** Whether parsed JSON nests deeper than `max` (iterative: the check must not overflow itself). */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];

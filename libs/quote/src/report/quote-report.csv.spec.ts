@@ -31,5 +31,7 @@ describe('the quote report as CSV', () => {
     expect(nameField('Smith, "Jo"')).toBe('"Smith, ""Jo"""');
     expect(nameField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(nameField('-1+2')).toBe("'-1+2");
+    // A semicolon starts a cell in Excel set to a semicolon separator: each part is defused.
+    expect(nameField('Ana;=1+1; @x;Bo')).toBe("Ana;'=1+1;' @x;Bo");
   });
 });

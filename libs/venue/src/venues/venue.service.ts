@@ -134,7 +134,9 @@ export class VenueService {
   /** Newest first, a page at a time (`before`: the cursor of the previous page's Link header). */
   async listHistory(venueId: string, query: { subjectId?: string; limit: number; before?: string }): Promise<Page<HistoryView>> {
     const beforeId = cursor.decode(query.before);
-    if (beforeId !== null && !/^\d{1,19}$/.test(beforeId)) throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
+    // History ids are bigint: 18 digits always fit, where 19 could pass 2^63 - 1 and answer 500.
+    if (beforeId !== null && !/^\d{1,18}$/.test(beforeId))
+      throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
     const rows = await this.tx.run(({ manager }) =>
       this.history.page(manager, venueId, { subjectId: query.subjectId, limit: query.limit + 1, beforeId }),
     );
