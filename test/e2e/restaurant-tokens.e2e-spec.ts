@@ -246,18 +246,32 @@ describe('restaurant queue: tokens and sessions', () => {
       expect(history[0]).toMatchObject({ reason: 'queue token replaced', actor: `staff:${owner.userId}` });
     });
 
-    it('exchanges are rate-limited per address, counting each attempt before the token is checked', async () => {
+    it('exchanges are rate-limited per address, counting each attempt before the token is checked; a real token still opens', async () => {
       const limited = await startApp({ env: { AUTH_RATE_LIMIT: '3', AUTH_RATE_WINDOW_SECONDS: '60' } });
       try {
         const me = await signUp(limited, 'limit-owner');
         const v = await sandboxVenue(limited, me, { clock: '2026-06-12T23:00:00.000Z' });
         const a = await joined(limited, me, v.id, party(2));
+        const b = await joined(limited, me, v.id, party(2));
+        // Someone on the venue's Wi-Fi (one address for every guest there) uses up its count.
         const from = freshAddress();
         for (let i = 0; i < 3; i++) expect((await exchange(limited, 'y'.repeat(43), from)).status).toBe(401);
-        const blocked = await exchange(limited, a.queueToken as string, from);
-        expect(refusal(blocked)).toEqual({ status: 429, code: 'RATE_LIMITED' });
-        // Another address is not limited; the token was not used by the refused attempt.
-        await exchange(limited, a.queueToken as string, freshAddress()).expect(201);
+        expect(refusal(await exchange(limited, 'z'.repeat(43), from))).toEqual({ status: 429, code: 'RATE_LIMITED' });
+        // A guest there still opens their session with their own token, and reads their place with it.
+        await request(limited.baseUrl)
+          .post('/v1/queue-status')
+          .set('X-Forwarded-For', from)
+          .send({ token: b.queueToken })
+          .expect(200);
+        await exchange(limited, a.queueToken as string, from).expect(201);
+        // Past the limit every other refusal reads the same: a used token is not told apart from a wrong one.
+        expect(refusal(await exchange(limited, a.queueToken as string, from))).toEqual({ status: 429, code: 'RATE_LIMITED' });
+        // Another address is not limited, and is told plainly.
+        expect(refusal(await exchange(limited, a.queueToken as string, freshAddress()))).toEqual({
+          status: 401,
+          code: 'TOKEN_INVALID',
+        });
+        await exchange(limited, b.queueToken as string, freshAddress()).expect(201);
         // Successes give their point back: one address can open many sessions.
         const ok = freshAddress();
         for (let i = 0; i < 5; i++) {

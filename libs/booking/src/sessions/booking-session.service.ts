@@ -30,9 +30,13 @@ export class BookingSessionService {
     private readonly tables: TableAllocator,
   ) {}
 
-  async exchange(link: string): Promise<{ sessionToken: string; reservationId: string; expiresAt: string }> {
+  /** Past the address's limit, only a link that opens a session is answered other than RATE_LIMITED (`secretCheck`). */
+  exchange(link: string): Promise<{ sessionToken: string; reservationId: string; expiresAt: string }> {
     const addressKey = `booking-link:ip:${requestContext.current()?.ip ?? 'unknown'}`;
-    await this.limiter.attempt([addressKey]);
+    return this.limiter.secretCheck([addressKey], () => this.open(link));
+  }
+
+  private async open(link: string): Promise<{ sessionToken: string; reservationId: string; expiresAt: string }> {
     const found = SECRET_TOKEN_SHAPE.test(link)
       ? await this.tx.run(({ manager }) => manager.findOneBy(Reservation, { bookingLinkHash: hashSecret(link) }))
       : null;
@@ -62,7 +66,6 @@ export class BookingSessionService {
         return { sessionToken: secret, reservationId: found.id, expiresAt: expiresAt.toISOString() };
       },
     );
-    await this.limiter.succeeded([], [addressKey]);
     return opened;
   }
 

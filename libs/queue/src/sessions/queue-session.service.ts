@@ -45,13 +45,16 @@ export class QueueSessionService {
   ) {}
 
   /**
-   * The attempt is counted (per address) before the token is looked at, so guessing is limited
-   * whatever the answer; a success gives the point back. The token is used under the venue lock by
-   * a guarded UPDATE: of two racing exchanges, one opens a session.
+   * The attempt is counted (per address) before the token is looked at; past the address's limit
+   * only a token that opens a session is answered other than RATE_LIMITED (`secretCheck`). The token
+   * is used under the venue lock by a guarded UPDATE: of two racing exchanges, one opens a session.
    */
-  async exchange(token: string): Promise<OpenedSession> {
+  exchange(token: string): Promise<OpenedSession> {
     const addressKey = `queue-token:ip:${requestContext.current()?.ip ?? 'unknown'}`;
-    await this.limiter.attempt([addressKey]);
+    return this.limiter.secretCheck([addressKey], () => this.open(token));
+  }
+
+  private async open(token: string): Promise<OpenedSession> {
     const found = SECRET_TOKEN_SHAPE.test(token)
       ? await this.tx.run(({ manager }) => this.tokens.findByHash(manager, hashSecret(token)))
       : null;
@@ -81,7 +84,6 @@ export class QueueSessionService {
         return { sessionToken: secret, entryId, expiresAt: expiresAt.toISOString() };
       },
     );
-    await this.limiter.succeeded([], [addressKey]);
     return opened;
   }
 

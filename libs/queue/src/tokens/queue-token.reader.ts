@@ -8,7 +8,7 @@ import { QueueTokenRepository } from './queue-token.repository.js';
 /**
  * Reads which entry an open queue token belongs to, without using it: the party's page shows where
  * it stands while it merely waits, and spends the token (a 60-minute session) only when it acts.
- * Wrong guesses count against the address as exchanges do; a good read gives its point back.
+ * Wrong guesses count against the address as exchanges do (`AttemptLimiter.secretCheck`).
  */
 @Injectable()
 export class QueueTokenReader {
@@ -21,9 +21,12 @@ export class QueueTokenReader {
   ) {}
 
   /** The open token's entry (not used, not replaced, strictly before its expiry), or TOKEN_INVALID. */
-  async entryOf(token: string): Promise<{ venueId: string; entryId: string }> {
+  entryOf(token: string): Promise<{ venueId: string; entryId: string }> {
     const addressKey = `queue-status:ip:${requestContext.current()?.ip ?? 'unknown'}`;
-    await this.limiter.attempt([addressKey]);
+    return this.limiter.secretCheck([addressKey], () => this.read(token));
+  }
+
+  private async read(token: string): Promise<{ venueId: string; entryId: string }> {
     const found = SECRET_TOKEN_SHAPE.test(token)
       ? await this.tx.read(async (m) => {
           const t = await this.tokens.findByHash(m, hashSecret(token));
@@ -33,7 +36,6 @@ export class QueueTokenReader {
       : null;
     if (!found || found.t.usedAt !== null || found.t.replacedAt !== null || !(found.now.getTime() < found.t.expiresAt.getTime()))
       throw tokenInvalid();
-    await this.limiter.succeeded([], [addressKey]);
     return { venueId: found.t.venueId, entryId: found.t.entryId };
   }
 }
