@@ -24,6 +24,7 @@ export const NOT_SENT = {
   offerEnded: 'not sent: the table offer had ended before a provider could take the message',
   offerNeverSent: 'not sent: the table-ready message of that offer was not sent',
   tooOld: (minutes: number): string => `not sent: more than ${minutes} minutes old when a provider could take it`,
+  contactRemoved: 'not sent: staff removed this contact from the party before a provider could take it',
 };
 
 /**

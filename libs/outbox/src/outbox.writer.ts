@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { insertEntities, type PendingInsert } from '@hostboard/core';
 import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
+import { NOT_SENT } from './outbox-relay.repository.js';
 
 export interface NewMessage {
   venueId: string;
@@ -41,6 +42,26 @@ export class OutboxWriter {
   async record(tx: EntityManager, m: NewMessage): Promise<void> {
     const { target, rows } = this.row(m);
     await insertEntities(tx, target, rows);
+  }
+
+  /**
+   * Staff corrected a party's contact on `channel` from `from` to `to` (null: removed). A message is
+   * addressed when it is recorded, so what the relay has not taken yet would still go to the address
+   * the host just said was wrong: it goes to the corrected one instead, or, for a removed contact, is
+   * held back with the reason. A message already being handed over (`sending`) is left to finish.
+   */
+  async readdress(
+    tx: EntityManager,
+    m: { entryId: string; channel: OutboxChannel; from: string; to: string | null },
+  ): Promise<void> {
+    await tx.query(
+      m.to === null
+        ? `UPDATE outbox_messages SET not_sent_reason = $4
+            WHERE entry_id = $1 AND channel = $2 AND to_address = $3 AND status = 'recorded' AND not_sent_reason IS NULL`
+        : `UPDATE outbox_messages SET to_address = $4
+            WHERE entry_id = $1 AND channel = $2 AND to_address = $3 AND status = 'recorded' AND not_sent_reason IS NULL`,
+      [m.entryId, m.channel, m.from, m.to ?? NOT_SENT.contactRemoved],
+    );
   }
 
   /** The row `record` writes, for a caller that writes it together with its other rows. */

@@ -22,3 +22,14 @@ export function phoneHint(country: string | null | undefined): string {
     ? 'The number as the guest says it, or with + and the country code.'
     : 'With + and the country code, as the guest would dial it from abroad.';
 }
+
+/**
+ * A stored number (E.164) as the host would say it: in the venue's own national form ("(312)
+ * 555-0140") when it is the venue's country, else with + and the country code. `checkPhone` reads
+ * either form back to the same number.
+ */
+export function displayPhone(e164: string, country: string | null | undefined): string {
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed) return e164;
+  return country && parsed.country === country ? parsed.formatNational() : parsed.formatInternational();
+}

@@ -76,10 +76,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         live: this.offers.liveRead(manager, venueId),
         offerTables: this.offers.liveTablesRead(venueId),
         queueTotal: this.entries.countActiveRead(venueId),
-        failed: this.reach.failedRead(
-          venueId,
-          active.map((e) => e.id),
-        ),
+        failed: this.reach.failedRead(venueId, active),
         floor: tablesVenue ? this.floor.floorRead(venueId, now) : undefined,
         capacities: tablesVenue ? this.seating.seatingCapacitiesRead(venueId) : undefined,
         toSeat: tablesVenue ? this.floor.toSeatRead(venueId, now) : undefined,

@@ -11,6 +11,9 @@ import type { OutboxChannel } from '../outbox-message.entity.js';
  */
 export type Reach = 'ok' | 'failed' | 'none';
 
+/** A party on the board, with the contact it has now. */
+type Party = { id: string; email: string | null; phone: string | null };
+
 /** Reads the reach of the parties on the board, in one query for the failures. */
 @Injectable()
 export class ReachReader {
@@ -27,25 +30,27 @@ export class ReachReader {
   }
 
   /**
-   * As a part of a combined read (readTogether): which of the parties `entryIds` a message failed to
-   * with none sent to them after; `reachOf` turns it into each party's reach.
+   * As a part of a combined read (readTogether): which of `parties` a message failed to with none
+   * sent to them after. Only a failure to the contact the party has now counts: once staff corrected
+   * the address or number that failed, the party is not called unreached for it (the next message
+   * goes to the corrected one); corrected back, it counts again. `reachOf` turns it into each reach.
    */
-  failedRead(venueId: string, entryIds: string[]): ScalarRead<Set<string>> {
+  failedRead(venueId: string, parties: ReadonlyArray<Party>): ScalarRead<Set<string>> {
     return {
-      sql: `SELECT json_agg(DISTINCT f.entry_id) FROM outbox_messages f
-             WHERE f.venue_id = $1 AND f.entry_id = ANY($2::uuid[]) AND f.status = 'failed'
+      sql: `SELECT json_agg(DISTINCT f.entry_id)
+              FROM unnest($2::uuid[], $3::text[], $4::text[]) AS p(id, email, phone)
+              JOIN outbox_messages f ON f.entry_id = p.id
+             WHERE f.venue_id = $1 AND f.status = 'failed'
+               AND f.to_address = CASE f.channel WHEN 'email' THEN p.email ELSE p.phone END
                AND NOT EXISTS (SELECT 1 FROM outbox_messages s
                                 WHERE s.entry_id = f.entry_id AND s.status = 'sent' AND s.created_at > f.created_at)`,
-      params: [venueId, entryIds],
+      params: [venueId, parties.map((p) => p.id), parties.map((p) => p.email), parties.map((p) => p.phone)],
       parse: (value) => new Set(jsonRows<string>(value)),
     };
   }
 
   /** Each party's reach, given the failures `failedRead` found. */
-  reachOf(
-    parties: ReadonlyArray<{ id: string; email: string | null; phone: string | null }>,
-    failed: Set<string>,
-  ): Map<string, Reach> {
+  reachOf(parties: ReadonlyArray<Party>, failed: Set<string>): Map<string, Reach> {
     const reach = new Map<string, Reach>();
     for (const p of parties) {
       const reachable = (p.email !== null && this.sending.has('email')) || (p.phone !== null && this.sending.has('sms'));
@@ -54,18 +59,9 @@ export class ReachReader {
     return reach;
   }
 
-  async of(
-    tx: EntityManager,
-    venueId: string,
-    parties: ReadonlyArray<{ id: string; email: string | null; phone: string | null }>,
-  ): Promise<Map<string, Reach>> {
+  async of(tx: EntityManager, venueId: string, parties: ReadonlyArray<Party>): Promise<Map<string, Reach>> {
     if (parties.length === 0) return new Map();
-    const { failed } = await readTogether(tx, {
-      failed: this.failedRead(
-        venueId,
-        parties.map((p) => p.id),
-      ),
-    });
+    const { failed } = await readTogether(tx, { failed: this.failedRead(venueId, parties) });
     return this.reachOf(parties, failed);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
+import { OutboxWriter } from '@hostboard/outbox';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { normaliseContact } from '../entries/contact.js';
 import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
@@ -31,7 +32,8 @@ export const ENTRY_STALE = 'The entry changed since you read it; reload the queu
  * The spec's path when details were wrong: staff correct name, party size or contact of an active
  * entry. The place is kept (received time and sequence untouched), the version bumps, a changed party
  * size is held to the cap again and a changed contact to the one-entry rule again, and the history
- * names what changed.
+ * names what changed. Messages not yet handed to a provider follow a corrected contact (OutboxWriter.readdress):
+ * the host corrected it because the old one was wrong.
  */
 @Injectable()
 export class EntryCorrectionService {
@@ -43,6 +45,7 @@ export class EntryCorrectionService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly seating: TablesRepository,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
@@ -89,6 +92,12 @@ export class EntryCorrectionService {
 
       const now = this.clock.now(venue);
       await this.entries.correct(tx.manager, entry.id, next);
+      for (const [channel, from, to] of [
+        ['email', entry.email, next.email],
+        ['sms', entry.phone, next.phone],
+      ] as const) {
+        if (from !== null && from !== to) await this.outbox.readdress(tx.manager, { entryId: entry.id, channel, from, to });
+      }
       const version = entry.version + 1;
       await this.history.append(tx.manager, {
         venueId,

@@ -15,6 +15,12 @@ export interface EntryDetail {
   ahead: number | null;
   /** Every state change of the entry, oldest first. */
   history: HistoryView[];
+  /**
+   * How the venue reaches the party, as stored (email lower-cased, phone in E.164), for the host
+   * correcting a misheard address. Only here, read when one party is opened: the board snapshot,
+   * which every tablet receives on every change, carries no contacts.
+   */
+  contact: { email: string | null; phone: string | null };
 }
 
 /** One queue entry for staff, whatever its status: the active queue read shows only waiting ones. */
@@ -45,6 +51,7 @@ export class EntryReadService {
         position: standing?.position ?? null,
         ahead: standing?.ahead ?? null,
         history: await this.history.list(manager, venueId, entry.id),
+        contact: { email: entry.email, phone: entry.phone },
       };
     });
   }

@@ -92,6 +92,15 @@ export interface Entry {
 /** Whether the venue's messages reach the party: failed, or no contact on a channel it sends on. */
 export type Reach = 'ok' | 'failed' | 'none';
 
+/**
+ * `GET /v1/venues/:venueId/queue/:entryId` (host+), the part the party sheet reads: the entry as it
+ * stands and how the venue reaches the party (never on the board snapshot).
+ */
+export interface EntryDetail {
+  entry: Entry;
+  contact: { email: string | null; phone: string | null };
+}
+
 export interface QueueRow extends Entry {
   /** The place in the whole list. */
   position: number;

@@ -204,6 +204,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
         <EntrySheet
           board={board}
           row={entryOf(sheet.entryId) as QueueRow}
+          country={venue?.country}
           afterAct={afterAct}
           onClose={() => setSheet(null)}
           onNewToken={(name, token) => setSheet({ kind: 'token', name, token })}

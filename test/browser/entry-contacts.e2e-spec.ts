@@ -1,0 +1,183 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { joined, sandboxVenue, uniq, type EntryBody } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { addMember, signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
+
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'tablet', width: 1024, height: 768 },
+] as const;
+const STEP = 8_000;
+
+const d = describeWithChromium('the board page is tested in a real browser');
+
+interface Detail {
+  entry: EntryBody;
+  contact: { email: string | null; phone: string | null };
+}
+
+/**
+ * "No, it's gmail, not gmial": the host opens the party's sheet, sees the email and phone the party
+ * gave (read when the sheet opens; the board carries none), and corrects the email. Each refusal is
+ * said in words at the field or under the form: a bad address, a contact another party holds, a
+ * stale read (another screen corrected the phone first), both contacts cleared at a table venue.
+ * An unchanged form sends nothing.
+ */
+d('correcting a party’s contact on the board', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Staff;
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'owner');
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  for (const vp of VIEWPORTS) {
+    it(`at ${vp.width}×${vp.height} (${vp.name})`, async () => {
+      const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 4 }] });
+      const host = await addMember(t, v.id, owner, 'host');
+      const taken = `taken-${uniq()}@example.test`;
+      await joined(t, host, v.id, { name: 'Walter Skinner', partySize: 2, email: taken });
+      const typo = `dana-${uniq()}@gmial.com`;
+      const fixed = typo.replace('gmial', 'gmail');
+      const dana = await joined(t, host, v.id, { name: 'Dana Scully', partySize: 2, email: typo, phone: '+13125550140' });
+      const api = (): ReturnType<typeof request> => request(t.baseUrl);
+      const detail = async (): Promise<Detail> =>
+        (await api().get(`/v1/venues/${v.id}/queue/${dana.entry.id}`).set(host.auth).expect(200)).body as Detail;
+
+      const context = await browser.newContext({
+        viewport: { width: vp.width, height: vp.height },
+        hasTouch: true,
+        isMobile: vp.name === 'phone',
+        locale: 'en-US',
+      });
+      contexts.push(context);
+      const page: Page = await context.newPage();
+      page.on('pageerror', (e) => errors.push(`${vp.name}: ${e.message}`));
+      await page.goto(`${t.baseUrl}/board`);
+      await page.fill('input[name=email]', host.email);
+      await page.fill('input[name=password]', host.password);
+      await page.click('button[type=submit]');
+      await page.click(`[data-venue-id="${v.id}"]`);
+      const row = page.locator('[data-testid=entry]', { hasText: 'Dana Scully' });
+      const sheet = page.getByTestId('entry-sheet');
+      const email = sheet.locator('input[name=entryEmail]');
+      const phone = sheet.locator('input[name=entryPhone]');
+      const save = sheet.getByTestId('entry-save');
+      const formError = sheet.getByTestId('entry-error');
+      const openSheet = async (): Promise<void> => {
+        await row.getByTestId('entry-more').click();
+        // Read when the sheet opens (the board snapshot has no contacts): the fields wait for it.
+        await sheet.locator('input[name=entryEmail]:enabled').waitFor({ timeout: STEP });
+      };
+
+      // The contact as stored, the phone as the host would say it.
+      await openSheet();
+      expect(await email.inputValue()).toBe(typo);
+      // Once the page knows the venue's country (its hint says so), the number reads the US way.
+      await sheet.getByTestId('entry-phone-hint').getByText('The number as the guest says it').waitFor({ timeout: STEP });
+      expect(await phone.inputValue()).toBe('(312) 555-0140');
+      await noSidewaysScroll(page, vp.name);
+      await screenshot(page, `entry-contacts-${vp.name}-1-opened`);
+
+      // A bad address, said at the field.
+      await email.fill('dana@gmail');
+      await save.click();
+      await sheet
+        .getByTestId('entry-email-error')
+        .getByText('Email must be an email address, such as name@example.com')
+        .waitFor({ timeout: STEP });
+      await screenshot(page, `entry-contacts-${vp.name}-2-bad-email`);
+
+      // A number that cannot take a text (a US premium-rate line): the server's words, at the phone.
+      await email.fill(fixed);
+      await phone.fill('(900) 555-0123');
+      await save.click();
+      await sheet
+        .getByTestId('entry-phone-hint')
+        .getByText('This number cannot receive text messages; give a mobile number.')
+        .waitFor({ timeout: STEP });
+      await screenshot(page, `entry-contacts-${vp.name}-3-cannot-text`);
+      // Typed back as it was: not a change.
+      await phone.fill('312 555 0140');
+
+      // Another party's address: the spec's words, and whose it is.
+      await email.fill(taken.toUpperCase());
+      await save.click();
+      await formError
+        .getByText("This contact is already in the queue for today. It is Walter Skinner's, #1 in the queue.")
+        .waitFor({ timeout: STEP });
+      await screenshot(page, `entry-contacts-${vp.name}-4-taken`);
+
+      // Another screen corrects the phone first: the save is refused as stale, said in words; the
+      // phone (not changed here) shows the new number, the typed email is kept.
+      await api()
+        .patch(`/v1/venues/${v.id}/queue/${dana.entry.id}`)
+        .set(owner.auth)
+        .send({ entryVersion: 1, phone: '+13125550149' })
+        .expect(200);
+      await email.fill(fixed);
+      await save.click();
+      await formError.getByText('Someone changed this party on another screen a moment ago (phone).').waitFor({ timeout: STEP });
+      expect(await phone.inputValue()).toBe('(312) 555-0149');
+      expect(await email.inputValue()).toBe(fixed);
+      await noSidewaysScroll(page, `${vp.name} stale`);
+      await screenshot(page, `entry-contacts-${vp.name}-5-stale`);
+
+      // Saved again: the server has it, the place is kept.
+      await save.click();
+      await page
+        .locator('[data-testid=notice]', { hasText: `Dana Scully saved: email now ${fixed}.` })
+        .waitFor({ timeout: STEP });
+      await sheet.waitFor({ state: 'detached', timeout: STEP });
+      const after = await detail();
+      expect(after.contact).toEqual({ email: fixed, phone: '+13125550149' });
+      expect(after.entry).toMatchObject({
+        version: 3,
+        queueSequence: dana.entry.queueSequence,
+        receivedAt: dana.entry.receivedAt,
+      });
+      await screenshot(page, `entry-contacts-${vp.name}-6-saved`);
+
+      // An unchanged form sends nothing: no new version, no board change.
+      const boardVersion = async (): Promise<number> =>
+        ((await api().get(`/v1/venues/${v.id}/board`).set(host.auth).expect(200)).body as { version: number }).version;
+      const before = await boardVersion();
+      await openSheet();
+      expect(await email.inputValue()).toBe(fixed);
+      await save.click();
+      await page.locator('[data-testid=notice]', { hasText: 'Nothing changed.' }).waitFor({ timeout: STEP });
+      await sheet.waitFor({ state: 'detached', timeout: STEP });
+      expect(await boardVersion()).toBe(before);
+      expect((await detail()).entry.version).toBe(3);
+
+      // A table venue needs one way to reach the party: clearing both is refused, in the spec's words.
+      await openSheet();
+      await email.fill('');
+      await phone.fill('');
+      await save.click();
+      await sheet.getByText('A queue party needs an email or a phone number.').waitFor({ timeout: STEP });
+      await noSidewaysScroll(page, `${vp.name} no contact`);
+      await screenshot(page, `entry-contacts-${vp.name}-7-no-contact`);
+      expect((await detail()).contact).toEqual({ email: fixed, phone: '+13125550149' });
+      expect(errors).toEqual([]);
+    }, 120_000);
+  }
+});
+
+/** The page is never wider than the screen. */
+async function noSidewaysScroll(page: Page, where: string): Promise<void> {
+  const [scroll, inner] = (await page.evaluate('[document.documentElement.scrollWidth, window.innerWidth]')) as [number, number];
+  expect({ where, scroll }).toEqual({ where, scroll: Math.min(scroll, inner) });
+}

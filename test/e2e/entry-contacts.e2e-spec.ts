@@ -1,0 +1,212 @@
+import request from 'supertest';
+import { Clock, loadConfig, TransactionRunner } from '@hostboard/core';
+import { BoardEventWriter } from '@hostboard/board';
+import { JobScheduler } from '@hostboard/jobs';
+import { EmailChannel, NOT_SENT, OutboxRelay, OutboxRelayRepository, SmsAdapter } from '@hostboard/outbox';
+import {
+  activeEntries,
+  errorOf,
+  joined,
+  liveVenue,
+  messages,
+  refusal,
+  uniq,
+  type EntryBody,
+  type Sandbox,
+} from '../support/restaurant.js';
+import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
+import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
+
+const FRIDAY_6PM = new Date('2026-10-09T23:00:00.000Z'); // Chicago
+
+interface Detail {
+  entry: EntryBody;
+  contact: { email: string | null; phone: string | null };
+}
+
+/**
+ * A host corrects a waiting party's email or phone ("gmail, not gmial"): the party's details read
+ * gives the host the contact as stored, the correction keeps the place, and what the venue sends
+ * next (and what it has not sent yet) goes to the corrected contact; the board's reach marker
+ * stops calling the party unreached once the address that failed is no longer theirs.
+ */
+describe('a party’s contact, read and corrected by the host', () => {
+  let t: TestApp;
+  let owner: Staff;
+  let host: Staff;
+  let provider: FakeSmsProvider;
+  let v: Sandbox;
+  const clock = new ManualClock(FRIDAY_6PM);
+
+  beforeAll(async () => {
+    provider = await fakeSmsProvider();
+    // No provider in the app itself: nothing relays behind the test's back.
+    t = await startApp({ clock });
+    owner = await signUp(t, 'owner');
+  });
+  beforeEach(async () => {
+    clock.set(FRIDAY_6PM);
+    v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 4 }] });
+    host = await addMember(t, v.id, owner, 'host');
+    provider.answer = () => 201;
+    // The relay sends whatever any venue has recorded: what earlier tests left goes first.
+    while ((await relay()) > 0);
+    provider.received.length = 0;
+    provider.taken().length = 0;
+  });
+  afterAll(async () => {
+    await t.close();
+    await provider.close();
+  });
+
+  const detail = (who: Staff, entryId: string, venueId = v.id): request.Test =>
+    request(t.baseUrl).get(`/v1/venues/${venueId}/queue/${entryId}`).set(who.auth);
+  const correct = (who: Staff, entryId: string, body: Record<string, unknown>, venueId = v.id): request.Test =>
+    request(t.baseUrl).patch(`/v1/venues/${venueId}/queue/${entryId}`).set(who.auth).send(body);
+  const board = async (): Promise<{ queue: Array<Record<string, unknown> & { id: string; reach: string }> }> =>
+    (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(host.auth).expect(200)).body as {
+      queue: Array<Record<string, unknown> & { id: string; reach: string }>;
+    };
+
+  /** The relay a worker started with the fake text provider would run, on this app's database. */
+  const relay = (): Promise<number> => {
+    const config = loadConfig({ NODE_ENV: 'test', ...provider.env });
+    return new OutboxRelay(
+      t.app.get(Clock),
+      t.app.get(TransactionRunner),
+      t.app.get(JobScheduler),
+      t.app.get(BoardEventWriter),
+      config,
+      t.app.get(OutboxRelayRepository),
+      new EmailChannel(config),
+      new SmsAdapter(config),
+    ).relay();
+  };
+
+  it('the host reads the contact as stored and corrects it: place kept, read again, never on the board', async () => {
+    const first = await joined(t, host, v.id, { name: 'Ahead', partySize: 2, email: `ahead-${uniq()}@example.test` });
+    const typo = `dana-${uniq()}@GMIAL.com`;
+    const dana = await joined(t, host, v.id, { name: 'Dana', partySize: 2, email: typo, phone: '+13125550140' });
+
+    const read = (await detail(host, dana.entry.id).expect(200)).body as Detail;
+    expect(read.contact).toEqual({ email: typo.toLowerCase(), phone: '+13125550140' });
+
+    const fixed = typo.replace('GMIAL', 'gmail').toLowerCase();
+    const res = await correct(host, dana.entry.id, { entryVersion: read.entry.version, email: fixed }).expect(200);
+    expect((res.body as { entry: EntryBody }).entry).toEqual({ ...dana.entry, version: 2 });
+    expect(((await detail(host, dana.entry.id).expect(200)).body as Detail).contact).toEqual({
+      email: fixed,
+      phone: '+13125550140',
+    });
+    // Its place is kept: still second, behind the party that joined first.
+    expect((await activeEntries(t, host, v.id)).map((e) => e.id)).toEqual([first.entry.id, dana.entry.id]);
+
+    // The board every tablet receives on every change names no contact.
+    const snapshot = JSON.stringify(await board());
+    expect(snapshot).toContain(dana.entry.id);
+    for (const leak of [fixed, typo.toLowerCase(), '+13125550140', '"email"', '"phone"']) expect(snapshot).not.toContain(leak);
+  });
+
+  it("a member of another venue finds neither the party's contact nor the party to correct", async () => {
+    const p = await joined(t, host, v.id, { name: 'Private', partySize: 2, email: `private-${uniq()}@example.test` });
+    const stranger = await signUp(t, 'stranger');
+    const theirs = await createVenue(t, stranger, { preset: 'restaurant' });
+    const read = await detail(stranger, p.entry.id, theirs.id);
+    expect(refusal(read)).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(JSON.stringify(read.body)).not.toContain('private-');
+    // Through this venue's path, a non-member is not let in either.
+    expect((await detail(stranger, p.entry.id)).status).toBe(404);
+    const changed = await correct(stranger, p.entry.id, { entryVersion: 1, email: 'someone@example.test' }, theirs.id);
+    expect(refusal(changed)).toEqual({ status: 404, code: 'NOT_FOUND' });
+    expect(((await detail(host, p.entry.id).expect(200)).body as Detail).contact.email).toMatch(/^private-/);
+  });
+
+  it('a text not yet sent goes to the corrected number; a removed number is not texted at all', async () => {
+    const wrong = '+13125550141';
+    const right = '+13125550142';
+    const p = await joined(t, host, v.id, { name: 'Misheard', partySize: 2, phone: wrong });
+    const both = await joined(t, host, v.id, {
+      name: 'Both',
+      partySize: 2,
+      email: `both-${uniq()}@example.test`,
+      phone: '+13125550143',
+    });
+    await correct(host, p.entry.id, { entryVersion: 1, phone: right }).expect(200);
+    await correct(host, both.entry.id, { entryVersion: 1, phone: null }).expect(200);
+
+    expect(await relay()).toBe(1);
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+    const list = await messages(t, owner, v.id);
+    expect(list.find((m) => m.entryId === p.entry.id)).toMatchObject({ to: right, status: 'sent' });
+    // The removed number's text stays recorded, with the reason, and its email is untouched.
+    expect(list.filter((m) => m.entryId === both.entry.id).map((m) => [m.channel, m.status, m.notSentReason])).toEqual(
+      expect.arrayContaining([
+        ['sms', 'recorded', NOT_SENT.contactRemoved],
+        ['email', 'recorded', undefined],
+      ]),
+    );
+  });
+
+  it('a text that failed to a wrong number: after the correction the board no longer calls the party unreached, and the table-ready text reaches the new number', async () => {
+    const wrong = '+13125550144';
+    const right = '+13125550145';
+    const p = await joined(t, host, v.id, { name: 'Typo', partySize: 2, phone: wrong });
+    // The provider refuses the number for good (as Twilio does an unreachable one).
+    provider.answer = (form) => (form.get('To') === wrong ? 400 : 201);
+    await relay();
+    expect((await messages(t, owner, v.id)).find((m) => m.entryId === p.entry.id)).toMatchObject({ status: 'failed' });
+    expect((await board()).queue.find((e) => e.id === p.entry.id)?.reach).toBe('failed');
+
+    await correct(host, p.entry.id, { entryVersion: 1, phone: right }).expect(200);
+    // Nothing was sent to the new number yet, but the failure was to a number the party no longer has.
+    expect((await board()).queue.find((e) => e.id === p.entry.id)?.reach).toBe('ok');
+
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(host.auth)
+      .send({ entryId: p.entry.id, entryVersion: 2, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+    expect((await messages(t, owner, v.id)).find((m) => m.template === 'table-ready')).toMatchObject({
+      to: right,
+      status: 'sent',
+    });
+    const offerId = (offered.body as { offer: { id: string } }).offer.id;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(host.auth).expect(200);
+
+    // Corrected back to the number that failed: the failure counts again.
+    const version = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await correct(host, p.entry.id, { entryVersion: version, phone: wrong }).expect(200);
+    expect((await board()).queue.find((e) => e.id === p.entry.id)?.reach).toBe('failed');
+  });
+
+  it('the refusals a host sees, in words', async () => {
+    const taken = `taken-${uniq()}@example.test`;
+    await joined(t, host, v.id, { name: 'Other', partySize: 2, email: taken });
+    const p = await joined(t, host, v.id, { name: 'Sam', partySize: 2, email: `sam-${uniq()}@example.test` });
+    const fix = (body: Record<string, unknown>): request.Test => correct(host, p.entry.id, { entryVersion: 1, ...body });
+    expect(errorOf(await fix({ email: 'sam@gmail' }))).toMatchObject({
+      code: 'VALIDATION',
+      message: 'email must be an email address, such as name@example.com',
+    });
+    expect(errorOf(await fix({ phone: '+19005550123' }))).toMatchObject({
+      code: 'VALIDATION',
+      message: 'This number cannot receive text messages; give a mobile number.',
+    });
+    expect(errorOf(await fix({ email: taken }))).toMatchObject({
+      code: 'WAITLIST_DUPLICATE',
+      message: 'This contact is already in the queue for today.',
+    });
+    expect(errorOf(await fix({ email: null }))).toMatchObject({
+      code: 'VALIDATION',
+      message: 'A queue party needs an email or a phone number.',
+    });
+    await fix({ name: 'Samuel' }).expect(200);
+    expect(errorOf(await fix({ email: `sam2-${uniq()}@example.test` }))).toMatchObject({
+      code: 'WAITLIST_STALE',
+      details: { currentVersion: 2 },
+    });
+  });
+});
