@@ -142,6 +142,11 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await fresh.goto(`${t.baseUrl}/q/`);
     await state(fresh, 'no-link');
     expect(await fresh.getByTestId('no-link').textContent()).toMatch(/ask at the desk for a new queue link/i);
+
+    // A link cut short in the middle of an escape: not a blank page, the same way back.
+    const cut = await phone();
+    await cut.goto(`${t.baseUrl}/q/#${(party.queueToken ?? '').slice(0, 20)}%E0%A4%A`);
+    await state(cut, 'gone');
   });
 
   it('the board marks a party its messages do not reach, and the Messages tab shows channel and status', async () => {

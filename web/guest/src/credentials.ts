@@ -33,7 +33,7 @@ export function saveCredentials(c: Credentials): void {
 
 /** A token in the fragment replaces what was kept (a new link from the desk starts afresh). */
 export function takeTokenFromFragment(): Credentials {
-  const fragment = decodeURIComponent(window.location.hash.replace(/^#/, '')).replace(/\s+/g, '');
+  const fragment = fragmentText().replace(/\s+/g, '');
   const kept = loadCredentials();
   if (!fragment) return kept;
   window.history.replaceState(null, '', window.location.pathname);
@@ -41,4 +41,14 @@ export function takeTokenFromFragment(): Credentials {
   const fresh = { token: fragment, session: null };
   saveCredentials(fresh);
   return fresh;
+}
+
+/** The fragment as typed or linked; a malformed escape (a link cut short) is kept as it is, and the server refuses it in words. */
+function fragmentText(): string {
+  const raw = window.location.hash.replace(/^#/, '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
