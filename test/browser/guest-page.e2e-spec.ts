@@ -149,6 +149,46 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await state(cut, 'gone');
   });
 
+  it('a link for another party takes this phone off its own place only if the party says so; a new link of its own is followed', async () => {
+    const mine = await joined(t, owner, v.id, { name: 'Dee Own', partySize: 2, email: 'dee@example.test' });
+    const other = await joined(t, owner, v.id, { name: 'Eve Sent', partySize: 4, email: 'eve@example.test' });
+    const page = await phone();
+    const tab = async (path: string): Promise<Page> => {
+      // A link opened from a message: a new tab on the same phone (the same kept place).
+      const p = await page.context().newPage();
+      await p.goto(`${t.baseUrl}${path}`);
+      return p;
+    };
+    const partyOn = async (p: Page): Promise<string | null> => {
+      await state(p, 'waiting');
+      return p.getByTestId('party').textContent();
+    };
+    await page.goto(`${t.baseUrl}/q/#${mine.queueToken ?? ''}`);
+    expect(await partyOn(page)).toBe('Dee Own, party of 2');
+
+    // Someone sends Dee a link to another entry: the page asks, and keeps Dee's place if told to.
+    const sent = await tab(`/q/#${other.queueToken ?? ''}`);
+    await state(sent, 'choose');
+    const asked = (await sent.getByTestId('choose').textContent()) ?? '';
+    expect(asked).toContain('Dee Own, party of 2');
+    expect(asked).toContain('Eve Sent, party of 4');
+    await screenshot(sent, 'guest-choose');
+    await sent.getByTestId('keep-mine').click();
+    expect(await partyOn(sent)).toBe('Dee Own, party of 2');
+    expect(await partyOn(await tab('/q/'))).toBe('Dee Own, party of 2');
+
+    // The desk gives Dee a new link (the old one is replaced): followed without a question.
+    const fresh = (await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${mine.entry.id}/token`).set(owner.auth).expect(201))
+      .body as { queueToken: string };
+    expect(await partyOn(await tab(`/q/#${fresh.queueToken}`))).toBe('Dee Own, party of 2');
+
+    // A party that chooses the other link follows it from then on.
+    const chosen = await tab(`/q/#${other.queueToken ?? ''}`);
+    await chosen.getByTestId('follow-link').click();
+    expect(await partyOn(chosen)).toBe('Eve Sent, party of 4');
+    expect(await partyOn(await tab('/q/'))).toBe('Eve Sent, party of 4');
+  });
+
   it('the board marks a party its messages do not reach, and the Messages tab shows channel and status', async () => {
     const party = await joined(t, owner, v.id, { name: 'Dee Unreached', partySize: 2, phone: '+13125550160' });
     // The provider's refusal, as the relay records it (the relay itself is tested in sms-relay).

@@ -16,12 +16,24 @@ const api = new ApiClient(
 
 /** `final`: the party left; its session ended with its entry, so the page shows the answer and stops reading. */
 type Shown =
+  | { kind: 'deciding' }
+  | { kind: 'choose'; mine: PartyView; theirs: PartyView; token: string }
   | { kind: 'loading' }
   | { kind: 'no-link' }
   | { kind: 'gone' }
   | { kind: 'view'; view: PartyView; readAt: number; final?: boolean };
 
 const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 'TOKEN_INVALID';
+
+/** A party still in the queue or expected at its table: its page is worth keeping. */
+const ACTIVE = new Set(['waiting', 'offered', 'confirmed']);
+
+/** Where the party stands: by its session once it has one, else by its token without spending it. */
+async function viewOf(c: Credentials): Promise<PartyView | null> {
+  if (c.session) return api.get<PartyView>('/v1/queue-session', { queueSession: c.session.sessionToken });
+  if (c.token) return api.post<PartyView>('/v1/queue-status', { token: c.token }, { idempotencyKey: undefined });
+  return null;
+}
 
 /**
  * The party's queue page. While the party waits it reads its entry by the token without spending
@@ -31,9 +43,14 @@ const isGone = (err: unknown): boolean => err instanceof ApiError && err.code ==
 const LEAVE = '/v1/queue-session/leave';
 
 export function App() {
-  const creds = useRef<Credentials>(takeTokenFromFragment());
+  const arrival = useRef(takeTokenFromFragment());
+  const creds = useRef<Credentials>(arrival.current.kept);
   const [shown, setShown] = useState<Shown>(() =>
-    creds.current.token || creds.current.session ? { kind: 'loading' } : { kind: 'no-link' },
+    arrival.current.incoming
+      ? { kind: 'deciding' }
+      : creds.current.token || creds.current.session
+        ? { kind: 'loading' }
+        : { kind: 'no-link' },
   );
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -51,13 +68,8 @@ export function App() {
    */
   const refusal = useRef<{ status?: string } | null>(null);
   const read = useCallback(async (): Promise<void> => {
-    const { token, session } = creds.current;
     try {
-      const view = session
-        ? await api.get<PartyView>('/v1/queue-session', { queueSession: session.sessionToken })
-        : token
-          ? await api.post<PartyView>('/v1/queue-status', { token }, { idempotencyKey: undefined })
-          : null;
+      const view = await viewOf(creds.current);
       if (!view) return setShown({ kind: 'no-link' });
       setShown({ kind: 'view', view, readAt: readWallClock() });
       const kept = refusal.current;
@@ -73,9 +85,34 @@ export function App() {
     }
   }, []);
 
+  /**
+   * A link for another entry than the one this phone keeps: followed at once when the kept one is
+   * over (left, seated, a link the desk replaced) or is the same party; asked when both are live
+   * (a link someone sent could otherwise take the party's own place off its phone); ignored when
+   * it opens nothing.
+   */
+  useEffect(() => {
+    const incoming = arrival.current.incoming;
+    if (!incoming) return;
+    const follow = (): void => {
+      keep({ token: incoming, session: null });
+      setShown({ kind: 'loading' });
+    };
+    void (async () => {
+      const [theirs, mine] = await Promise.all([
+        viewOf({ token: incoming, session: null }).catch(() => null),
+        viewOf(creds.current).catch(() => null),
+      ]);
+      if (!theirs) setShown({ kind: 'loading' });
+      else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow();
+      else setShown({ kind: 'choose', mine, theirs, token: incoming });
+    })();
+  }, []);
+
   const final = shown.kind === 'view' && shown.final === true;
   useEffect(() => {
-    if (shown.kind === 'no-link' || shown.kind === 'gone' || final) return;
+    if (shown.kind === 'no-link' || shown.kind === 'gone' || shown.kind === 'deciding' || shown.kind === 'choose' || final)
+      return;
     if (shown.kind === 'loading') void read();
     const timer = window.setInterval(() => void read(), POLL_MS);
     const onVisible = (): void => {
@@ -128,7 +165,33 @@ export function App() {
 
   return (
     <main class="page" data-testid="guest-page" data-state={shown.kind === 'view' ? shown.view.entry.status : shown.kind}>
-      {shown.kind === 'loading' && <p class="muted">Looking up your place…</p>}
+      {(shown.kind === 'loading' || shown.kind === 'deciding') && <p class="muted">Looking up your place…</p>}
+      {shown.kind === 'choose' && (
+        <section class="card" data-testid="choose">
+          <h1>Which place should this phone follow?</h1>
+          <p>
+            This phone follows <strong>{partyLine(shown.mine)}</strong>. The link you just opened is for{' '}
+            <strong>{partyLine(shown.theirs)}</strong>.
+          </p>
+          <p>Only follow a link the desk gave your own party.</p>
+          <div class="row">
+            <button type="button" class="btn btn-primary" data-testid="keep-mine" onClick={() => setShown({ kind: 'loading' })}>
+              Keep {shown.mine.entry.name}
+            </button>
+            <button
+              type="button"
+              class="btn"
+              data-testid="follow-link"
+              onClick={() => {
+                keep({ token: shown.token, session: null });
+                setShown({ kind: 'loading' });
+              }}
+            >
+              Follow {shown.theirs.entry.name}
+            </button>
+          </div>
+        </section>
+      )}
       {shown.kind === 'no-link' && (
         <section class="card" data-testid="no-link">
           <h1>Open your queue link</h1>
@@ -166,6 +229,8 @@ export function App() {
     </main>
   );
 }
+
+const partyLine = (v: PartyView): string => `${v.entry.name}, party of ${v.entry.partySize}, at ${v.venue.name}`;
 
 interface EntryProps {
   view: PartyView;

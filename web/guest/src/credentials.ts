@@ -31,16 +31,23 @@ export function saveCredentials(c: Credentials): void {
   }
 }
 
-/** A token in the fragment replaces what was kept (a new link from the desk starts afresh). */
-export function takeTokenFromFragment(): Credentials {
+/**
+ * The token a link brought, if any. It is kept at once when the phone keeps nothing else (or it is
+ * the token kept already); otherwise it comes back as `incoming` and the page decides (App): a link
+ * someone else sent must not silently replace the party's own place on its phone.
+ */
+export function takeTokenFromFragment(): { kept: Credentials; incoming: string | null } {
   const fragment = fragmentText().replace(/\s+/g, '');
   const kept = loadCredentials();
-  if (!fragment) return kept;
+  if (!fragment) return { kept, incoming: null };
   window.history.replaceState(null, '', window.location.pathname);
-  if (fragment === kept.token) return kept;
-  const fresh = { token: fragment, session: null };
-  saveCredentials(fresh);
-  return fresh;
+  if (fragment === kept.token) return { kept, incoming: null };
+  if (!kept.token && !kept.session) {
+    const fresh = { token: fragment, session: null };
+    saveCredentials(fresh);
+    return { kept: fresh, incoming: null };
+  }
+  return { kept, incoming: fragment };
 }
 
 /** The fragment as typed or linked; a malformed escape (a link cut short) is kept as it is, and the server refuses it in words. */
