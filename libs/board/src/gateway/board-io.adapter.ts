@@ -4,7 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import type { IncomingMessage } from 'node:http';
 import type { Server, ServerOptions } from 'socket.io';
-import { disconnectRedis, publisherRedis, subscriberRedis } from '@hostboard/core';
+import { disconnectRedis, publisherRedis, subscriberRedis, withTimeout } from '@hostboard/core';
 
 /** Board socket messages larger than this are refused. */
 export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -44,7 +44,18 @@ export class BoardIoAdapter extends IoAdapter {
 
   override async close(server: Server): Promise<void> {
     await super.close(server);
-    for (const c of this.clients.splice(0)) disconnectRedis(c);
+    const clients = this.clients.splice(0);
+    // The adapter's SUBSCRIBEs (two per namespace) wait in the subscriber's queue until Redis
+    // answers. Closed before that (an api stopped moments after it started, on a loaded machine),
+    // they were rejected where nobody listens: "Connection is closed", four times. A PING queued
+    // after them is answered after them. Not when a connection has already failed (Redis is down):
+    // then nothing is waited for; at most 3 s when it is merely slow.
+    const answered = (c: Redis): Promise<unknown> =>
+      c.status === 'connecting' || c.status === 'connect' || c.status === 'ready'
+        ? withTimeout(c.ping(), 3000, 'a board Redis client').catch(() => undefined)
+        : Promise.resolve();
+    await Promise.all(clients.map(answered));
+    for (const c of clients) disconnectRedis(c);
   }
 }
 
