@@ -3,11 +3,11 @@ import { messageOf } from '../api/client';
 import type { TableDef, Venue } from '../api/types';
 import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
-import { layout } from '../floor-layout';
 import { joinWarnings } from '../readiness';
 import { wallNow } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
+import { PlanEditor } from './plan-editor';
 import type { TabProps } from './registry';
 
 /** The back office, for managers: settings, tables and their plan, combinations, service hours. */
@@ -42,7 +42,7 @@ export function SetupView({ venueId, data }: TabProps) {
       {venue.policy.seating === 'tables' && (
         <>
           <Tables venueId={venueId} tables={data.tables.value} reload={reload} />
-          <Plan venueId={venueId} tables={data.tables.value} reload={reload} />
+          <PlanEditor venueId={venueId} tables={data.tables.value} reload={reload} />
           <Combinations venueId={venueId} data={data} reload={reload} />
         </>
       )}
@@ -234,51 +234,6 @@ function TableLine({ venueId, table, reload }: { venueId: string; table: TableDe
         Retire
       </ActButton>
     </li>
-  );
-}
-
-/** Tap a table, then tap where it stands: positions are saved with the table. */
-function Plan({ venueId, tables, reload }: { venueId: string; tables: TableDef[]; reload: () => Promise<void> }) {
-  const [picked, setPicked] = useState<string | null>(null);
-  if (tables.length === 0) return null;
-  const placed = layout(tables);
-  const place = async (e: MouseEvent): Promise<void> => {
-    if (!picked) return;
-    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    const x = Math.round(Math.min(95, Math.max(5, ((e.clientX - box.left) / box.width) * 100)));
-    const y = Math.round(Math.min(92, Math.max(8, ((e.clientY - box.top) / box.height) * 100)));
-    try {
-      await api.request('PATCH', `/v1/venues/${venueId}/tables/${picked}`, { body: { x, y } });
-      setPicked(null);
-      await reload();
-    } catch (err) {
-      say('error', messageOf(err));
-    }
-  };
-  return (
-    <section class="card" data-testid="plan-setup">
-      <h2>Floor plan</h2>
-      <p class="muted">{picked ? 'Now tap where the table stands.' : 'Tap a table, then tap its place on the plan.'}</p>
-      <div class="plan editing" onClick={(e) => void place(e)} data-testid="plan-editor">
-        {placed.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            class={`table-spot table-free${picked === t.id ? ' on' : ''}`}
-            style={{ left: `${t.x}%`, top: `${t.y}%` }}
-            data-table-id={t.id}
-            aria-pressed={picked === t.id}
-            onClick={(e) => {
-              e.stopPropagation();
-              setPicked(picked === t.id ? null : t.id);
-            }}
-          >
-            <strong>{t.label}</strong>
-            <span class="spot-line">{t.capacity}</span>
-          </button>
-        ))}
-      </div>
-    </section>
   );
 }
 
