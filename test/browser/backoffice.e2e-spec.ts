@@ -214,6 +214,37 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
     expect(await page.evaluate(SMALL_TARGETS)).toEqual([]);
   }
 
+  describe('forms on a phone', () => {
+    const phone = VIEWPORTS[0];
+
+    /** The element's box lies within the screen (scrolled to or not: where the manager is looking). */
+    const inView = (page: Page, selector: string): Promise<boolean> =>
+      page.evaluate(
+        `(() => { const b = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return b.height > 0 && b.top >= 0 && b.bottom <= innerHeight; })()`,
+      ) as Promise<boolean>;
+
+    it('Staff: a refused Add is explained under the form, where the manager is, and what was typed stays', async () => {
+      const page = await open(phone, 'staff');
+      await page.getByTestId('member').nth(MEMBERS).waitFor();
+      const form = page.getByTestId('add-member');
+      await form.locator('input[type=email]').fill('new.host@localhost');
+      await form.getByLabel('Name', { exact: true }).fill('Sam New');
+      await form.locator('button[type=submit]').click();
+      await page.getByTestId('members-note').waitFor();
+      await shot(page, 'staff-refused-add-phone');
+      expect(await page.getByTestId('members-note').textContent()).toContain('must be an email address');
+      expect(await inView(page, '[data-testid=members-note]')).toBe(true);
+      expect(await form.locator('input[type=email]').inputValue()).toBe('new.host@localhost');
+      expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('Sam New');
+      // Corrected, it is added, and the one-time link is shown there too.
+      await form.locator('input[type=email]').fill('new.host@example.test');
+      await form.locator('button[type=submit]').click();
+      await page.getByTestId('members-note').getByTestId('invitation-link').waitFor();
+      expect(await inView(page, '[data-testid=members-note]')).toBe(true);
+      await page.context().close();
+    }, 60_000);
+  });
+
   for (const vp of VIEWPORTS) {
     describe(`${vp.name} ${vp.width}×${vp.height}`, () => {
       it('Set up: the plan editor draws 30 tiles apart, inside the plan, each a 40 px target; one is placed by tapping', async () => {
