@@ -243,6 +243,76 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       expect(await inView(page, '[data-testid=members-note]')).toBe(true);
       await page.context().close();
     }, 60_000);
+
+    it('Set up: the Country typed is saved with the settings', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('settings').waitFor();
+      await page.fill('input[name=country]', 'fr');
+      await page.getByTestId('save-settings').click();
+      await page.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+      const venue = (await api().get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { country: string | null };
+      expect(venue.country).toBe('FR');
+      await api().patch(`/v1/venues/${v.id}`).set(owner.auth).send({ country: 'US' }).expect(200);
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: an emptied name is refused in plain words, and the settings typed stay', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('settings').waitFor();
+      await page.fill('input[name=venueName]', '  ');
+      await page.fill('input[name=queuePartyCap]', '9');
+      await page.getByTestId('save-settings').click();
+      const error = page.getByTestId('settings').locator('.error');
+      await error.waitFor();
+      expect(await error.textContent()).toBe('The venue needs a name.');
+      expect(await page.inputValue('input[name=queuePartyCap]')).toBe('9');
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: tables are listed in the order a host counts them (T2 before T10), in the list and the combination picker', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('table-line').first().waitFor();
+      const listed = (await page
+        .getByTestId('table-line')
+        .locator('input[name=label]')
+        .evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))) as string[];
+      const numbered = Array.from({ length: 24 }, (_, i) => `T${i + 1}`);
+      expect(listed.filter((l) => /^T\d+$/.test(l))).toEqual(numbered);
+      const chips = (await page.evaluate(
+        `[...document.querySelectorAll('[data-combo-table]')].map((b) => b.dataset.comboTable)`,
+      )) as string[];
+      expect(chips.filter((l) => /^T\d+$/.test(l))).toEqual(numbered);
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: after a table is added, the New table field has the focus for the next one', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('tables-setup').waitFor();
+      await page.fill('input[name=tableLabel]', 'Z1');
+      await page.getByTestId('add-table').click();
+      await page.locator('.toast', { hasText: 'Table Z1 added.' }).waitFor();
+      await page.locator('[data-testid=table-line]').nth(TABLES.length).waitFor();
+      expect(await page.evaluate('document.activeElement.name')).toBe('tableLabel');
+      // A refusal (the same label again) keeps the focus there too.
+      await page.fill('input[name=tableLabel]', 'Z1');
+      await page.getByTestId('add-table').click();
+      await page.getByTestId('tables-setup').locator('.error').waitFor();
+      expect(await page.evaluate('document.activeElement.name')).toBe('tableLabel');
+      await page.context().close();
+      const z1 = (
+        (await api().get(`/v1/venues/${v.id}/tables`).set(owner.auth).expect(200)).body as Array<{ id: string; label: string }>
+      ).find((x) => x.label === 'Z1');
+      await api().post(`/v1/venues/${v.id}/tables/${z1?.id}/retire`).set(owner.auth).expect(200);
+    }, 60_000);
+
+    it('Set up: hours that run past midnight say so', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('window-line').first().waitFor();
+      const lines = await page.getByTestId('window-line').allTextContents();
+      expect(lines.find((l) => l.startsWith('Fri Sat'))).toContain('23:30–02:00 the next day');
+      expect(lines.find((l) => l.startsWith('Mon Tue Wed Thu Fri Sat Sun'))).toContain('17:00–23:30 ·');
+      await page.context().close();
+    }, 60_000);
   });
 
   for (const vp of VIEWPORTS) {
