@@ -313,6 +313,17 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       expect(lines.find((l) => l.startsWith('Mon Tue Wed Thu Fri Sat Sun'))).toContain('17:00–23:30 ·');
       await page.context().close();
     }, 60_000);
+
+    it('Messages: Show older messages keeps the focus (it was dropped to the page)', async () => {
+      const page = await open(phone, 'messages');
+      await page.getByTestId('message').first().waitFor();
+      const first = await page.getByTestId('message').count();
+      await page.getByTestId('messages-older').focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('message').nth(first).waitFor();
+      expect(await page.evaluate(`document.activeElement.dataset.testid`)).toBe('messages-older');
+      await page.context().close();
+    }, 60_000);
   });
 
   for (const vp of VIEWPORTS) {
