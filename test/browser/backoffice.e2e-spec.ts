@@ -324,6 +324,17 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       expect(await page.evaluate(`document.activeElement.dataset.testid`)).toBe('messages-older');
       await page.context().close();
     }, 60_000);
+
+    it('Reports: a range that ends before it starts is refused, and no report of other dates is left under the new ones', async () => {
+      const page = await open(phone, 'reports');
+      await page.getByTestId('report-summary').waitFor();
+      await page.locator('.report-range input').first().fill('2026-10-20');
+      await page.getByTestId('reports-error').waitFor();
+      await shot(page, 'reports-bad-range-phone');
+      expect(await page.getByTestId('reports-error').textContent()).toContain('Choose a From date on or before the To date.');
+      expect(await page.getByTestId('report-summary').count()).toBe(0);
+      await page.context().close();
+    }, 60_000);
   });
 
   for (const vp of VIEWPORTS) {

@@ -48,7 +48,21 @@ export function ReportsView({ venueId, data }: TabProps) {
   useEffect(() => {
     if (!range) return;
     setError(null);
-    api.get<QuoteReport>(`/v1/venues/${venueId}/reports/quotes?from=${range.from}&to=${range.to}`).then(setReport, fail);
+    // The report on screen is the range's or none: a refused range left the last report under it.
+    setReport(null);
+    if (range.from === '' || range.to === '' || range.from > range.to) {
+      setError({ text: 'Choose a From date on or before the To date.', forbidden: false });
+      return;
+    }
+    // A reply for a range since changed is dropped (two quick date changes could end on the first's).
+    let live = true;
+    api.get<QuoteReport>(`/v1/venues/${venueId}/reports/quotes?from=${range.from}&to=${range.to}`).then(
+      (r) => live && setReport(r),
+      (err: unknown) => live && fail(err),
+    );
+    return () => {
+      live = false;
+    };
   }, [venueId, range]);
 
   const choose = async (model: QuoteModel): Promise<void> => {
