@@ -346,6 +346,12 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
         await shot(page, `setup-plan-${vp.name}`);
         expect(await page.evaluate(PLAN_TILES)).toEqual({ tiles: TABLES.length, overlaps: [], outside: [], small: [] });
         await onScreen(page);
+        // The whole plan fits on the screen under the top bar: a table picked at the top can be
+        // placed at the bottom without scrolling (a landscape tablet's plan was 795 px tall).
+        const room = await page.evaluate(
+          `innerHeight - document.querySelector('.top-bar').getBoundingClientRect().height - document.querySelector('[data-testid=plan-editor]').getBoundingClientRect().height`,
+        );
+        expect(room).toBeGreaterThanOrEqual(0);
         // The long-labelled table, tapped and then placed at the plan's bottom right (empty: the last
         // row of the grid the unplaced tables are drawn on holds two tables, at its left).
         const id = v.tableIds['Terrace by the fountain, left'];

@@ -13,16 +13,28 @@ const TILE = { minWidth: 4.5, maxWidth: 7.5, height: 3.2, gap: 0.35 };
 /** The widest the plan grows to when its tiles do not fit the screen (it then scrolls sideways in its frame). */
 const MAX_PLAN_PX = 1200;
 
-/** The frame's inner width in pixels and 1rem, kept current as the screen turns. */
-function useFrameSize(): [(el: HTMLDivElement | null) => void, { width: number; rem: number }] {
+/** Room kept above the plan for the top bar and the hint: the rest of the screen's height is the plan's. */
+const ABOVE_PLAN_PX = 140;
+
+/**
+ * The plan's width when its tiles fit (the frame's inner width, or less where a 4:3 plan that wide
+ * would be taller than the screen: on a landscape tablet it was, and a table picked at the top was
+ * placed at the bottom only after scrolling), and 1rem; kept current as the screen turns.
+ */
+function useFrameSize(): [(el: HTMLDivElement | null) => void, { width: number; frame: number; rem: number }] {
   const [el, setEl] = useState<HTMLDivElement | null>(null);
-  const [size, setSize] = useState({ width: 0, rem: 16 });
+  const [size, setSize] = useState({ width: 0, frame: 0, rem: 16 });
   const last = useRef('');
   useLayoutEffect(() => {
     if (!el) return undefined;
     const measure = (): void => {
-      const next = { width: el.clientWidth, rem: parseFloat(getComputedStyle(document.documentElement).fontSize) || 16 };
-      const key = `${next.width}@${next.rem}`;
+      const tallest = Math.max(240, window.innerHeight - ABOVE_PLAN_PX);
+      const next = {
+        width: Math.min(el.clientWidth, Math.floor((tallest * 4) / 3)),
+        frame: el.clientWidth,
+        rem: parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
+      };
+      const key = `${next.width}/${next.frame}@${next.rem}`;
       if (key !== last.current) {
         last.current = key;
         setSize(next);
@@ -31,7 +43,11 @@ function useFrameSize(): [(el: HTMLDivElement | null) => void, { width: number; 
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
-    return () => observer.disconnect();
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
   }, [el]);
   return [setEl, size];
 }
@@ -95,7 +111,7 @@ export function PlanEditor({ venueId, tables, reload }: { venueId: string; table
       <h2>Floor plan</h2>
       <p class="muted" data-testid="plan-hint">
         {pickedTable ? `Now tap where ${pickedTable.label} stands.` : 'Tap a table, then tap its place on the plan.'}
-        {width > frame.width && ' Swipe the plan sideways to see all of it.'}
+        {width > frame.frame && ' Swipe the plan sideways to see all of it.'}
       </p>
       <div class="plan-frame" ref={frameRef}>
         {fit && (
