@@ -244,6 +244,21 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await page.context().close();
     }, 60_000);
 
+    it('Staff: the owner first, then managers, then hosts, each in name order with numbers counted (2 before 10)', async () => {
+      const page = await open(phone, 'staff');
+      await page.getByTestId('member').nth(MEMBERS).waitFor();
+      const emails = (await page.evaluate(
+        `[...document.querySelectorAll('[data-testid=member]')].map((r) => r.dataset.email)`,
+      )) as string[];
+      const ours = Array.from({ length: MEMBERS }, (_, i) => i);
+      expect(emails.filter((e) => e === owner.email || e.startsWith('alexandria.'))).toEqual([
+        owner.email,
+        ...ours.filter((i) => i % 5 === 0).map(memberEmail),
+        ...ours.filter((i) => i % 5 !== 0).map(memberEmail),
+      ]);
+      await page.context().close();
+    }, 60_000);
+
     it('Set up: the Country typed is saved with the settings', async () => {
       const page = await open(phone, 'setup');
       await page.getByTestId('settings').waitFor();

@@ -18,6 +18,21 @@ function manages(actor: Role, member: Role): boolean {
   return actor === 'owner' || (actor === 'manager' && member === 'host');
 }
 
+const RANK: Record<Role, number> = { owner: 0, manager: 1, host: 2 };
+
+/**
+ * The owner, then managers, then hosts, each by name as people count (Sam 2 before Sam 10): the
+ * server's order by email put the owner anywhere and "…10@" before "…2@".
+ */
+function byRoleThenName(a: Member, b: Member): number {
+  const who = (m: Member): string => m.name || m.email;
+  return (
+    RANK[a.role] - RANK[b.role] ||
+    who(a).localeCompare(who(b), undefined, { numeric: true, sensitivity: 'base' }) ||
+    a.email.localeCompare(b.email)
+  );
+}
+
 export function MembersPanel({ venueId, role }: { venueId: string; role: Role }) {
   const [members, setMembers] = useState<Member[] | null>(null);
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
@@ -26,7 +41,7 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
   const load = (): void => {
     staffApi.members(venueId).then(
       (m) => {
-        setMembers(m);
+        setMembers([...m].sort(byRoleThenName));
         setError(null);
       },
       (err: unknown) => setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 }),
