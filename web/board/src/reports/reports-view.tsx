@@ -113,7 +113,13 @@ export function ReportsView({ venueId, data }: TabProps) {
           <label>
             To <input type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} />
           </label>
-          <button type="button" class="btn btn-secondary" onClick={() => void downloadCsv()} data-testid="csv">
+          <button
+            type="button"
+            class="btn btn-secondary"
+            disabled={range.from === '' || range.to === '' || range.from > range.to}
+            onClick={() => void downloadCsv()}
+            data-testid="csv"
+          >
             Download CSV
           </button>
         </form>
