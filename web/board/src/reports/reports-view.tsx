@@ -48,7 +48,21 @@ export function ReportsView({ venueId, data }: TabProps) {
   useEffect(() => {
     if (!range) return;
     setError(null);
-    api.get<QuoteReport>(`/v1/venues/${venueId}/reports/quotes?from=${range.from}&to=${range.to}`).then(setReport, fail);
+    // The report on screen is the range's or none: a refused range left the last report under it.
+    setReport(null);
+    if (range.from === '' || range.to === '' || range.from > range.to) {
+      setError({ text: 'Choose a From date on or before the To date.', forbidden: false });
+      return;
+    }
+    // A reply for a range since changed is dropped (two quick date changes could end on the first's).
+    let live = true;
+    api.get<QuoteReport>(`/v1/venues/${venueId}/reports/quotes?from=${range.from}&to=${range.to}`).then(
+      (r) => live && setReport(r),
+      (err: unknown) => live && fail(err),
+    );
+    return () => {
+      live = false;
+    };
   }, [venueId, range]);
 
   const choose = async (model: QuoteModel): Promise<void> => {
@@ -85,57 +99,63 @@ export function ReportsView({ venueId, data }: TabProps) {
   const current = venue?.policy.quoteModel ?? report?.quoteModel ?? 'turns';
   return (
     <main class="reports" data-testid="reports">
-        {error && (
-          <div class="error-box" role="alert" data-testid="reports-error">
-            <p>{error.text}</p>
-            {error.forbidden && <p>Only a manager or the owner of this venue can read the quote report.</p>}
+      {error && (
+        <div class="error-box" role="alert" data-testid="reports-error">
+          <p>{error.text}</p>
+          {error.forbidden && <p>Only a manager or the owner of this venue can read the quote report.</p>}
+        </div>
+      )}
+      {range && (
+        <form class="report-range" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            From <input type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.currentTarget.value })} />
+          </label>
+          <label>
+            To <input type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} />
+          </label>
+          <button
+            type="button"
+            class="btn btn-secondary"
+            disabled={range.from === '' || range.to === '' || range.from > range.to}
+            onClick={() => void downloadCsv()}
+            data-testid="csv"
+          >
+            Download CSV
+          </button>
+        </form>
+      )}
+      {report === null && !error && <p class="muted">Loading the report…</p>}
+      {report && (
+        <>
+          <p data-testid="report-summary">
+            {report.entries.length} parties offered a table between {report.from} and {report.to}; {report.notOffered} quoted but
+            never offered (not measured). Actual wait: from joining to the first offer.
+          </p>
+          <div class="model-switch" role="radiogroup" aria-label="Quote told to parties">
+            <span>Quote told to parties:</span>
+            {MODELS.map((m) => (
+              <button
+                key={m}
+                type="button"
+                role="radio"
+                aria-checked={current === m}
+                class={`btn ${current === m ? 'btn-primary' : 'btn-secondary'}`}
+                disabled={saving}
+                data-testid={`choose-${m}`}
+                onClick={() => void choose(m)}
+              >
+                {MODEL_NAMES[m]} · MAE {figure(report.models[m].maeMinutes, ' min')}
+              </button>
+            ))}
           </div>
-        )}
-        {range && (
-          <form class="report-range" onSubmit={(e) => e.preventDefault()}>
-            <label>
-              From <input type="date" value={range.from} onChange={(e) => setRange({ ...range, from: e.currentTarget.value })} />
-            </label>
-            <label>
-              To <input type="date" value={range.to} onChange={(e) => setRange({ ...range, to: e.currentTarget.value })} />
-            </label>
-            <button type="button" class="btn btn-secondary" onClick={() => void downloadCsv()} data-testid="csv">
-              Download CSV
-            </button>
-          </form>
-        )}
-        {report === null && !error && <p class="muted">Loading the report…</p>}
-        {report && (
-          <>
-            <p data-testid="report-summary">
-              {report.entries.length} parties offered a table between {report.from} and {report.to}; {report.notOffered} quoted
-              but never offered (not measured). Actual wait: from joining to the first offer.
-            </p>
-            <div class="model-switch" role="radiogroup" aria-label="Quote told to parties">
-              <span>Quote told to parties:</span>
-              {MODELS.map((m) => (
-                <button
-                  key={m}
-                  type="button"
-                  role="radio"
-                  aria-checked={current === m}
-                  class={`btn ${current === m ? 'btn-primary' : 'btn-secondary'}`}
-                  disabled={saving}
-                  data-testid={`choose-${m}`}
-                  onClick={() => void choose(m)}
-                >
-                  {MODEL_NAMES[m]} · MAE {figure(report.models[m].maeMinutes, ' min')}
-                </button>
-              ))}
-            </div>
-            <div class="model-columns">
-              {MODELS.map((m) => (
-                <ModelColumn key={m} model={m} stats={report.models[m]} told={current === m} report={report} />
-              ))}
-            </div>
-            <Breakdown report={report} />
-          </>
-        )}
+          <div class="model-columns">
+            {MODELS.map((m) => (
+              <ModelColumn key={m} model={m} stats={report.models[m]} told={current === m} report={report} />
+            ))}
+          </div>
+          <Breakdown report={report} />
+        </>
+      )}
     </main>
   );
 }
@@ -194,29 +214,31 @@ function Breakdown({ report }: { report: QuoteReport }) {
   ];
   if (rows.length === 0) return null;
   return (
-    <table class="breakdown" data-testid="breakdown">
-      <thead>
-        <tr>
-          <th />
-          <th>parties</th>
-          {MODELS.map((m) => (
-            <th key={m}>{MODEL_NAMES[m]}: mean error, bias</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.label}>
-            <th>{r.label}</th>
-            <td>{r.count}</td>
+    <div class="breakdown-frame">
+      <table class="breakdown" data-testid="breakdown">
+        <thead>
+          <tr>
+            <th />
+            <th>parties</th>
             {MODELS.map((m) => (
-              <td key={m}>
-                {figure(r.models[m].maeMinutes, ' min')}, {figure(r.models[m].biasMinutes, ' min', true)}
-              </td>
+              <th key={m}>{MODEL_NAMES[m]}: mean error, bias</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.label}>
+              <th>{r.label}</th>
+              <td>{r.count}</td>
+              {MODELS.map((m) => (
+                <td key={m}>
+                  {figure(r.models[m].maeMinutes, ' min')}, {figure(r.models[m].biasMinutes, ' min', true)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
+import { say } from '../state/notice';
 import { session } from '../state/session';
 import { ROLES, staffApi, type AddMemberAnswer, type Member, type Role } from './staff-api';
 
@@ -17,26 +18,43 @@ function manages(actor: Role, member: Role): boolean {
   return actor === 'owner' || (actor === 'manager' && member === 'host');
 }
 
+const RANK: Record<Role, number> = { owner: 0, manager: 1, host: 2 };
+
+/**
+ * The owner, then managers, then hosts, each by name as people count (Sam 2 before Sam 10): the
+ * server's order by email put the owner anywhere and "…10@" before "…2@".
+ */
+function byRoleThenName(a: Member, b: Member): number {
+  const who = (m: Member): string => m.name || m.email;
+  return (
+    RANK[a.role] - RANK[b.role] ||
+    who(a).localeCompare(who(b), undefined, { numeric: true, sensitivity: 'base' }) ||
+    a.email.localeCompare(b.email)
+  );
+}
+
 export function MembersPanel({ venueId, role }: { venueId: string; role: Role }) {
   const [members, setMembers] = useState<Member[] | null>(null);
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
+  /** What the add form did, shown under it (above the list it was 3000 px from the form on a phone). */
   const [note, setNote] = useState<{ text: string; error: boolean; link?: string | null } | null>(null);
   const load = (): void => {
     staffApi.members(venueId).then(
       (m) => {
-        setMembers(m);
+        setMembers([...m].sort(byRoleThenName));
         setError(null);
       },
       (err: unknown) => setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 }),
     );
   };
   useEffect(load, [venueId]);
+  // A row's act is answered in a toast, over the page wherever the manager scrolled to.
   const act = async (what: () => Promise<unknown>, done: string): Promise<void> => {
     try {
       await what();
-      setNote({ text: done, error: false });
+      say('ok', done);
     } catch (err) {
-      setNote({ text: messageOf(err), error: true });
+      say('error', messageOf(err));
     }
     load();
   };
@@ -52,16 +70,6 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
   return (
     <section class="card members-panel" data-testid="members">
       <h2>Staff</h2>
-      {note && (
-        <div class={note.error ? 'error-box' : 'info'} role={note.error ? 'alert' : 'status'} data-testid="members-note">
-          <p>{note.text}</p>
-          {note.link && (
-            <p>
-              One-time link (shown only now): <code data-testid="invitation-link">{location.origin + note.link}</code>
-            </p>
-          )}
-        </div>
-      )}
       {members === null && <p class="muted">Loading staff…</p>}
       <table class="members-table">
         <tbody>
@@ -129,7 +137,24 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
         }}
         onError={(text) => setNote({ text, error: true })}
       />
+      {note && <AddNote note={note} />}
     </section>
+  );
+}
+
+/** The add form's answer, brought into view under the form (a long invitation link can push it down). */
+function AddNote({ note }: { note: { text: string; error: boolean; link?: string | null } }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.scrollIntoView?.({ block: 'nearest' }), [note]);
+  return (
+    <div ref={box} class={note.error ? 'error-box' : 'info'} role={note.error ? 'alert' : 'status'} data-testid="members-note">
+      <p>{note.text}</p>
+      {note.link && (
+        <p>
+          One-time link (shown only now): <code data-testid="invitation-link">{location.origin + note.link}</code>
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -200,8 +225,14 @@ function AddMemberForm({
         <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
       <label>
-        Initial password (optional: used only for a brand-new account; without one they get an invitation)
-        <input type="password" autoComplete="new-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        Initial password (optional, 8 characters or more: used only for a brand-new account; without one they get an invitation)
+        <input
+          type="password"
+          autoComplete="new-password"
+          minLength={8}
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
       </label>
       <label>
         Role

@@ -56,6 +56,7 @@ export function MessagesView({ venueId, data }: TabProps) {
   // The cursor of the oldest page read so far (the newest page's, until an older one was read).
   const nextOlder = older ? older.next : (newest?.next ?? null);
   const showOlder = async (path: string): Promise<void> => {
+    if (loadingOlder) return;
     setLoadingOlder(true);
     try {
       const p = await readPage(path);
@@ -114,10 +115,13 @@ export function MessagesView({ venueId, data }: TabProps) {
           type="button"
           class="btn btn-secondary wide"
           data-testid="messages-older"
-          disabled={loadingOlder}
+          // Not disabled while it reads: a disabled button loses the focus, and a keyboard user was
+          // sent back to the top of the page.
+          aria-disabled={loadingOlder}
+          aria-busy={loadingOlder}
           onClick={() => void showOlder(nextOlder)}
         >
-          Show older messages
+          {loadingOlder ? 'Reading older messages…' : 'Show older messages'}
         </button>
       )}
     </main>

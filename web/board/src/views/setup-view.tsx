@@ -1,13 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { TableDef, Venue } from '../api/types';
+import { byLabel } from '../floor-layout';
 import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
-import { layout } from '../floor-layout';
 import { joinWarnings } from '../readiness';
 import { wallNow } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
+import { PlanEditor } from './plan-editor';
 import type { TabProps } from './registry';
 
 /** The back office, for managers: settings, tables and their plan, combinations, service hours. */
@@ -22,6 +23,8 @@ export function SetupView({ venueId, data }: TabProps) {
     venue.clock ? Date.parse(venue.clock) : wallNow.value,
   );
   const reload = () => data.reload();
+  // In the order a host counts them: T2 before T10 (the server's order put T10 to T19 before T2).
+  const tables = [...data.tables.value].sort(byLabel);
   return (
     <main class="page setup" data-testid="setup">
       {warnings.length > 0 ? (
@@ -41,9 +44,9 @@ export function SetupView({ venueId, data }: TabProps) {
       <Settings venue={venue} reload={reload} />
       {venue.policy.seating === 'tables' && (
         <>
-          <Tables venueId={venueId} tables={data.tables.value} reload={reload} />
-          <Plan venueId={venueId} tables={data.tables.value} reload={reload} />
-          <Combinations venueId={venueId} data={data} reload={reload} />
+          <Tables venueId={venueId} tables={tables} reload={reload} />
+          <PlanEditor venueId={venueId} tables={tables} reload={reload} />
+          <Combinations venueId={venueId} tables={tables} data={data} reload={reload} />
         </>
       )}
       <Windows venueId={venueId} data={data} reload={reload} />
@@ -84,9 +87,12 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
   const save = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
+      if (name.trim() === '') throw new Error('The venue needs a name.');
       await api.request('PATCH', `/v1/venues/${venue.id}`, {
         body: {
           name: name.trim(),
+          // The Country field was shown and never sent: what a manager typed there was dropped.
+          ...(hasCountry ? { country: country.trim().toUpperCase() || null } : {}),
           published,
           queueEnabled,
           queuePartyCap: cap,
@@ -159,14 +165,19 @@ function Tables({ venueId, tables, reload }: { venueId: string; tables: TableDef
   const [label, setLabel] = useState('');
   const [capacity, setCapacity] = useState(2);
   const f = useForm();
+  const field = useRef<HTMLInputElement>(null);
   const add = (e: Event) => {
     e.preventDefault();
-    void f.run(async () => {
-      await api.post(`/v1/venues/${venueId}/tables`, { label: label.trim(), capacity });
-      say('ok', `Table ${label.trim()} added.`);
-      setLabel('');
-      await reload();
-    });
+    void f
+      .run(async () => {
+        await api.post(`/v1/venues/${venueId}/tables`, { label: label.trim(), capacity });
+        say('ok', `Table ${label.trim()} added.`);
+        setLabel('');
+        await reload();
+      })
+      // Ready for the next table, or to correct this one: the button, disabled while it worked,
+      // had dropped the focus to the page.
+      .then(() => field.current?.focus());
   };
   return (
     <section class="card" data-testid="tables-setup">
@@ -181,6 +192,7 @@ function Tables({ venueId, tables, reload }: { venueId: string; tables: TableDef
         <label>
           New table
           <input
+            ref={field}
             name="tableLabel"
             maxLength={40}
             placeholder="Name or number"
@@ -237,56 +249,20 @@ function TableLine({ venueId, table, reload }: { venueId: string; table: TableDe
   );
 }
 
-/** Tap a table, then tap where it stands: positions are saved with the table. */
-function Plan({ venueId, tables, reload }: { venueId: string; tables: TableDef[]; reload: () => Promise<void> }) {
-  const [picked, setPicked] = useState<string | null>(null);
-  if (tables.length === 0) return null;
-  const placed = layout(tables);
-  const place = async (e: MouseEvent): Promise<void> => {
-    if (!picked) return;
-    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    const x = Math.round(Math.min(95, Math.max(5, ((e.clientX - box.left) / box.width) * 100)));
-    const y = Math.round(Math.min(92, Math.max(8, ((e.clientY - box.top) / box.height) * 100)));
-    try {
-      await api.request('PATCH', `/v1/venues/${venueId}/tables/${picked}`, { body: { x, y } });
-      setPicked(null);
-      await reload();
-    } catch (err) {
-      say('error', messageOf(err));
-    }
-  };
-  return (
-    <section class="card" data-testid="plan-setup">
-      <h2>Floor plan</h2>
-      <p class="muted">{picked ? 'Now tap where the table stands.' : 'Tap a table, then tap its place on the plan.'}</p>
-      <div class="plan editing" onClick={(e) => void place(e)} data-testid="plan-editor">
-        {placed.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            class={`table-spot table-free${picked === t.id ? ' on' : ''}`}
-            style={{ left: `${t.x}%`, top: `${t.y}%` }}
-            data-table-id={t.id}
-            aria-pressed={picked === t.id}
-            onClick={(e) => {
-              e.stopPropagation();
-              setPicked(picked === t.id ? null : t.id);
-            }}
-          >
-            <strong>{t.label}</strong>
-            <span class="spot-line">{t.capacity}</span>
-          </button>
-        ))}
-      </div>
-    </section>
-  );
-}
-
-function Combinations({ venueId, data, reload }: { venueId: string; data: TabProps['data']; reload: () => Promise<void> }) {
+function Combinations({
+  venueId,
+  tables,
+  data,
+  reload,
+}: {
+  venueId: string;
+  tables: TableDef[];
+  data: TabProps['data'];
+  reload: () => Promise<void>;
+}) {
   const [picked, setPicked] = useState<string[]>([]);
   const [capacity, setCapacity] = useState(4);
   const f = useForm();
-  const tables = data.tables.value;
   const labelOf = (id: string): string => tables.find((t) => t.id === id)?.label ?? 'retired';
   const add = (e: Event) => {
     e.preventDefault();
@@ -362,7 +338,8 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
         {data.windows.value.map((w) => (
           <li key={w.id} class="setup-line" data-testid="window-line">
             <span>
-              {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end} · tables turn in {w.turnMinutes} min
+              {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end}
+              {w.end <= w.start ? ' the next day' : ''} · tables turn in {w.turnMinutes} min
               {w.depositRequired ? ' · deposit' : ''}
             </span>
             <ActButton

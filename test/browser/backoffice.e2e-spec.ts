@@ -1,0 +1,439 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { EVERY_DAY, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { ARTIFACTS, describeWithChromium, launchChromium } from './chromium.js';
+
+/**
+ * The back office (Set up, Staff, Messages, Reports) as a manager uses it on a phone and a tablet
+ * held either way, with awkward data: a 40-character venue name, thirty tables (some with long
+ * labels), two dozen staff with long email addresses, hundreds of messages and a month of offers
+ * for the report. A UI review found tiles drawn over each other in the plan editor, the staff
+ * table's controls off a phone's screen, the report wider than a phone, a refused "Add" explained
+ * 3000 px above the form, a Country field that was never saved, and focus dropped to the page.
+ */
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'portrait', width: 800, height: 1280 },
+  { name: 'landscape', width: 1280, height: 800 },
+] as const;
+type Viewport = (typeof VIEWPORTS)[number];
+
+const TZ = 'America/Los_Angeles';
+/** Sep 1 2026, 18:00 in Los Angeles (PDT, UTC-7): the first evening of the month replayed. */
+const DAY0 = Date.UTC(2026, 8, 2, 1, 0);
+const DAYS = 30;
+const PARTIES_A_DAY = 6;
+const NAME = 'Grandmother Featherstonehaugh’s Kitchen!';
+const LONG_LABELS = [
+  'Terrace by the fountain, left',
+  'Chef’s counter (kitchen view)',
+  'Private dining room upstairs',
+  'Window booth 12',
+  'Garden pergola long table',
+  'Bar high-top by the door',
+];
+const TABLES: Array<{ label: string; capacity: number }> = [
+  ...Array.from({ length: 24 }, (_, i) => ({ label: `T${i + 1}`, capacity: [2, 2, 4, 4, 6][i % 5] ?? 2 })),
+  ...LONG_LABELS.map((label, i) => ({ label, capacity: [8, 6, 12, 4, 10, 2][i] ?? 4 })),
+];
+const MEMBERS = 24;
+const memberEmail = (i: number): string =>
+  `alexandria.montgomery-featherstonehaugh.${i}@riverside-hospitality-group.example.test`;
+
+/**
+ * Visible elements that reach past the screen's left or right edge (the page hides sideways
+ * overflow, so they are cut off, not scrolled to), except inside a frame that scrolls sideways on
+ * purpose (the plan editor's); the frame itself counts.
+ */
+const OFF_SCREEN = `(() => {
+  const out = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (e.offsetParent === null && getComputedStyle(e).position !== 'fixed') continue;
+    const b = e.getBoundingClientRect();
+    if (b.width === 0 || (b.right <= innerWidth + 0.5 && b.left >= -0.5)) continue;
+    let framed = false;
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+      if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) framed = true;
+    if (!framed) out.push(e.tagName.toLowerCase() + '.' + String(e.className).split(' ').join('.') + ' "' + (e.textContent || '').trim().slice(0, 30) + '" ' + Math.round(b.left) + '..' + Math.round(b.right));
+  }
+  return { sideways: document.documentElement.scrollWidth - innerWidth, offScreen: out.slice(0, 10) };
+})()`;
+
+/** Visible controls under 40 px either way (a checkbox or radio counts with its label). */
+const SMALL_TARGETS = `(() => {
+  const small = [];
+  for (const e of document.querySelectorAll('button, input, select, textarea, a[href]')) {
+    if (e.offsetParent === null) continue;
+    let b = e.getBoundingClientRect();
+    if ((e.type === 'checkbox' || e.type === 'radio') && e.closest('label')) b = e.closest('label').getBoundingClientRect();
+    if (b.width < 40 || b.height < 40)
+      small.push(e.tagName.toLowerCase() + ' "' + (e.getAttribute('aria-label') || e.textContent || e.name || '').trim().slice(0, 30) + '" ' + Math.round(b.width) + 'x' + Math.round(b.height));
+  }
+  return small;
+})()`;
+
+/** The plan editor's tiles: overlapping pairs, tiles outside the plan, tiles under 40 px. */
+const PLAN_TILES = `(() => {
+  const r = (e) => e.getBoundingClientRect();
+  const plan = r(document.querySelector('[data-testid=plan-editor]'));
+  const tiles = [...document.querySelectorAll('[data-testid=plan-editor] .table-spot')];
+  const label = (t) => t.title || t.textContent;
+  const overlaps = [];
+  for (let i = 0; i < tiles.length; i++)
+    for (let j = i + 1; j < tiles.length; j++) {
+      const a = r(tiles[i]), b = r(tiles[j]);
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5)
+        overlaps.push(label(tiles[i]) + ' / ' + label(tiles[j]));
+    }
+  const outside = tiles.filter((t) => {
+    const b = r(t);
+    return b.left < plan.left - 0.5 || b.right > plan.right + 0.5 || b.top < plan.top - 0.5 || b.bottom > plan.bottom + 0.5;
+  }).map(label);
+  const small = tiles.filter((t) => r(t).width < 40 || r(t).height < 40).map(label);
+  return { tiles: tiles.length, overlaps: overlaps.slice(0, 10), outside, small };
+})()`;
+
+const d = describeWithChromium('the back office is tested in a real browser');
+
+d('the back office with a busy venue, at the sizes a manager uses', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Staff;
+  let v: Sandbox;
+  const api = () => request(t.baseUrl);
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'backoffice');
+    browser = await launchChromium();
+    v = await sandboxVenue(t, owner, {
+      clock: new Date(DAY0 - 3_600_000).toISOString(),
+      timeZone: TZ,
+      windows: [
+        { days: [1, 2, 3, 4, 5], start: '11:30', end: '15:00', turnMinutes: 60 },
+        { days: EVERY_DAY, start: '17:00', end: '23:30', turnMinutes: 90 },
+        { days: [5, 6], start: '23:30', end: '02:00', turnMinutes: 45, depositRequired: true },
+      ],
+      tables: TABLES,
+      patch: { name: NAME, published: true, queueEnabled: true, queuePartyCap: 12 },
+    });
+    expect(NAME).toHaveLength(40);
+    for (let i = 0; i < MEMBERS; i++) {
+      await api()
+        .post(`/v1/venues/${v.id}/members`)
+        .set(owner.auth)
+        .send({
+          email: memberEmail(i),
+          name: `Alexandria Montgomery-Featherstonehaugh ${i}`,
+          password: `initial-pw-${i}-long`,
+          role: i % 5 === 0 ? 'manager' : 'host',
+        })
+        .expect(201);
+    }
+    // A month of evenings: six parties join at 18:00 and are offered a table 10 to 40 minutes later
+    // (then leave, freeing it): 180 offers for the report, three messages each for the Messages tab.
+    const small = TABLES.filter((x) => /^T\d+$/.test(x.label)).map((x) => v.tableIds[x.label] ?? '');
+    for (let day = 0; day < DAYS; day++) {
+      const start = DAY0 + day * 86_400_000;
+      await api()
+        .post(`/v1/venues/${v.id}/clock`)
+        .set(owner.auth)
+        .send({ now: new Date(start).toISOString() })
+        .expect(200);
+      const joined: Array<{ id: string; version: number }> = [];
+      for (let p = 0; p < PARTIES_A_DAY; p++) {
+        const r = await api()
+          .post(`/v1/venues/${v.id}/queue`)
+          .set(owner.auth)
+          .send({ name: `Guest ${day}-${p}`, partySize: 2, email: `guest-${day}-${p}@example.test` })
+          .expect(201);
+        joined.push((r.body as { entry: { id: string; version: number } }).entry);
+      }
+      await api()
+        .post(`/v1/venues/${v.id}/clock`)
+        .set(owner.auth)
+        .send({ now: new Date(start + (10 + (day % 7) * 5) * 60_000).toISOString() })
+        .expect(200);
+      for (const [p, e] of joined.entries()) {
+        await api()
+          .post(`/v1/venues/${v.id}/offers`)
+          .set(owner.auth)
+          .send({ entryId: e.id, entryVersion: e.version, tableIds: [small[p]] })
+          .expect(201);
+        await api().post(`/v1/venues/${v.id}/queue/${e.id}/cancel`).set(owner.auth).expect(200);
+      }
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** Signed in as the owner on a fresh profile in Tokyo (the venue is in Los Angeles), on one tab. */
+  async function open(vp: Viewport, tab: string): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: { width: vp.width, height: vp.height },
+      hasTouch: true,
+      isMobile: vp.name === 'phone',
+      locale: 'en-US',
+      timezoneId: 'Asia/Tokyo',
+    });
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await page.goto(`${t.baseUrl}/board/venues/${v.id}/${tab}`);
+    return page;
+  }
+
+  /** The screen as the manager sees it, and the whole page in screen-sized parts below it. */
+  async function shot(page: Page, name: string): Promise<void> {
+    const dir = join(ARTIFACTS, 'backoffice');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `${name}.png`) });
+    const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+    const width = page.viewportSize()?.width ?? 0;
+    const step = Math.round(width * 1.6);
+    for (let y = 0, i = 0; y < height && i < 8; y += step, i++)
+      await page.screenshot({
+        path: join(dir, `${name}-part${i}.png`),
+        fullPage: true,
+        clip: { x: 0, y, width, height: Math.min(step, height - y) },
+      });
+  }
+
+  async function onScreen(page: Page): Promise<void> {
+    expect(await page.evaluate(OFF_SCREEN)).toEqual({ sideways: 0, offScreen: [] });
+    expect(await page.evaluate(SMALL_TARGETS)).toEqual([]);
+  }
+
+  describe('forms on a phone', () => {
+    const phone = VIEWPORTS[0];
+
+    /** The element's box lies within the screen (scrolled to or not: where the manager is looking). */
+    const inView = (page: Page, selector: string): Promise<boolean> =>
+      page.evaluate(
+        `(() => { const b = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return b.height > 0 && b.top >= 0 && b.bottom <= innerHeight; })()`,
+      ) as Promise<boolean>;
+
+    it('Staff: a refused Add is explained under the form, where the manager is, and what was typed stays', async () => {
+      const page = await open(phone, 'staff');
+      await page.getByTestId('member').nth(MEMBERS).waitFor();
+      const form = page.getByTestId('add-member');
+      await form.locator('input[type=email]').fill('new.host@localhost');
+      await form.getByLabel('Name', { exact: true }).fill('Sam New');
+      await form.locator('button[type=submit]').click();
+      await page.getByTestId('members-note').waitFor();
+      await shot(page, 'staff-refused-add-phone');
+      expect(await page.getByTestId('members-note').textContent()).toContain('must be an email address');
+      expect(await inView(page, '[data-testid=members-note]')).toBe(true);
+      expect(await form.locator('input[type=email]').inputValue()).toBe('new.host@localhost');
+      expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('Sam New');
+      // Corrected, it is added, and the one-time link is shown there too.
+      await form.locator('input[type=email]').fill('new.host@example.test');
+      await form.locator('button[type=submit]').click();
+      await page.getByTestId('members-note').getByTestId('invitation-link').waitFor();
+      expect(await inView(page, '[data-testid=members-note]')).toBe(true);
+      await page.context().close();
+    }, 60_000);
+
+    it('Staff: the owner first, then managers, then hosts, each in name order with numbers counted (2 before 10)', async () => {
+      const page = await open(phone, 'staff');
+      await page.getByTestId('member').nth(MEMBERS).waitFor();
+      const emails = (await page.evaluate(
+        `[...document.querySelectorAll('[data-testid=member]')].map((r) => r.dataset.email)`,
+      )) as string[];
+      const ours = Array.from({ length: MEMBERS }, (_, i) => i);
+      expect(emails.filter((e) => e === owner.email || e.startsWith('alexandria.'))).toEqual([
+        owner.email,
+        ...ours.filter((i) => i % 5 === 0).map(memberEmail),
+        ...ours.filter((i) => i % 5 !== 0).map(memberEmail),
+      ]);
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: the Country typed is saved with the settings', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('settings').waitFor();
+      await page.fill('input[name=country]', 'fr');
+      await page.getByTestId('save-settings').click();
+      await page.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+      const venue = (await api().get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { country: string | null };
+      expect(venue.country).toBe('FR');
+      await api().patch(`/v1/venues/${v.id}`).set(owner.auth).send({ country: 'US' }).expect(200);
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: an emptied name is refused in plain words, and the settings typed stay', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('settings').waitFor();
+      await page.fill('input[name=venueName]', '  ');
+      await page.fill('input[name=queuePartyCap]', '9');
+      await page.getByTestId('save-settings').click();
+      const error = page.getByTestId('settings').locator('.error');
+      await error.waitFor();
+      expect(await error.textContent()).toBe('The venue needs a name.');
+      expect(await page.inputValue('input[name=queuePartyCap]')).toBe('9');
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: tables are listed in the order a host counts them (T2 before T10), in the list and the combination picker', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('table-line').first().waitFor();
+      const listed = (await page
+        .getByTestId('table-line')
+        .locator('input[name=label]')
+        .evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))) as string[];
+      const numbered = Array.from({ length: 24 }, (_, i) => `T${i + 1}`);
+      expect(listed.filter((l) => /^T\d+$/.test(l))).toEqual(numbered);
+      const chips = (await page.evaluate(
+        `[...document.querySelectorAll('[data-combo-table]')].map((b) => b.dataset.comboTable)`,
+      )) as string[];
+      expect(chips.filter((l) => /^T\d+$/.test(l))).toEqual(numbered);
+      await page.context().close();
+    }, 60_000);
+
+    it('Set up: after a table is added, the New table field has the focus for the next one', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('tables-setup').waitFor();
+      await page.fill('input[name=tableLabel]', 'Z1');
+      await page.getByTestId('add-table').click();
+      await page.locator('.toast', { hasText: 'Table Z1 added.' }).waitFor();
+      await page.locator('[data-testid=table-line]').nth(TABLES.length).waitFor();
+      expect(await page.evaluate('document.activeElement.name')).toBe('tableLabel');
+      // A refusal (the same label again) keeps the focus there too.
+      await page.fill('input[name=tableLabel]', 'Z1');
+      await page.getByTestId('add-table').click();
+      await page.getByTestId('tables-setup').locator('.error').waitFor();
+      expect(await page.evaluate('document.activeElement.name')).toBe('tableLabel');
+      await page.context().close();
+      const z1 = (
+        (await api().get(`/v1/venues/${v.id}/tables`).set(owner.auth).expect(200)).body as Array<{ id: string; label: string }>
+      ).find((x) => x.label === 'Z1');
+      await api().post(`/v1/venues/${v.id}/tables/${z1?.id}/retire`).set(owner.auth).expect(200);
+    }, 60_000);
+
+    it('Set up: hours that run past midnight say so', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('window-line').first().waitFor();
+      const lines = await page.getByTestId('window-line').allTextContents();
+      expect(lines.find((l) => l.startsWith('Fri Sat'))).toContain('23:30–02:00 the next day');
+      expect(lines.find((l) => l.startsWith('Mon Tue Wed Thu Fri Sat Sun'))).toContain('17:00–23:30 ·');
+      await page.context().close();
+    }, 60_000);
+
+    it('Messages: Show older messages keeps the focus (it was dropped to the page)', async () => {
+      const page = await open(phone, 'messages');
+      await page.getByTestId('message').first().waitFor();
+      const first = await page.getByTestId('message').count();
+      await page.getByTestId('messages-older').focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('message').nth(first).waitFor();
+      expect(await page.evaluate(`document.activeElement.dataset.testid`)).toBe('messages-older');
+      await page.context().close();
+    }, 60_000);
+
+    it('Reports: a range that ends before it starts is refused, and no report of other dates is left under the new ones', async () => {
+      const page = await open(phone, 'reports');
+      await page.getByTestId('report-summary').waitFor();
+      await page.locator('.report-range input').first().fill('2026-10-20');
+      await page.getByTestId('reports-error').waitFor();
+      await shot(page, 'reports-bad-range-phone');
+      expect(await page.getByTestId('reports-error').textContent()).toContain('Choose a From date on or before the To date.');
+      expect(await page.getByTestId('report-summary').count()).toBe(0);
+      // Nothing to download for such a range either (it answered "The server answered 400.").
+      expect(await page.getByTestId('csv').isDisabled()).toBe(true);
+      await page.context().close();
+    }, 60_000);
+  });
+
+  for (const vp of VIEWPORTS) {
+    describe(`${vp.name} ${vp.width}×${vp.height}`, () => {
+      it('Set up: the plan editor draws 30 tiles apart, inside the plan, each a 40 px target; one is placed by tapping', async () => {
+        const page = await open(vp, 'setup');
+        await page.getByTestId('plan-editor').waitFor();
+        await page.getByTestId('plan-editor').scrollIntoViewIfNeeded();
+        await shot(page, `setup-plan-${vp.name}`);
+        expect(await page.evaluate(PLAN_TILES)).toEqual({ tiles: TABLES.length, overlaps: [], outside: [], small: [] });
+        await onScreen(page);
+        // The whole plan fits on the screen under the top bar: a table picked at the top can be
+        // placed at the bottom without scrolling (a landscape tablet's plan was 795 px tall).
+        const room = await page.evaluate(
+          `innerHeight - document.querySelector('.top-bar').getBoundingClientRect().height - document.querySelector('[data-testid=plan-editor]').getBoundingClientRect().height`,
+        );
+        expect(room).toBeGreaterThanOrEqual(0);
+        // The long-labelled table, tapped and then placed at the plan's bottom right (empty: the last
+        // row of the grid the unplaced tables are drawn on holds two tables, at its left).
+        const id = v.tableIds['Terrace by the fountain, left'];
+        await page.locator(`[data-testid=plan-editor] [data-table-id="${id}"]`).click();
+        expect(await page.getByTestId('plan-hint').textContent()).toContain(
+          'Now tap where Terrace by the fountain, left stands.',
+        );
+        await page.evaluate(`document.querySelector('[data-testid=plan-editor]').parentElement.scrollTo(99999, 0)`);
+        await page.getByTestId('plan-editor').scrollIntoViewIfNeeded();
+        const plan = await page.getByTestId('plan-editor').boundingBox();
+        await page.mouse.click((plan?.x ?? 0) + (plan?.width ?? 0) * 0.8, (plan?.y ?? 0) + (plan?.height ?? 0) * 0.88);
+        await page.locator('[data-testid=plan-editor] [aria-pressed=true]').waitFor({ state: 'detached' });
+        const tables = (await api().get(`/v1/venues/${v.id}/tables`).set(owner.auth).expect(200)).body as Array<{
+          id: string;
+          x: number;
+          y: number;
+        }>;
+        const placed = tables.find((x) => x.id === id);
+        expect([placed?.x, placed?.y]).toEqual([80, 88]);
+        expect(await page.evaluate(PLAN_TILES)).toMatchObject({ overlaps: [], outside: [], small: [] });
+        await page.context().close();
+        // Unplaced again, for the next screen size.
+        await api().patch(`/v1/venues/${v.id}/tables/${id}`).set(owner.auth).send({ x: null, y: null }).expect(200);
+      }, 60_000);
+
+      it('Set up: nothing past the screen edge, every control a 40 px target', async () => {
+        const page = await open(vp, 'setup');
+        await page.getByTestId('settings').waitFor();
+        await shot(page, `setup-${vp.name}`);
+        await onScreen(page);
+        await page.context().close();
+      }, 60_000);
+
+      it(`Staff: ${MEMBERS + 1} members with long addresses, each one's role, Reset and Remove on screen`, async () => {
+        const page = await open(vp, 'staff');
+        await page.getByTestId('member').nth(MEMBERS).waitFor();
+        await shot(page, `staff-${vp.name}`);
+        await onScreen(page);
+        await page.context().close();
+      }, 60_000);
+
+      it('Messages: hundreds of messages, a page of older ones on request, nothing past the screen', async () => {
+        const page = await open(vp, 'messages');
+        await page.getByTestId('message').first().waitFor();
+        const first = await page.getByTestId('message').count();
+        await page.getByTestId('messages-older').click();
+        await page.getByTestId('message').nth(first).waitFor();
+        await shot(page, `messages-${vp.name}`);
+        await onScreen(page);
+        await page.context().close();
+      }, 60_000);
+
+      it('Reports: a month of offers, the models side by side or stacked, nothing past the screen', async () => {
+        const page = await open(vp, 'reports');
+        await page.getByTestId('report-summary').waitFor();
+        await page.locator('.report-range input').first().fill('2026-09-01');
+        await page
+          .getByTestId('report-summary')
+          .getByText(`${DAYS * PARTIES_A_DAY} parties offered a table`)
+          .waitFor();
+        await page.locator('[data-testid=histogram-floor] canvas').first().waitFor();
+        await shot(page, `reports-${vp.name}`);
+        await onScreen(page);
+        await page.context().close();
+      }, 60_000);
+    });
+  }
+});
