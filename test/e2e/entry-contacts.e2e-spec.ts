@@ -182,6 +182,43 @@ describe('a party’s contact, read and corrected by the host', () => {
     expect((await board()).queue.find((e) => e.id === p.entry.id)?.reach).toBe('failed');
   });
 
+  it('a table-ready text that failed to a wrong number: the corrected number is not told of a withdrawal it never heard the offer of', async () => {
+    const wrong = '+13125550146';
+    const right = '+13125550147';
+    const p = await joined(t, host, v.id, { name: 'Misheard', partySize: 2, phone: wrong });
+    provider.answer = (form) => (form.get('To') === wrong ? 400 : 201);
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(host.auth)
+      .send({ entryId: p.entry.id, entryVersion: 1, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    await relay();
+    expect((await messages(t, owner, v.id)).find((m) => m.template === 'table-ready')).toMatchObject({
+      to: wrong,
+      status: 'failed',
+    });
+    const version = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await correct(host, p.entry.id, { entryVersion: version, phone: right }).expect(200);
+    const offerId = (offered.body as { offer: { id: string } }).offer.id;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(host.auth).expect(200);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([]);
+    expect((await messages(t, owner, v.id)).find((m) => m.template === 'offer-withdrawn')).toMatchObject({
+      to: right,
+      status: 'recorded',
+      notSentReason: 'not sent: the table-ready message of that offer went to the party’s earlier contact',
+    });
+    // The next offer's table-ready reaches the corrected number.
+    const again = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(host.auth)
+      .send({ entryId: p.entry.id, entryVersion: again, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+  });
+
   it('the refusals a host sees, in words', async () => {
     const taken = `taken-${uniq()}@example.test`;
     await joined(t, host, v.id, { name: 'Other', partySize: 2, email: taken });

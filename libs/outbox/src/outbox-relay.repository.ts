@@ -23,6 +23,7 @@ export const NOT_SENT = {
   sandbox: 'not sent: a sandbox venue’s messages are only recorded',
   offerEnded: 'not sent: the table offer had ended before a provider could take the message',
   offerNeverSent: 'not sent: the table-ready message of that offer was not sent',
+  offerSentElsewhere: 'not sent: the table-ready message of that offer went to the party’s earlier contact',
   tooOld: (minutes: number): string => `not sent: more than ${minutes} minutes old when a provider could take it`,
   contactRemoved: 'not sent: staff removed this contact from the party before a provider could take it',
 };
@@ -81,22 +82,28 @@ export class OutboxRelayRepository {
         ],
       ),
     );
-    // A party that never heard its table was ready is not told the offer was withdrawn or lapsed.
+    // A party that never heard its table was ready is not told the offer was withdrawn or lapsed:
+    // not when that message was held back, nor at a contact staff corrected since it was addressed
+    // (the new phone never had it, whatever became of it at the old one).
     // (A second statement: the first one's marks are not visible to itself.)
     const followers = returningRows<{ id: string }>(
       await tx.query(
-        `UPDATE outbox_messages m SET not_sent_reason = $2::text
-          WHERE m.id IN (SELECT c.id FROM outbox_messages c
-                          WHERE c.status = 'recorded' AND c.not_sent_reason IS NULL AND c.channel = ANY($1)
-                            AND c.template = ANY($3::text[]) AND c.reservation_id IS NOT NULL
-                            AND EXISTS (SELECT 1 FROM outbox_messages r
-                                         -- The party's messages (outbox_messages_entry_idx), not the whole outbox.
-                                         WHERE r.entry_id = c.entry_id AND r.reservation_id = c.reservation_id
-                                           AND r.channel = c.channel
-                                           AND r.template = $4::text AND r.not_sent_reason IS NOT NULL)
-                            FOR UPDATE OF c SKIP LOCKED)
+        `UPDATE outbox_messages m SET not_sent_reason = h.reason
+           FROM (SELECT c.id,
+                        (SELECT CASE WHEN r.not_sent_reason IS NOT NULL THEN $2::text ELSE $5::text END
+                           FROM outbox_messages r
+                          -- The party's messages (outbox_messages_entry_idx), not the whole outbox.
+                          WHERE r.entry_id = c.entry_id AND r.reservation_id = c.reservation_id
+                            AND r.channel = c.channel AND r.template = $4::text
+                            AND (r.not_sent_reason IS NOT NULL OR r.to_address <> c.to_address)
+                          LIMIT 1) AS reason
+                   FROM outbox_messages c
+                  WHERE c.status = 'recorded' AND c.not_sent_reason IS NULL AND c.channel = ANY($1)
+                    AND c.template = ANY($3::text[]) AND c.reservation_id IS NOT NULL
+                    FOR UPDATE OF c SKIP LOCKED) h
+          WHERE m.id = h.id AND h.reason IS NOT NULL
       RETURNING m.id`,
-        [channels, NOT_SENT.offerNeverSent, OFFER_ENDINGS, TABLE_READY],
+        [channels, NOT_SENT.offerNeverSent, OFFER_ENDINGS, TABLE_READY, NOT_SENT.offerSentElsewhere],
       ),
     );
     return rows.length + followers.length;
