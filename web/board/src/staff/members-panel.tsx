@@ -101,7 +101,8 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
                 )}
               </td>
               <td>
-                {manages(role, m.role) && (
+                {/* One's own password is changed under Account, with the current one. */}
+                {m.userId !== me && manages(role, m.role) && (
                   <ResetButton
                     onReset={(pw) =>
                       act(
