@@ -1,8 +1,5 @@
 import request from 'supertest';
-import { Clock, loadConfig, TransactionRunner } from '@hostboard/core';
-import { BoardEventWriter } from '@hostboard/board';
-import { JobScheduler } from '@hostboard/jobs';
-import { EmailChannel, NOT_SENT, OutboxRelay, OutboxRelayRepository, SmsAdapter } from '@hostboard/outbox';
+import { NOT_SENT } from '@hostboard/outbox';
 import {
   activeEntries,
   errorOf,
@@ -15,6 +12,7 @@ import {
   type Sandbox,
 } from '../support/restaurant.js';
 import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { relayOn } from '../support/outbox-relay.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
 
@@ -70,19 +68,7 @@ describe('a party’s contact, read and corrected by the host', () => {
     };
 
   /** The relay a worker started with the fake text provider would run, on this app's database. */
-  const relay = (): Promise<number> => {
-    const config = loadConfig({ NODE_ENV: 'test', ...provider.env });
-    return new OutboxRelay(
-      t.app.get(Clock),
-      t.app.get(TransactionRunner),
-      t.app.get(JobScheduler),
-      t.app.get(BoardEventWriter),
-      config,
-      t.app.get(OutboxRelayRepository),
-      new EmailChannel(config),
-      new SmsAdapter(config),
-    ).relay();
-  };
+  const relay = (): Promise<number> => relayOn(t, provider.env).relay();
 
   it('the host reads the contact as stored and corrects it: place kept, read again, never on the board', async () => {
     const first = await joined(t, host, v.id, { name: 'Ahead', partySize: 2, email: `ahead-${uniq()}@example.test` });

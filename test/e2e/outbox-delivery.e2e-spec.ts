@@ -4,10 +4,8 @@ import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { Clock, loadConfig, TransactionRunner } from '@hostboard/core';
-import { BoardEventWriter } from '@hostboard/board';
-import { JobScheduler } from '@hostboard/jobs';
-import { EmailChannel, NOT_SENT, OutboxRelay, OutboxRelayRepository, SmsAdapter } from '@hostboard/outbox';
+import { loadConfig } from '@hostboard/core';
+import { NOT_SENT, type OutboxRelay } from '@hostboard/outbox';
 import {
   activeEntries,
   joined,
@@ -18,6 +16,7 @@ import {
   type Sandbox,
 } from '../support/restaurant.js';
 import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { relayOn } from '../support/outbox-relay.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 
@@ -52,19 +51,7 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
   });
 
   /** The relay a worker started with the fake provider (and `env`) would run, on this app's database. */
-  const relayWith = (env: Record<string, string> = {}): OutboxRelay => {
-    const config = loadConfig({ NODE_ENV: 'test', ...provider.env, ...env });
-    return new OutboxRelay(
-      t.app.get(Clock),
-      t.app.get(TransactionRunner),
-      t.app.get(JobScheduler),
-      t.app.get(BoardEventWriter),
-      config,
-      t.app.get(OutboxRelayRepository),
-      new EmailChannel(config),
-      new SmsAdapter(config),
-    );
-  };
+  const relayWith = (env: Record<string, string> = {}): OutboxRelay => relayOn(t, { ...provider.env, ...env });
 
   /** Relays until a run sends nothing. */
   const relayAll = async (relay: OutboxRelay): Promise<void> => {

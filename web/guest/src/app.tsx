@@ -60,6 +60,11 @@ export function App() {
     creds.current = c;
     saveCredentials(c);
   };
+  /** From now on this phone follows the entry of `token` (a link it was given). */
+  const follow = (token: string): void => {
+    keep({ token, session: null });
+    setShown({ kind: 'loading' });
+  };
 
   /**
    * A refused act (an offer that lapsed just before the party's tap) stays on screen until the next
@@ -94,17 +99,13 @@ export function App() {
   useEffect(() => {
     const incoming = arrival.current.incoming;
     if (!incoming) return;
-    const follow = (): void => {
-      keep({ token: incoming, session: null });
-      setShown({ kind: 'loading' });
-    };
     void (async () => {
       const [theirs, mine] = await Promise.all([
         viewOf({ token: incoming, session: null }).catch(() => null),
         viewOf(creds.current).catch(() => null),
       ]);
       if (!theirs) setShown({ kind: 'loading' });
-      else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow();
+      else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
       else setShown({ kind: 'choose', mine, theirs, token: incoming });
     })();
   }, []);
@@ -178,15 +179,7 @@ export function App() {
             <button type="button" class="btn btn-primary" data-testid="keep-mine" onClick={() => setShown({ kind: 'loading' })}>
               Keep {shown.mine.entry.name}
             </button>
-            <button
-              type="button"
-              class="btn"
-              data-testid="follow-link"
-              onClick={() => {
-                keep({ token: shown.token, session: null });
-                setShown({ kind: 'loading' });
-              }}
-            >
+            <button type="button" class="btn" data-testid="follow-link" onClick={() => follow(shown.token)}>
               Follow {shown.theirs.entry.name}
             </button>
           </div>
