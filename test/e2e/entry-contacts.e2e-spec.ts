@@ -134,6 +134,42 @@ describe('a party’s contact, read and corrected by the host', () => {
     );
   });
 
+  it('a text with the provider while the host corrects the number: the provider’s retryable refusal is retried to the corrected number, or not at all for a removed one', async () => {
+    const wrong = '+13125550148';
+    const right = '+13125550149';
+    const dropped = '+13125550150';
+    const fixed = await joined(t, host, v.id, { name: 'Caught', partySize: 2, phone: wrong });
+    const removed = await joined(t, host, v.id, {
+      name: 'Dropped',
+      partySize: 2,
+      email: `dropped-${uniq()}@example.test`,
+      phone: dropped,
+    });
+    // Each correction is made while its text is with the provider, which then answers "try later".
+    const corrections: unknown[] = [];
+    provider.answer = async (form) => {
+      const to = form.get('To');
+      if (to === wrong) corrections.push(await correct(host, fixed.entry.id, { entryVersion: 1, phone: right }).expect(200));
+      if (to === dropped) corrections.push(await correct(host, removed.entry.id, { entryVersion: 1, phone: null }).expect(200));
+      return to === wrong || to === dropped ? 503 : 201;
+    };
+    await relay();
+    expect(corrections).toHaveLength(2);
+    expect(provider.taken()).toEqual([]);
+
+    clock.set(new Date(FRIDAY_6PM.getTime() + 60_000)); // past the first backoff
+    provider.answer = () => 201;
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+    const list = await messages(t, owner, v.id);
+    expect(list.find((m) => m.entryId === fixed.entry.id)).toMatchObject({ to: right, status: 'sent' });
+    expect(list.find((m) => m.entryId === removed.entry.id && m.channel === 'sms')).toMatchObject({
+      to: dropped,
+      status: 'recorded',
+      notSentReason: NOT_SENT.contactRemoved,
+    });
+  });
+
   it('a text that failed to a wrong number: after the correction the board no longer calls the party unreached, and the table-ready text reaches the new number', async () => {
     const wrong = '+13125550144';
     const right = '+13125550145';

@@ -26,8 +26,8 @@ export interface FakeSmsProvider {
   taken: () => Received[];
   /** The most requests it was ever answering at once. */
   maxInFlight: () => number;
-  /** Decides each answer; default: 201. */
-  answer: (form: URLSearchParams) => Answer;
+  /** Decides each answer; default: 201. A promise holds the answer until it settles (the text is then in flight). */
+  answer: (form: URLSearchParams) => Answer | Promise<Answer>;
   /** How long it takes to answer each request. */
   delayMs: number;
   /** The settings that point the app at it. */
@@ -71,7 +71,7 @@ export async function fakeSmsProvider(): Promise<FakeSmsProvider> {
       const form = new URLSearchParams(body);
       const r: Received = { path: req.url ?? '', authorization: req.headers.authorization, form };
       fake.received.push(r);
-      const answer = fake.answer(form);
+      const answer = await fake.answer(form);
       if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
       inFlight--;
       if (answer === 'drop') {

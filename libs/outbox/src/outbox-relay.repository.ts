@@ -136,17 +136,46 @@ export class OutboxRelayRepository {
     );
   }
 
-  /** The provider did not take it: `recorded` again, tried no sooner than `retryAt`; its words kept. */
+  /**
+   * The provider did not take it: `recorded` again, tried no sooner than `retryAt`; its words kept.
+   * Addressed afresh (see `backToRecorded`): the host may have corrected the party's contact while it
+   * was with the provider.
+   */
   async retryLater(tx: EntityManager, id: string, reason: string, retryAt: Date): Promise<void> {
-    await tx.query(
-      `UPDATE outbox_messages SET status = 'recorded', attempts = attempts + 1, retry_at = $3, failure_reason = $2 WHERE id = $1`,
-      [id, reason, retryAt],
-    );
+    await this.backToRecorded(tx, [id], { attempts: 1, retryAt, reason });
   }
 
-  /** Claimed but not handed over (an earlier message to its recipient must go first): as it was. */
+  /** Claimed but not handed over (an earlier message to its recipient must go first): as it was, addressed afresh. */
   async release(tx: EntityManager, ids: string[]): Promise<void> {
-    if (ids.length > 0) await tx.query(`UPDATE outbox_messages SET status = 'recorded' WHERE id = ANY($1::uuid[])`, [ids]);
+    if (ids.length > 0) await this.backToRecorded(tx, ids, null);
+  }
+
+  /**
+   * A claimed message goes back to `recorded`. A correction of the party's contact skips messages
+   * being handed over (OutboxWriter.readdress), so one that comes back is addressed here to the
+   * contact the party has now on its channel, or held back with the reason when staff removed it;
+   * otherwise the retry would reach the number the host had just said was wrong. Messages of a
+   * booking (no queue entry) keep their address.
+   */
+  private async backToRecorded(
+    tx: EntityManager,
+    ids: string[],
+    retry: { attempts: number; retryAt: Date; reason: string } | null,
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE outbox_messages m
+          SET status = 'recorded',
+              attempts = m.attempts + $2,
+              retry_at = CASE WHEN $5 THEN $3::timestamptz ELSE m.retry_at END,
+              failure_reason = CASE WHEN $5 THEN $4 ELSE m.failure_reason END,
+              to_address = COALESCE(now_at.address, m.to_address),
+              not_sent_reason = CASE WHEN e.id IS NOT NULL AND now_at.address IS NULL THEN $6 ELSE m.not_sent_reason END
+         FROM outbox_messages o
+         LEFT JOIN queue_entries e ON e.id = o.entry_id
+         LEFT JOIN LATERAL (SELECT CASE o.channel WHEN 'sms' THEN e.phone ELSE e.email END AS address) now_at ON true
+        WHERE m.id = o.id AND o.id = ANY($1::uuid[])`,
+      [ids, retry?.attempts ?? 0, retry?.retryAt ?? null, retry?.reason ?? null, retry !== null, NOT_SENT.contactRemoved],
+    );
   }
 
   async sent(tx: EntityManager, id: string, at: Date): Promise<void> {
