@@ -174,6 +174,68 @@ d('correcting a party’s contact on the board', () => {
       expect(errors).toEqual([]);
     }, 120_000);
   }
+
+  it('notes and tags with the party open on two screens (390×844): a tag saved here keeps the note written there, and a note changed on both is shown before it is replaced', async () => {
+    const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 4 }] });
+    const host = await addMember(t, v.id, owner, 'host');
+    const ana = await joined(t, host, v.id, { name: 'Ana Lima', partySize: 2, email: `ana-${uniq()}@example.test` });
+    const details = `/v1/venues/${v.id}/queue/${ana.entry.id}/details`;
+    const elsewhere = (body: object): request.Test => request(t.baseUrl).put(details).set(owner.auth).send(body).expect(200);
+    const stored = async (): Promise<{ note: string | null; tags: string[] }> => {
+      const board = (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(host.auth).expect(200)).body as {
+        queue: Array<{ id: string; note: string | null; tags: string[] }>;
+      };
+      const row = board.queue.find((e) => e.id === ana.entry.id);
+      return { note: row?.note ?? null, tags: row?.tags ?? [] };
+    };
+    await elsewhere({ note: 'Birthday', tags: [] });
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(`notes: ${e.message}`));
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', host.email);
+    await page.fill('input[name=password]', host.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${v.id}"]`);
+    const row = page.locator('[data-testid=entry]', { hasText: 'Ana Lima' });
+    const sheet = page.getByTestId('entry-sheet');
+    const note = sheet.locator('input[name=note]');
+    await row.getByText('Birthday').waitFor({ timeout: STEP });
+
+    // This phone opens the party; the door's tablet then adds to the note; this phone only taps VIP.
+    await row.getByTestId('entry-more').click();
+    await sheet.locator('input[name=entryEmail]:enabled').waitFor({ timeout: STEP });
+    expect(await note.inputValue()).toBe('Birthday');
+    await elsewhere({ note: 'Birthday, window seat', noteWas: 'Birthday' });
+    await sheet.locator('[data-tag=vip]').click();
+    await sheet.getByTestId('entry-save').click();
+    await sheet.waitFor({ state: 'detached', timeout: STEP });
+    expect(await stored()).toEqual({ note: 'Birthday, window seat', tags: ['vip'] });
+    // Its "saved" notice fades by itself; gone, it covers nothing of the sheet below.
+    await page.locator('[data-testid=notice]', { hasText: 'Ana Lima saved.' }).waitFor({ state: 'detached', timeout: STEP });
+
+    // Both change the note: the phone is told what the other screen wrote, and its typing is kept.
+    await row.getByText('Birthday, window seat').waitFor({ timeout: STEP });
+    await row.getByTestId('entry-more').click();
+    await sheet.locator('input[name=entryEmail]:enabled').waitFor({ timeout: STEP });
+    await elsewhere({ note: 'Cake at 9', noteWas: 'Birthday, window seat' });
+    await note.fill('Birthday, window seat, high chair');
+    await sheet.getByTestId('entry-save').click();
+    await sheet
+      .getByTestId('entry-note-error')
+      .getByText('Another screen changed this note to “Cake at 9” while you were typing. Save again to replace it with yours.')
+      .waitFor({ timeout: STEP });
+    expect(await note.inputValue()).toBe('Birthday, window seat, high chair');
+    expect((await stored()).note).toBe('Cake at 9');
+    await noSidewaysScroll(page, 'note conflict');
+    await screenshot(page, 'entry-notes-phone-conflict');
+    await sheet.getByTestId('entry-save').click();
+    await sheet.waitFor({ state: 'detached', timeout: STEP });
+    expect(await stored()).toEqual({ note: 'Birthday, window seat, high chair', tags: ['vip'] });
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
 
 /** The page is never wider than the screen. */

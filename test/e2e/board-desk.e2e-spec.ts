@@ -190,6 +190,48 @@ describe('board desk: lookup by token, tables, party details', () => {
     expect(cleared.queue[0]).toMatchObject({ note: null, tags: [] });
   });
 
+  it('two screens with the same party open: what each changed is kept, and a note changed on both is refused with the other one', async () => {
+    const v = await sandboxVenue(t, owner, { clock: CLOCK });
+    const host = await addMember(t, v.id, owner, 'host');
+    const a = await joined(t, owner, v.id, party(2));
+    const put = (body: object) => api().put(`/v1/venues/${v.id}/queue/${a.entry.id}/details`).set(host.auth).send(body);
+    await put({ note: 'Birthday', tags: ['high-chair'] }).expect(200);
+    // Both tablets opened the party now (note "Birthday", a high chair).
+    const read = { note: 'Birthday', tags: ['high-chair'] };
+
+    // The door's tablet writes a note; the bar's adds VIP and takes the high chair off, touching no note.
+    expect((await put({ note: 'Birthday, window seat', noteWas: read.note }).expect(200)).body).toMatchObject({
+      note: 'Birthday, window seat',
+      tags: ['high-chair'],
+    });
+    expect((await put({ tags: ['vip'], tagsWas: read.tags }).expect(200)).body).toMatchObject({
+      note: 'Birthday, window seat',
+      tags: ['vip'],
+    });
+    // The door's tablet adds an allergy to what it read: VIP (added elsewhere) stays, the high chair stays off.
+    expect((await put({ tags: ['high-chair', 'allergy'], tagsWas: read.tags }).expect(200)).body).toMatchObject({
+      tags: ['vip', 'allergy'],
+    });
+
+    // The bar's tablet changes the note it read, which the door changed since: refused, with the door's note.
+    const refused = await put({ note: 'Birthday, cake at 9', noteWas: read.note }).expect(409);
+    expect((refused.body as { error: unknown }).error).toEqual({
+      code: 'CONFLICT',
+      message: 'The note was changed on another screen while this one was open.',
+      details: { field: 'note', note: 'Birthday, window seat' },
+    });
+    // Saving the same words as the other screen, or against the note it now shows, goes through.
+    await put({ note: 'Birthday, window seat', noteWas: read.note }).expect(200);
+    await put({ note: 'Birthday, cake at 9', noteWas: 'Birthday, window seat' }).expect(200);
+    const board = (await api().get(`/v1/venues/${v.id}/board`).set(host.auth).expect(200)).body as {
+      queue: Array<{ note: string | null; tags: string[] }>;
+    };
+    expect(board.queue[0]).toMatchObject({ note: 'Birthday, cake at 9', tags: ['vip', 'allergy'] });
+    // Nothing to save is a plain refusal, not an empty write.
+    await put({}).expect(400);
+    await put({ tags: ['vip'], tagsWas: ['birthday'] }).expect(400);
+  });
+
   it('the site root leads to the board', async () => {
     const res = await api().get('/').expect(302);
     expect(res.headers.location as string).toBe('/board/');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
@@ -13,6 +13,32 @@ export interface EntryDetails {
   entryId: string;
   note: string | null;
   tags: EntryTag[];
+}
+
+export interface DetailsChange {
+  note?: string | null;
+  noteWas?: string | null;
+  tags?: EntryTag[];
+  tagsWas?: EntryTag[];
+}
+
+export const NOTHING_TO_SAVE = 'Send a note or tags to save.';
+/** `details.note` says what the other screen saved. */
+export const NOTE_CHANGED_ELSEWHERE = 'The note was changed on another screen while this one was open.';
+
+const noteOf = (text: string | null): string | null => (text?.trim() ? text.trim() : null);
+
+/**
+ * The tags after a screen's change. With what the screen read (`was`), only the tags its host added
+ * or removed are applied to what is stored, so a tag another screen added since stays; without it,
+ * the list replaces what is stored. One of each, in the catalogue's order.
+ */
+function tagsAfter(stored: EntryTag[], sent: EntryTag[], was: EntryTag[] | undefined): EntryTag[] {
+  const wanted =
+    was === undefined
+      ? sent
+      : [...stored, ...sent.filter((t) => !was.includes(t))].filter((t) => sent.includes(t) || !was.includes(t));
+  return ENTRY_TAGS.filter((t) => wanted.includes(t));
 }
 
 /**
@@ -30,14 +56,25 @@ export class EntryDetailsService {
     private readonly board: BoardEventWriter,
   ) {}
 
-  async set(venueId: string, entryId: string, input: { note: string | null; tags: EntryTag[] }): Promise<EntryDetails> {
+  async set(venueId: string, entryId: string, input: DetailsChange): Promise<EntryDetails> {
+    if (input.note === undefined && input.tags === undefined)
+      throw DomainException.validation(NOTHING_TO_SAVE, { field: 'note' });
     return this.tx.command({}, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const entry = await this.entries.find(tx.manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');
-      const note = input.note?.trim() ? input.note.trim() : null;
-      // One of each, in the catalogue's order, whatever order the tablet sent them in.
-      const tags = ENTRY_TAGS.filter((t) => input.tags.includes(t));
+      const stored = { note: entry.staffNote ?? null, tags: (entry.staffTags ?? []) as EntryTag[] };
+      const note = input.note === undefined ? stored.note : noteOf(input.note);
+      // Another screen saved a different note since this one read it: neither is lost silently.
+      if (
+        input.note !== undefined &&
+        input.noteWas !== undefined &&
+        noteOf(input.noteWas) !== stored.note &&
+        note !== stored.note
+      ) {
+        throw new DomainException(ErrorCode.CONFLICT, NOTE_CHANGED_ELSEWHERE, { field: 'note', note: stored.note });
+      }
+      const tags = input.tags === undefined ? stored.tags : tagsAfter(stored.tags, input.tags, input.tagsWas);
       await tx.manager.update(QueueEntry, { id: entry.id }, { staffNote: note, staffTags: tags });
       const details = { entryId: entry.id, note, tags };
       await this.board.append(tx, venueId, 'entry.details', details, this.clock.now(venue));

@@ -35,7 +35,7 @@ interface Read {
 }
 
 /** Where a refusal is shown: under the field it names, or at the foot of the form. */
-type Problems = Partial<Record<'name' | 'partySize' | 'email' | 'phone' | 'form', string>>;
+type Problems = Partial<Record<'name' | 'partySize' | 'email' | 'phone' | 'note' | 'form', string>>;
 
 const FIELDS = ['name', 'partySize', 'email', 'phone'] as const;
 
@@ -89,7 +89,7 @@ function change(field: Field, typed: Typed, r: Read, country: string | null | un
  * the board carries none), staff notes and tags, a new code, taking them off the queue.
  */
 export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken }: Props) {
-  const [opened] = useState({ note: row.note ?? '', tags: row.tags ?? [] });
+  const [opened, setOpened] = useState({ note: row.note ?? '', tags: row.tags ?? [] });
   const [read, setRead] = useState<Read>({
     version: row.version,
     name: row.name,
@@ -176,6 +176,17 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
       }
       return;
     }
+    if (err.code === 'CONFLICT' && err.details['field'] === 'note') {
+      // Both screens changed the note: say what the other saved; saving again replaces it with this one.
+      const theirs = typeof err.details['note'] === 'string' ? err.details['note'] : '';
+      setOpened((o) => ({ ...o, note: theirs }));
+      setProblems({
+        note: theirs
+          ? `Another screen changed this note to “${theirs}” while you were typing. Save again to replace it with yours.`
+          : `Another screen cleared this note while you were typing. Save again to keep yours.`,
+      });
+      return;
+    }
     if (err.code === 'WAITLIST_DUPLICATE') {
       // The spec's words, then whose entry it is, so the host can look.
       const other = board.queue.find((r) => r.id === err.details['entryId']);
@@ -197,7 +208,15 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
       setProblems({ phone: `This does not look like a phone number. ${phoneHint(country)}` });
       return;
     }
-    const detailsChanged = note.trim() !== opened.note.trim() || !sameTags(tags, opened.tags);
+    // Only what the host changed, with what the sheet read: a note or tag saved on another screen
+    // since the sheet opened stays (a note changed on both screens is refused).
+    const noteChanged = note.trim() !== opened.note.trim();
+    const tagsChanged = !sameTags(tags, opened.tags);
+    const details = {
+      ...(noteChanged ? { note: note.trim() || null, noteWas: opened.note.trim() || null } : {}),
+      ...(tagsChanged ? { tags, tagsWas: opened.tags } : {}),
+    };
+    const detailsChanged = noteChanged || tagsChanged;
     if (Object.keys(body).length === 0 && !detailsChanged) {
       // Nothing to send: no new version, no board event, nothing for other screens to reread.
       say('info', 'Nothing changed.');
@@ -217,7 +236,7 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
           phone: 'phone' in body ? (body['phone'] as string | null) : read.phone,
         });
       }
-      if (detailsChanged) await api.request('PUT', `${base}/details`, { body: { note: note.trim() || null, tags } });
+      if (detailsChanged) await api.request('PUT', `${base}/details`, { body: details });
       say('ok', savedText(name.trim(), body));
       await afterAct();
       onClose();
@@ -299,7 +318,18 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
         </fieldset>
         <label>
           Note (staff only)
-          <input name="note" maxLength={200} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+          <input
+            name="note"
+            maxLength={200}
+            value={note}
+            aria-invalid={problems.note !== undefined}
+            onInput={(e) => setNote(e.currentTarget.value)}
+          />
+          {problems.note && (
+            <span class="field-error" role="alert" data-testid="entry-note-error">
+              {problems.note}
+            </span>
+          )}
         </label>
         {problems.form && (
           <p class="error" role="alert" data-testid="entry-error">
