@@ -111,7 +111,10 @@ d('staff tab in Chromium', () => {
     await form.locator('input[type=email]').fill(email);
     await form.locator('input[type=password]').fill('handed-over-1');
     await form.locator('button[type=submit]').click();
-    await p.locator(`[data-testid=member][data-email="${email}"]`).waitFor();
+    const row = p.locator(`[data-testid=member][data-email="${email}"]`);
+    await row.waitFor();
+    // Still the venue's to reset: its holder has not chosen their own password.
+    expect(await row.getByRole('button', { name: 'Reset password' }).count()).toBe(1);
 
     const q = await page();
     await signInOn(q, email, 'handed-over-1');
@@ -131,6 +134,11 @@ d('staff tab in Chromium', () => {
     await q.reload();
     await q.locator(`[data-venue-id="${venueId}"]`).waitFor();
     expect(await q.getByTestId('must-change').count()).toBe(0);
+    // Their password is their own now: the Staff tab no longer offers to reset it (the server would refuse).
+    await p.reload();
+    await row.waitFor();
+    expect(await row.getByRole('button', { name: 'Remove' }).count()).toBe(1);
+    expect(await row.getByRole('button', { name: 'Reset password' }).count()).toBe(0);
     // Signing in again with the handed-over password no longer works.
     const r = await page();
     await signInOn(r, email, 'handed-over-1');

@@ -272,6 +272,17 @@ describe('invitations handed over in person (no SMTP)', () => {
     const host = await addMember(t, venue.id, manager, 'host');
     const reset = (userId: string, password: string): request.Test =>
       request(t.baseUrl).post(`/v1/venues/${venue.id}/members/${userId}/password`).set(manager.auth).send({ password });
+    // The staff list says which passwords the venue may reset, as the reset itself decides.
+    const resettable = async (): Promise<Record<string, boolean>> =>
+      Object.fromEntries(
+        (
+          (await request(t.baseUrl).get(`/v1/venues/${venue.id}/members`).set(manager.auth).expect(200)).body as Array<{
+            email: string;
+            passwordResettable: boolean;
+          }>
+        ).map((m) => [m.email, m.passwordResettable]),
+      );
+    expect(await resettable()).toEqual({ [owner.email]: false, [manager.email]: true, [host.email]: true });
     const next = pw();
     expect((await reset(host.userId, next).expect(200)).body).toEqual({ endedSessions: 1 });
     expect((await request(t.baseUrl).get('/v1/venues').set(host.auth)).status).toBe(401);
@@ -284,6 +295,7 @@ describe('invitations handed over in person (no SMTP)', () => {
       .send({ currentPassword: next, newPassword: own })
       .expect(200);
     expect((await reset(host.userId, pw())).status).toBe(403);
+    expect((await resettable())[host.email]).toBe(false);
     // Nor the manager's own account (a manager does not manage managers), nor someone who is not a member.
     expect((await reset(manager.userId, pw())).status).toBe(403);
     const stranger = await signUp(t, 'stranger');
@@ -351,6 +363,11 @@ describe('invitations handed over in person (no SMTP)', () => {
       .set(manager.auth)
       .send({ password: pw() });
     expect(reset.status).toBe(403);
+    const listed = (await request(t.baseUrl).get(`/v1/venues/${venue.id}/members`).set(manager.auth).expect(200)).body as Array<{
+      userId: string;
+      passwordResettable: boolean;
+    }>;
+    expect(listed.find((m) => m.userId === host.userId)?.passwordResettable).toBe(false);
     // Nothing changed: the host's session and their own venue are still theirs.
     await request(t.baseUrl).get(`/v1/venues/${own.id}/members`).set(host.auth).expect(200);
     await signIn(t, host.email, host.password);

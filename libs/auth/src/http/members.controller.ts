@@ -3,7 +3,12 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import type { StaffIdentity } from '../sessions/auth.service.js';
 import { CurrentStaff } from '../guards/current-staff.decorator.js';
-import { MembershipService, type AddMemberResult, type MemberView } from '../memberships/membership.service.js';
+import {
+  MembershipService,
+  type AddMemberResult,
+  type ListedMember,
+  type MemberView,
+} from '../memberships/membership.service.js';
 import { AddMemberDto } from './add-member.dto.js';
 import { ChangeRoleDto, ResetPasswordDto } from './member.dto.js';
 
@@ -26,7 +31,7 @@ export class MembersController {
 
   @VenueRole('manager')
   @Get()
-  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<MemberView[]> {
+  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<ListedMember[]> {
     return this.memberships.list(venueId);
   }
 

@@ -31,9 +31,20 @@ export class MembershipRepository {
     return rows.length > 0;
   }
 
-  list(tx: EntityManager, venueId: string): Promise<Array<{ userId: string; role: Role; email: string; name: string }>> {
+  /**
+   * The venue's members. `passwordResettable`: the account is this venue's to reset (it created it,
+   * its holder has not chosen their own password, and it belongs to no other venue), the same
+   * conditions `MembershipService.resetPassword` checks, so the Staff tab offers only what succeeds.
+   */
+  list(
+    tx: EntityManager,
+    venueId: string,
+  ): Promise<Array<{ userId: string; role: Role; email: string; name: string; passwordResettable: boolean }>> {
     return tx.query(
-      `SELECT m.user_id AS "userId", m.role, u.email, u.name
+      `SELECT m.user_id AS "userId", m.role, u.email, u.name,
+              COALESCE(u.provisioned_by_venue_id = $1 AND u.must_change_password
+                       AND NOT EXISTS (SELECT 1 FROM venue_memberships o WHERE o.user_id = m.user_id AND o.venue_id <> $1),
+                       false) AS "passwordResettable"
          FROM venue_memberships m JOIN staff_users u ON u.id = m.user_id
         WHERE m.venue_id = $1 ORDER BY u.email`,
       [venueId],

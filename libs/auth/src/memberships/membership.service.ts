@@ -24,6 +24,11 @@ export interface MemberView {
   role: Role;
 }
 
+/** A member as the venue's staff list shows it: whether the venue may reset their password. */
+export interface ListedMember extends MemberView {
+  passwordResettable: boolean;
+}
+
 /**
  * What adding a member did, said plainly: `created` (a new account with the given password, to be
  * changed at first sign-in, member at once), `invited` (nothing granted until the email's owner
@@ -152,7 +157,7 @@ export class MembershipService {
     );
   }
 
-  list(venueId: string): Promise<MemberView[]> {
+  list(venueId: string): Promise<ListedMember[]> {
     return this.tx.run(({ manager }) => this.memberships.list(manager, venueId));
   }
 

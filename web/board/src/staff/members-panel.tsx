@@ -102,7 +102,7 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
               </td>
               <td>
                 {/* One's own password is changed under Account, with the current one. */}
-                {m.userId !== me && manages(role, m.role) && (
+                {m.userId !== me && manages(role, m.role) && m.passwordResettable && (
                   <ResetButton
                     onReset={(pw) =>
                       act(

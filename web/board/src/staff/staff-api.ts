@@ -11,6 +11,8 @@ export interface Member {
   email: string;
   name: string;
   role: Role;
+  /** The venue created the account and its holder has not chosen their own password: Reset password works. */
+  passwordResettable?: boolean;
 }
 
 export interface AddMemberAnswer extends Member {
@@ -36,9 +38,13 @@ export const staffApi = {
   signOutEverywhere: () => api.request<void>('DELETE', '/v1/auth/sessions'),
   // No Idempotency-Key: a replay would hand the stored session token to whoever repeats it.
   claim: (token: string, password: string, currentPassword?: string) =>
-    api.post<StaffSession>('/v1/auth/invitations/claim', { token, password, ...(currentPassword ? { currentPassword } : {}) }, {
-      idempotencyKey: undefined,
-    }),
+    api.post<StaffSession>(
+      '/v1/auth/invitations/claim',
+      { token, password, ...(currentPassword ? { currentPassword } : {}) },
+      {
+        idempotencyKey: undefined,
+      },
+    ),
 };
 
 /** The invitation secret from `/board/#claim=<token>` (a fragment: no server log sees it), or null. */
