@@ -35,6 +35,8 @@ export function QuoteScatter({ entries, model }: { entries: ReportEntry[]; model
   return <UplotChart options={options} data={data} testId={`scatter-${model}`} />;
 }
 
+const WHOLE_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000];
+
 /** How far off the quotes were, in 10-minute bins of (quoted − actual): right of 0 means quoted too long. */
 export function ErrorHistogram({ entries, model }: { entries: ReportEntry[]; model: QuoteModel }) {
   const { options, data } = useMemo(() => {
@@ -49,7 +51,8 @@ export function ErrorHistogram({ entries, model }: { entries: ReportEntry[]; mod
     const data: AlignedData = [bins.map((b) => b + BIN_MINUTES / 2), counts];
     const options: Omit<Options, 'width' | 'height'> = {
       scales: { x: { time: false, range: [low, high + BIN_MINUTES] }, y: { range: [0, Math.max(1, ...counts)] } },
-      axes: [{ label: 'quoted − actual (min)' }, { label: 'parties' }],
+      // Parties are whole: ticks step by whole numbers (uPlot's defaults put 0.5 and 1.5 on a short axis).
+      axes: [{ label: 'quoted − actual (min)' }, { label: 'parties', incrs: WHOLE_STEPS }],
       legend: { show: false },
       cursor: { show: false },
       series: [
