@@ -149,23 +149,6 @@ export function stackEnv() {
 }
 
 /**
- * The node flags `npm start` (or `npm run start:worker`) gives its process, from package.json's own
- * script, so the bench runs the api as the operator does: `--max-semi-space-size=32` there gave
- * about a third more joins per second (docs/benchmarks.md, thirteenth round).
- */
-export function npmStartNodeFlags(script) {
-  const line = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts[script] ?? '';
-  const words = line.split(/\s+/);
-  if (words[0] !== 'node') return [];
-  const flags = [];
-  for (const w of words.slice(1)) {
-    if (!w.startsWith('--')) break;
-    flags.push(w);
-  }
-  return flags;
-}
-
-/**
  * The api as `npm start` runs it, a worker and the bench's Redis. Answers the processes (the api's
  * and worker Procs are node:cluster's primaries; cpu.mjs's `withChildren(pid)` adds their processes), the base
  * URL and Redis's stop function.
@@ -174,7 +157,7 @@ export async function startStack({ worker = true } = {}) {
   const stopRedis = await startRedis();
   const env = { ...stackEnv(), ...(process.env.API_PROCESSES && { API_PROCESSES: process.env.API_PROCESSES }) };
   // API_NODE_ARGS (say "--perf-basic-prof" for `perf record`) goes to the api's node, and through node:cluster to its processes.
-  const apiNodeArgs = [...npmStartNodeFlags('start'), ...(process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const apiNodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const api = new Proc(
     'api',
     `${DIST}/apps/api/src/main.js`,
@@ -193,10 +176,7 @@ export async function startStack({ worker = true } = {}) {
   }
   await waitReady(PORT, api);
   // WORKER_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the worker's node: a profile of the same run.
-  const workerNodeArgs = [
-    ...npmStartNodeFlags('start:worker'),
-    ...(process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ];
+  const workerNodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // As `npm run start:worker` runs it: one worker process unless WORKER_PROCESSES says otherwise (a
   // second one on these two cores made expiry slower: docs/benchmarks.md, "Worker processes").
   const workerEnv = { ...env, ...(process.env.WORKER_PROCESSES && { WORKER_PROCESSES: process.env.WORKER_PROCESSES }) };
