@@ -43,6 +43,25 @@ d('correcting a party’s contact on the board', () => {
     await t?.close();
   });
 
+  /** The host signed in on a fresh device of that size, on the venue's board. */
+  async function boardOf(host: Staff, venueId: string, vp: (typeof VIEWPORTS)[number]): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: { width: vp.width, height: vp.height },
+      hasTouch: true,
+      isMobile: vp.name === 'phone',
+      locale: 'en-US',
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(`${vp.name}: ${e.message}`));
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', host.email);
+    await page.fill('input[name=password]', host.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${venueId}"]`);
+    return page;
+  }
+
   for (const vp of VIEWPORTS) {
     it(`at ${vp.width}×${vp.height} (${vp.name})`, async () => {
       const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 4 }] });
@@ -56,20 +75,7 @@ d('correcting a party’s contact on the board', () => {
       const detail = async (): Promise<Detail> =>
         (await api().get(`/v1/venues/${v.id}/queue/${dana.entry.id}`).set(host.auth).expect(200)).body as Detail;
 
-      const context = await browser.newContext({
-        viewport: { width: vp.width, height: vp.height },
-        hasTouch: true,
-        isMobile: vp.name === 'phone',
-        locale: 'en-US',
-      });
-      contexts.push(context);
-      const page: Page = await context.newPage();
-      page.on('pageerror', (e) => errors.push(`${vp.name}: ${e.message}`));
-      await page.goto(`${t.baseUrl}/board`);
-      await page.fill('input[name=email]', host.email);
-      await page.fill('input[name=password]', host.password);
-      await page.click('button[type=submit]');
-      await page.click(`[data-venue-id="${v.id}"]`);
+      const page = await boardOf(host, v.id, vp);
       const row = page.locator('[data-testid=entry]', { hasText: 'Dana Scully' });
       const sheet = page.getByTestId('entry-sheet');
       const email = sheet.locator('input[name=entryEmail]');
@@ -190,15 +196,7 @@ d('correcting a party’s contact on the board', () => {
     };
     await elsewhere({ note: 'Birthday', tags: [] });
 
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(`notes: ${e.message}`));
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', host.email);
-    await page.fill('input[name=password]', host.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
+    const page = await boardOf(host, v.id, VIEWPORTS[0]);
     const row = page.locator('[data-testid=entry]', { hasText: 'Ana Lima' });
     const sheet = page.getByTestId('entry-sheet');
     const note = sheet.locator('input[name=note]');
