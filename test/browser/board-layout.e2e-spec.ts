@@ -294,4 +294,31 @@ d('the board on a busy evening, at the sizes a host uses', () => {
       await page.context().close();
     });
   }
+
+  for (const vp of VIEWPORTS.filter((x) => x.width < x.height)) {
+    it(`${vp.name} ${vp.width}×${vp.height}: scrolled down to the last party, the tabs are still at the top of the screen`, async () => {
+      const page = await open(vp);
+      // The page itself scrolls at this size (there is more than a screen of it).
+      await page.locator('[data-testid=entry]').last().scrollIntoViewIfNeeded();
+      const scrolled = (await page.evaluate('scrollY')) as number;
+      expect(scrolled).toBeGreaterThan(200);
+      const bar = await page.locator('.top-bar').boundingBox();
+      expect(Math.round(bar?.y ?? -1)).toBe(0);
+      // The tabs inside it, on the screen: a host switches to Messages without scrolling back up.
+      const tab = await page.locator('.top-bar [data-tab=messages]').boundingBox();
+      expect(tab?.y).toBeGreaterThanOrEqual(0);
+      expect((tab?.y ?? 0) + (tab?.height ?? 0)).toBeLessThanOrEqual((bar?.height ?? 0) + 0.5);
+      // Every tab whole on the screen (on a phone they keep to one row, so the bar stays two lines high).
+      const tabs = (await page.evaluate(
+        `[...document.querySelectorAll('.top-bar [data-tab]')].map((b) => { const r = b.getBoundingClientRect(); return { tab: b.dataset.tab, inside: r.left >= 0 && r.right <= innerWidth + 0.5, top: Math.round(r.top) }; })`,
+      )) as Array<{ tab: string; inside: boolean; top: number }>;
+      expect(tabs.length).toBe(5);
+      expect(tabs.filter((x) => !x.inside)).toEqual([]);
+      expect(new Set(tabs.map((x) => x.top)).size).toBe(1);
+      // Nothing scrolls sideways, as before.
+      expect(await page.evaluate('document.documentElement.scrollWidth - innerWidth')).toBe(0);
+      await screenshot(page, `board-layout-${vp.name}-top-bar`);
+      await page.context().close();
+    });
+  }
 });
