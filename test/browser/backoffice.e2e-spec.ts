@@ -264,6 +264,27 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await page.context().close();
     }, 60_000);
 
+    it('Set up: a jump to each section lands its heading just under the top bar, which stays on screen', async () => {
+      const page = await open(phone, 'setup');
+      await page.getByTestId('windows-setup').waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, 'backoffice-phone-jumps.png') });
+      const landed = (id: string): Promise<{ scrolled: number; gap: number; bar: number }> =>
+        page.evaluate(
+          `(() => { const h = document.querySelector('[data-testid="${id}"] h2').getBoundingClientRect(); const bar = document.querySelector('.top-bar').getBoundingClientRect(); return { scrolled: Math.round(scrollY), gap: Math.round(h.top - bar.bottom), bar: Math.round(bar.top) }; })()`,
+        ) as Promise<{ scrolled: number; gap: number; bar: number }>;
+      for (const id of ['windows-setup', 'combinations-setup', 'plan-setup', 'tables-setup', 'settings']) {
+        await page.locator(`[data-jump="${id}"]`).click();
+        const at = await landed(id);
+        // The heading is in sight, not under the bar and not a screen further down.
+        expect({ id, bar: at.bar, gapOk: at.gap >= 0 && at.gap <= 40 }).toEqual({ id, bar: 0, gapOk: true });
+        if (id === 'windows-setup') {
+          expect(at.scrolled).toBeGreaterThan(1000);
+          await page.screenshot({ path: join(ARTIFACTS, 'backoffice-phone-jump-hours.png') });
+        }
+      }
+      await page.context().close();
+    }, 60_000);
+
     it('Set up: the Country typed is saved with the settings', async () => {
       const page = await open(phone, 'setup');
       await page.getByTestId('settings').waitFor();

@@ -41,6 +41,7 @@ export function SetupView({ venueId, data }: TabProps) {
           Ready: parties can join now.
         </p>
       )}
+      <SectionJumps tables={venue.policy.seating === 'tables'} />
       <Settings venue={venue} reload={reload} />
       {venue.policy.seating === 'tables' && (
         <>
@@ -51,6 +52,37 @@ export function SetupView({ venueId, data }: TabProps) {
       )}
       <Windows venueId={venueId} data={data} reload={reload} />
     </main>
+  );
+}
+
+/** The page's sections by their cards' test ids, in page order. */
+const SECTIONS: Array<{ id: string; label: string; tablesOnly: boolean }> = [
+  { id: 'settings', label: 'Settings', tablesOnly: false },
+  { id: 'tables-setup', label: 'Tables', tablesOnly: true },
+  { id: 'plan-setup', label: 'Plan', tablesOnly: true },
+  { id: 'combinations-setup', label: 'Pushed together', tablesOnly: true },
+  { id: 'windows-setup', label: 'Hours', tablesOnly: false },
+];
+
+/**
+ * Set up runs to several screens on a phone: a row of jumps to each section, which lands its
+ * heading just under the top bar (that bar stays on screen and would otherwise cover it).
+ */
+function SectionJumps({ tables }: { tables: boolean }) {
+  const jump = (id: string): void => {
+    const card = document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+    if (!card) return;
+    const bar = document.querySelector('.top-bar')?.getBoundingClientRect().height ?? 0;
+    window.scrollTo({ top: card.getBoundingClientRect().top + window.scrollY - bar - 8 });
+  };
+  return (
+    <nav class="section-jumps" aria-label="Sections of Set up" data-testid="setup-jumps">
+      {SECTIONS.filter((x) => tables || !x.tablesOnly).map((x) => (
+        <button key={x.id} type="button" class="chip-btn" data-jump={x.id} onClick={() => jump(x.id)}>
+          {x.label}
+        </button>
+      ))}
+    </nav>
   );
 }
 
