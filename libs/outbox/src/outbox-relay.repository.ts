@@ -142,7 +142,7 @@ export class OutboxRelayRepository {
    * was with the provider.
    */
   async retryLater(tx: EntityManager, id: string, reason: string, retryAt: Date): Promise<void> {
-    await this.backToRecorded(tx, [id], { attempts: 1, retryAt, reason });
+    await this.backToRecorded(tx, [id], { retryAt, reason });
   }
 
   /** Claimed but not handed over (an earlier message to its recipient must go first): as it was, addressed afresh. */
@@ -157,24 +157,20 @@ export class OutboxRelayRepository {
    * otherwise the retry would reach the number the host had just said was wrong. Messages of a
    * booking (no queue entry) keep their address.
    */
-  private async backToRecorded(
-    tx: EntityManager,
-    ids: string[],
-    retry: { attempts: number; retryAt: Date; reason: string } | null,
-  ): Promise<void> {
+  private async backToRecorded(tx: EntityManager, ids: string[], retry: { retryAt: Date; reason: string } | null): Promise<void> {
     await tx.query(
       `UPDATE outbox_messages m
           SET status = 'recorded',
-              attempts = m.attempts + $2,
-              retry_at = CASE WHEN $5 THEN $3::timestamptz ELSE m.retry_at END,
-              failure_reason = CASE WHEN $5 THEN $4 ELSE m.failure_reason END,
+              attempts = m.attempts + CASE WHEN $4 THEN 1 ELSE 0 END,
+              retry_at = CASE WHEN $4 THEN $2::timestamptz ELSE m.retry_at END,
+              failure_reason = CASE WHEN $4 THEN $3 ELSE m.failure_reason END,
               to_address = COALESCE(now_at.address, m.to_address),
-              not_sent_reason = CASE WHEN e.id IS NOT NULL AND now_at.address IS NULL THEN $6 ELSE m.not_sent_reason END
+              not_sent_reason = CASE WHEN e.id IS NOT NULL AND now_at.address IS NULL THEN $5 ELSE m.not_sent_reason END
          FROM outbox_messages o
          LEFT JOIN queue_entries e ON e.id = o.entry_id
          LEFT JOIN LATERAL (SELECT CASE o.channel WHEN 'sms' THEN e.phone ELSE e.email END AS address) now_at ON true
         WHERE m.id = o.id AND o.id = ANY($1::uuid[])`,
-      [ids, retry?.attempts ?? 0, retry?.retryAt ?? null, retry?.reason ?? null, retry !== null, NOT_SENT.contactRemoved],
+      [ids, retry?.retryAt ?? null, retry?.reason ?? null, retry !== null, NOT_SENT.contactRemoved],
     );
   }
 

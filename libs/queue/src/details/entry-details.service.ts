@@ -34,11 +34,10 @@ const noteOf = (text: string | null): string | null => (text?.trim() ? text.trim
  * the list replaces what is stored. One of each, in the catalogue's order.
  */
 function tagsAfter(stored: EntryTag[], sent: EntryTag[], was: EntryTag[] | undefined): EntryTag[] {
-  const wanted =
-    was === undefined
-      ? sent
-      : [...stored, ...sent.filter((t) => !was.includes(t))].filter((t) => sent.includes(t) || !was.includes(t));
-  return ENTRY_TAGS.filter((t) => wanted.includes(t));
+  if (was === undefined) return ENTRY_TAGS.filter((t) => sent.includes(t));
+  const added = (t: EntryTag): boolean => sent.includes(t) && !was.includes(t);
+  const removed = (t: EntryTag): boolean => was.includes(t) && !sent.includes(t);
+  return ENTRY_TAGS.filter((t) => (stored.includes(t) || added(t)) && !removed(t));
 }
 
 /**

@@ -1,8 +1,8 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { BoardSnapshot, Combination, TableRow, TableState } from '../api/types';
 import { wallNow } from '../state/clock';
 import { byLabel, combinationLines, fitTiles, layout } from '../floor-layout';
 import { countdown } from '../format';
+import { rootRem, useMeasured } from './use-measured';
 
 export const TABLE_STATE: Record<TableState, string> = {
   free: 'Free',
@@ -42,32 +42,11 @@ export function turnText(t: TableRow, now: number): string | null {
 const TILE = { minWidth: 6.5, maxWidth: 8.5, height: 5, gap: 0.4 };
 
 /** The plan's inner width and height in pixels (its height follows from its 4:3 shape), and 1rem. */
-function usePlanSize(): [(el: HTMLDivElement | null) => void, { width: number; height: number; rem: number }] {
-  const [el, setEl] = useState<HTMLDivElement | null>(null);
-  const [size, setSize] = useState({ width: 0, height: 0, rem: 16 });
-  const last = useRef('');
-  useLayoutEffect(() => {
-    if (!el) return undefined;
-    const measure = (): void => {
-      const border = el.offsetWidth - el.clientWidth;
-      const next = {
-        width: el.clientWidth,
-        height: (el.offsetWidth * 3) / 4 - border,
-        rem: parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
-      };
-      const key = `${next.width}x${next.height}@${next.rem}`;
-      if (key !== last.current) {
-        last.current = key;
-        setSize(next);
-      }
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [el]);
-  return [setEl, size];
-}
+const planSize = (el: HTMLElement): { width: number; height: number; rem: number } => ({
+  width: el.clientWidth,
+  height: (el.offsetWidth * 3) / 4 - (el.offsetWidth - el.clientWidth),
+  rem: rootRem(),
+});
 
 /**
  * The floor plan: each table where it stands, coloured by state, combinations drawn between tables.
@@ -76,7 +55,7 @@ function usePlanSize(): [(el: HTMLDivElement | null) => void, { width: number; h
  */
 export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
   const now = venueNow(wallNow.value);
-  const [planRef, plan] = usePlanSize();
+  const [planRef, plan] = useMeasured({ width: 0, height: 0, rem: 16 }, planSize);
   const placed = layout(board.tables);
   const px = (rem: number): number => rem * plan.rem;
   const fit = fitTiles(placed, plan, {

@@ -1,9 +1,10 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { TableDef } from '../api/types';
 import { fitTiles, layout, type TileFit } from '../floor-layout';
 import { say } from '../state/notice';
 import { api } from '../state/session';
+import { rootRem, useMeasured } from '../components/use-measured';
 
 /**
  * Tile sizes in rem: a 40 px+ target wide enough for "12 seats" under the label (a long label is cut
@@ -19,38 +20,14 @@ const ABOVE_PLAN_PX = 140;
 /**
  * The plan's width when its tiles fit (the frame's inner width, or less where a 4:3 plan that wide
  * would be taller than the screen: on a landscape tablet it was, and a table picked at the top was
- * placed at the bottom only after scrolling), and 1rem; kept current as the screen turns.
+ * placed at the bottom only after scrolling), the frame's width, and 1rem; kept current as the
+ * screen turns.
  */
-function useFrameSize(): [(el: HTMLDivElement | null) => void, { width: number; frame: number; rem: number }] {
-  const [el, setEl] = useState<HTMLDivElement | null>(null);
-  const [size, setSize] = useState({ width: 0, frame: 0, rem: 16 });
-  const last = useRef('');
-  useLayoutEffect(() => {
-    if (!el) return undefined;
-    const measure = (): void => {
-      const tallest = Math.max(240, window.innerHeight - ABOVE_PLAN_PX);
-      const next = {
-        width: Math.min(el.clientWidth, Math.floor((tallest * 4) / 3)),
-        frame: el.clientWidth,
-        rem: parseFloat(getComputedStyle(document.documentElement).fontSize) || 16,
-      };
-      const key = `${next.width}/${next.frame}@${next.rem}`;
-      if (key !== last.current) {
-        last.current = key;
-        setSize(next);
-      }
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    window.addEventListener('resize', measure);
-    return () => {
-      observer.disconnect();
-      window.removeEventListener('resize', measure);
-    };
-  }, [el]);
-  return [setEl, size];
-}
+const frameSize = (el: HTMLElement): { width: number; frame: number; rem: number } => ({
+  width: Math.min(el.clientWidth, Math.floor((Math.max(240, window.innerHeight - ABOVE_PLAN_PX) * 4) / 3)),
+  frame: el.clientWidth,
+  rem: rootRem(),
+});
 
 /**
  * How wide to draw the plan and where its tiles go: the frame's width when every tile fits there
@@ -86,7 +63,7 @@ function planFit(
 /** Tap a table, then tap where it stands: positions are saved with the table. */
 export function PlanEditor({ venueId, tables, reload }: { venueId: string; tables: TableDef[]; reload: () => Promise<void> }) {
   const [picked, setPicked] = useState<string | null>(null);
-  const [frameRef, frame] = useFrameSize();
+  const [frameRef, frame] = useMeasured({ width: 0, frame: 0, rem: 16 }, frameSize, true);
   if (tables.length === 0) return null;
   const placed = layout(tables);
   const px = (rem: number): number => rem * frame.rem;
