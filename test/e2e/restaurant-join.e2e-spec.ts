@@ -216,8 +216,46 @@ describe('restaurant queue: joining', () => {
       ['a German mobile', '+49 1512 3456789'],
       ['a UK personal number (070)', '+44 70 1234 5678'],
       ['a UK VoIP number (056)', '+44 56 1234 5678'],
-    ])('a phone that can receive texts is accepted on the public join: %s', async (_kind, phone) => {
-      await publicJoin(t, v.slug, { name: 'Texts', partySize: 2, phone }).expect(201);
+    ])('a phone that can receive texts is accepted at the desk: %s', async (_kind, phone) => {
+      await deskJoin(t, owner, v.id, { name: 'Texts', partySize: 2, phone }).expect(201);
+    });
+
+    it('the public join texts only numbers of the venue’s country: one from abroad is refused, and nothing is saved or sent', async () => {
+      await publicJoin(t, v.slug, { name: 'Local', partySize: 2, phone: '(312) 555-0177' }).expect(201);
+      await publicJoin(t, v.slug, { name: 'Local, international form', partySize: 2, phone: '+1 415 555 0178' }).expect(201);
+      const before = await activeEntries(t, owner, v.id);
+      const sent = (await messages(t, owner, v.id)).length;
+      // A UK mobile; a Canadian number (+1, but not the venue's country); a number of an
+      // international network (+882, no country), a favourite of SMS pumping; and each with an email too.
+      for (const phone of ['+44 7911 123456', '+1 604 555 0100', '+882 1600 0000 0', '+49 1512 3456789']) {
+        for (const body of [
+          { name: 'Abroad', partySize: 2, phone },
+          { name: 'Abroad', partySize: 2, phone, email: `abroad-${uniq()}@example.test` },
+        ]) {
+          const res = await publicJoin(t, v.slug, body);
+          expect(refusal(res)).toEqual({ status: 400, code: 'VALIDATION' });
+          expect(errorOf(res)).toMatchObject({
+            message:
+              'This queue’s public form takes only United States phone numbers; give an email address, or ask the host to add your number.',
+            details: { field: 'phone' },
+          });
+        }
+      }
+      expect(await activeEntries(t, owner, v.id)).toEqual(before);
+      expect(await messages(t, owner, v.id)).toHaveLength(sent);
+      // The party the form turned away, added by the host.
+      await deskJoin(t, owner, v.id, { name: 'Abroad', partySize: 2, phone: '+44 7911 123457' }).expect(201);
+    });
+
+    it('a venue with no country takes no phone numbers on its public form, and still takes them at the desk', async () => {
+      const utc = await sandboxVenue(t, owner, { clock: FRIDAY_6PM, timeZone: 'UTC', published: true });
+      const res = await publicJoin(t, utc.slug, { name: 'Anywhere', partySize: 2, phone: '+13125550190' });
+      expect(refusal(res)).toEqual({ status: 400, code: 'VALIDATION' });
+      expect(errorOf(res).message).toBe(
+        'This queue’s public form takes no phone numbers; give an email address, or ask the host to add your number.',
+      );
+      await publicJoin(t, utc.slug, { name: 'Anywhere', partySize: 2, email: `anywhere-${uniq()}@example.test` }).expect(201);
+      await deskJoin(t, owner, utc.id, { name: 'Anywhere', partySize: 2, phone: '+13125550190' }).expect(201);
     });
   });
 

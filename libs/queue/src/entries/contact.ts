@@ -69,3 +69,24 @@ function readPhone(typed: string, country: string | null): string {
   if (type !== undefined && CANNOT_TEXT.has(type)) throw DomainException.validation(CANNOT_TEXT_MESSAGE, { field: 'phone' });
   return parsed.number;
 }
+
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/**
+ * The anonymous public join texts only numbers of the venue's own country. Every text costs the
+ * venue money, and a join and a leave each send one without anyone at the venue doing anything: a
+ * script could otherwise point hundreds of texts an hour, within the join limits, at numbers abroad
+ * whose operators share the fee with it (SMS pumping). A party from abroad gives an email, or the
+ * host adds the number at the desk, where every number the desk accepts still works.
+ */
+export function refuseTextsAbroad(phone: string | null, country: string | null): void {
+  if (phone === null) return;
+  if (country !== null && parsePhoneNumberFromString(phone)?.country === country) return;
+  const where = country === null ? null : (REGION_NAMES.of(country) ?? country);
+  throw DomainException.validation(
+    where === null
+      ? 'This queue’s public form takes no phone numbers; give an email address, or ask the host to add your number.'
+      : `This queue’s public form takes only ${where} phone numbers; give an email address, or ask the host to add your number.`,
+    { field: 'phone' },
+  );
+}

@@ -20,7 +20,7 @@ import {
   type RunningServiceWindow,
   type Venue,
 } from '@hostboard/venue';
-import { normaliseContact, type Contact } from '../entries/contact.js';
+import { normaliseContact, refuseTextsAbroad, type Contact } from '../entries/contact.js';
 import { QueueEntry } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
@@ -102,6 +102,7 @@ export class JoinService {
     // as international only, which tells an outsider nothing about it.
     const contact = normaliseContact(input.email, input.phone, found?.published ? found.country : null);
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
+    refuseTextsAbroad(contact.phone, found.country);
     await this.limiter.intoVenue(found.id);
     return this.command(async (tx) => {
       const venue = await this.venues.lockTakingSequence(tx.manager, found.id);
