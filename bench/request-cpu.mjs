@@ -1,5 +1,5 @@
-// CPU the api process spends per request, for three requests: GET /health, GET /v1/venues/:id and a
-// desk join (POST /v1/venues/:id/queue with an Idempotency-Key). One api process (built, from dist)
+// CPU the api process spends per request, for four requests: GET /health, GET /v1/venues/:id, a
+// desk join (POST /v1/venues/:id/queue with an Idempotency-Key) and a board read (GET …/board). One api process (built, from dist)
 // on the machine's PostgreSQL and Redis, one client sending N requests one after another over one
 // keep-alive connection; CPU is the process's user + system ticks from /proc/<pid>/stat around each
 // run. Loopback only; about 30 s. Usage: PORT=3610 DB=fastify_cpu N=2000 JOINS=500 node bench/request-cpu.mjs
@@ -13,6 +13,7 @@ const PORT = Number(process.env.PORT ?? 3610);
 const N = Number(process.env.N ?? 2000);
 // Joins are fewer: each lengthens the queue the next one is quoted against, and a run stays short.
 const JOINS = Number(process.env.JOINS ?? 500);
+const BOARDS = Number(process.env.BOARDS ?? 300);
 const HZ = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const base = `http://127.0.0.1:${PORT}`;
 const email = 'cpu-owner@example.test';
@@ -108,14 +109,18 @@ const run = `${process.pid}-${Date.now()}`;
 const results = [
   await measure('GET /health', () => call('GET', '/health')),
   await measure('GET /v1/venues/:id', () => call('GET', `/v1/venues/${venue.id}`, { token })),
-  await measure('desk join (POST /v1/venues/:id/queue, Idempotency-Key)', (i) =>
-    call('POST', `/v1/venues/${venue.id}/queue`, {
-      token,
-      headers: { 'idempotency-key': `k-${run}-${i}` },
-      body: { name: 'Bench', partySize: 2, email: `c${run}-${i}@b.test` },
-    }),
+  await measure(
+    'desk join (POST /v1/venues/:id/queue, Idempotency-Key)',
+    (i) =>
+      call('POST', `/v1/venues/${venue.id}/queue`, {
+        token,
+        headers: { 'idempotency-key': `k-${run}-${i}` },
+        body: { name: 'Bench', partySize: 2, email: `c${run}-${i}@b.test` },
+      }),
     JOINS,
   ),
+  // After the joins: the board of a venue with JOINS waiting parties (it carries the first 200).
+  await measure('board read (GET /v1/venues/:id/board)', () => call('GET', `/v1/venues/${venue.id}/board`, { token }), BOARDS),
 ];
 const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.table(results);

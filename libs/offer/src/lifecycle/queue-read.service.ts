@@ -53,13 +53,12 @@ export class QueueReadService {
         version: Number(venue.version),
         entries: active.map((e, i) => {
           const offer = live.get(e.id);
-          return {
-            ...toEntryView(e),
-            position: i + 1,
-            kindPosition: kinds.get(e.id) ?? i + 1,
-            reach: reach.get(e.id) ?? 'ok',
-            ...(offer ? { offer: toOfferView(offer) } : {}),
-          };
+          // Object.assign, not a spread: see the board's snapshot (BoardSnapshotService).
+          return Object.assign(
+            toEntryView(e),
+            { position: i + 1, kindPosition: kinds.get(e.id) ?? i + 1, reach: reach.get(e.id) ?? 'ok' },
+            offer ? { offer: toOfferView(offer) } : {},
+          );
         }),
       };
       if (venue.seating === 'pool') {
