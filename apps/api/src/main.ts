@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import { assertProductionBootstrap, ConfigError, loadConfig } from '@hostboard/core/config/app-config.js';
 import { apiProcessCount, reportListening, runPrimary } from '@hostboard/core/process/cluster-primary.js';
 import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     runPrimary(processes, (line) => process.stdout.write(line));
     return;
   }
+  limitHeapGrowth();
   const { createApiApp } = await import('./api.factory.js');
   const app = await createApiApp(config);
   await app.listen(config.PORT, config.HOST);
