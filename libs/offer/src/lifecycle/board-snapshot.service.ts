@@ -98,8 +98,8 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         queue: active.map((e, i) => {
           const offer = byEntry.get(e.id);
           // Object.assign, not `{ ...toEntryView(e), … }`: on Node 20 the spread built each row about
-          // 15 times slower, and JSON.stringify read the result 3 times slower (1.5 ms of CPU for a
-          // board of 200 parties, a sixth of the read: docs/benchmarks.md, fourteenth round).
+          // 15 times slower, and JSON.stringify read the result 3 times slower (a board of 200 parties:
+          // 8.0-8.3 ms of api CPU per read with it, 5.1 without; docs/benchmarks.md, fourteenth round).
           return Object.assign(
             toEntryView(e),
             {
