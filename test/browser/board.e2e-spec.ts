@@ -578,6 +578,84 @@ d('board page in Chromium (two tablets on one venue)', () => {
     expect(await hostPage.locator('[data-tab=floor]').count()).toBe(1);
     await screenshot(hostPage, 'host-tabs');
   }, 60_000);
+
+  it('while nothing changes, the clock re-renders only the times shown: not the rows, the floor or the board', async () => {
+    // A live venue (its clock runs) with a live offer (a countdown in its row and on its table), a
+    // seated table (its turn in minutes) and twenty parties who have each waited some minutes.
+    const venueId = (await createVenue(t, owner, { name: 'Ticking Bistro', preset: 'restaurant' })).id;
+    await api()
+      .post(`/v1/venues/${venueId}/service-windows`)
+      .set(owner.auth)
+      .send({ days: [1, 2, 3, 4, 5, 6, 7], ...windowAroundNow('America/Chicago'), turnMinutes: 60 })
+      .expect(201);
+    const tableIds: string[] = [];
+    for (const label of ['T1', 'T2', 'T3']) {
+      const r = await api().post(`/v1/venues/${venueId}/tables`).set(owner.auth).send({ label, capacity: 4 }).expect(201);
+      tableIds.push((r.body as { id: string }).id);
+    }
+    const first = (await deskJoin(venueId, 'Ticker 1', 2, { email: 'ticker-1@example.test' })).entry as {
+      id: string;
+      version: number;
+    };
+    for (let i = 2; i <= 20; i++) await deskJoin(venueId, `Ticker ${i}`, 2, { email: `ticker-${i}@example.test` });
+    await api()
+      .post(`/v1/venues/${venueId}/offers`)
+      .set(owner.auth)
+      .send({ entryId: first.id, entryVersion: first.version, tableIds: [tableIds[0]] })
+      .expect(201);
+    const walkIn = (
+      await api()
+        .post(`/v1/venues/${venueId}/reservations`)
+        .set(owner.auth)
+        .send({ name: 'Seated Now', partySize: 2, start: new Date().toISOString(), tableIds: [tableIds[2]] })
+        .expect(201)
+    ).body as { id?: string; reservation?: { id: string } };
+    await api()
+      .post(`/v1/venues/${venueId}/reservations/${walkIn.reservation?.id ?? walkIn.id ?? ''}/seat`)
+      .set(owner.auth)
+      .expect(201);
+    const page = await tablet(owner, venueId);
+    await page.locator('[data-testid=table][data-state=held] [data-testid=countdown]').waitFor();
+    await page.locator('[data-testid=table][data-state=occupied] [data-testid=turn]').waitFor();
+
+    // V8 counts every call of every function of the page's script (precise coverage), so what the
+    // clock re-renders is counted, not timed. Functions are found by a text only they contain: the
+    // script is minified, its words are not.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    await cdp.send('Profiler.takePreciseCoverage'); // resets the counts
+    await page.waitForTimeout(2_000); // eight ticks of the quarter-second clock
+    const { result } = (await cdp.send('Profiler.takePreciseCoverage')) as {
+      result: Array<{
+        url: string;
+        functions: Array<{ ranges: Array<{ startOffset: number; endOffset: number; count: number }> }>;
+      }>;
+    };
+    const script = result.find((r) => /\/board\/assets\/index-[^/]+\.js$/.test(r.url));
+    expect(script).toBeDefined();
+    const source = await (await fetch(script?.url ?? '')).text();
+    const callsOfFunctionWith = (text: string): number => {
+      const at = source.indexOf(text);
+      expect({ text, found: at >= 0 }).toEqual({ text, found: true });
+      const holding = (script?.functions ?? [])
+        .map((f) => f.ranges[0])
+        .filter((r): r is NonNullable<typeof r> => r !== undefined && r.startOffset <= at && at < r.endOffset)
+        .sort((x, y) => x.endOffset - x.startOffset - (y.endOffset - y.startOffset));
+      // V8 leaves out a function not called since the counts were reset: none holding the text is 0.
+      return holding[0]?.count ?? 0;
+    };
+    // The times shown did tick: the offer's countdowns (row and table) and the minutes waited.
+    expect(callsOfFunctionWith('time is up')).toBeGreaterThanOrEqual(4);
+    expect(callsOfFunctionWith('waited ')).toBeGreaterThanOrEqual(20);
+    // What holds them did not: the board, each party's row, the floor plan.
+    expect({
+      board: callsOfFunctionWith('Loading the board'),
+      row: callsOfFunctionWith(' in list'),
+      floor: callsOfFunctionWith('Booked or to seat'),
+    }).toEqual({ board: 0, row: 0, floor: 0 });
+    await cdp.detach();
+  });
 });
 
 /** A service window from an hour ago to two hours ahead, venue-local (it may run past midnight). */

@@ -1,5 +1,5 @@
 import type { BoardSnapshot, Combination, TableRow, TableState } from '../api/types';
-import { wallNow } from '../state/clock';
+import { wallNow, wallSecond } from '../state/clock';
 import { byLabel, combinationLines, fitTiles, layout } from '../floor-layout';
 import { countdown } from '../format';
 import { rootRem, useMeasured } from './use-measured';
@@ -54,7 +54,6 @@ const planSize = (el: HTMLElement): { width: number; height: number; rem: number
  * or tables placed close together), the tables are listed in a grid in label order instead.
  */
 export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
-  const now = venueNow(wallNow.value);
   const [planRef, plan] = useMeasured({ width: 0, height: 0, rem: 16 }, planSize);
   const placed = layout(board.tables);
   const px = (rem: number): number => rem * plan.rem;
@@ -98,47 +97,15 @@ export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
               ))}
             </svg>
           )}
-          {drawn.map((t, i) => {
-            const turn = turnText(t, now);
-            const held = t.state === 'held' && t.until ? countdown(Date.parse(t.until) - now) : null;
-            return (
-              <button
-                key={t.id}
-                type="button"
-                class={`table-spot table-${t.state}`}
-                style={
-                  fit
-                    ? {
-                        left: `${fit.centres[i]?.cx ?? 0}px`,
-                        top: `${fit.centres[i]?.cy ?? 0}px`,
-                        width: `${fit.width}px`,
-                      }
-                    : undefined
-                }
-                data-testid="table"
-                data-table-id={t.id}
-                data-state={t.state}
-                aria-label={`Table ${t.label}, seats ${t.capacity}, ${tableWord(t, now)}${t.placement ? `, ${t.placement.name}` : ''}`}
-                onClick={() => onTable(t)}
-              >
-                <strong>{t.label}</strong>
-                <span class="spot-line">
-                  {tableWord(t, now)} · {t.capacity}
-                </span>
-                {t.placement && <span class="spot-line who">{t.placement.name}</span>}
-                {turn && (
-                  <span class="spot-line" data-testid="turn">
-                    {turn}
-                  </span>
-                )}
-                {held && (
-                  <span class="spot-line" data-testid="countdown">
-                    {held}
-                  </span>
-                )}
-              </button>
-            );
-          })}
+          {drawn.map((t, i) => (
+            <TableTile
+              key={t.id}
+              table={t}
+              at={fit ? { left: fit.centres[i]?.cx ?? 0, top: fit.centres[i]?.cy ?? 0, width: fit.width } : null}
+              venueNow={venueNow}
+              onTable={onTable}
+            />
+          ))}
         </div>
       )}
       <ul class="legend" aria-label="Colours">
@@ -149,5 +116,57 @@ export function FloorMap({ board, combinations, venueNow, onTable }: Props) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/**
+ * One table on the plan. Only a table whose words depend on the time reads the clock (an offer's
+ * countdown every quarter second, a turn or a booking come due each second), and only its tile
+ * renders again when it ticks: the plan's layout is not measured and fitted again every tick.
+ */
+function TableTile({
+  table: t,
+  at,
+  venueNow,
+  onTable,
+}: {
+  table: TableRow;
+  at: { left: number; top: number; width: number } | null;
+  venueNow: (wall: number) => number;
+  onTable: (table: TableRow) => void;
+}) {
+  const held = t.state === 'held' && t.until;
+  const timed = held || t.state === 'occupied' || (t.state === 'booked' && t.until);
+  const now = timed ? venueNow(held ? wallNow.value : wallSecond.value) : 0;
+  const word = tableWord(t, now);
+  const turn = turnText(t, now);
+  const left = held ? countdown(Date.parse(t.until as string) - now) : null;
+  return (
+    <button
+      type="button"
+      class={`table-spot table-${t.state}`}
+      style={at ? { left: `${at.left}px`, top: `${at.top}px`, width: `${at.width}px` } : undefined}
+      data-testid="table"
+      data-table-id={t.id}
+      data-state={t.state}
+      aria-label={`Table ${t.label}, seats ${t.capacity}, ${word}${t.placement ? `, ${t.placement.name}` : ''}`}
+      onClick={() => onTable(t)}
+    >
+      <strong>{t.label}</strong>
+      <span class="spot-line">
+        {word} · {t.capacity}
+      </span>
+      {t.placement && <span class="spot-line who">{t.placement.name}</span>}
+      {turn && (
+        <span class="spot-line" data-testid="turn">
+          {turn}
+        </span>
+      )}
+      {left && (
+        <span class="spot-line" data-testid="countdown">
+          {left}
+        </span>
+      )}
+    </button>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { BoardSnapshot, EntryStatus, QueueRow } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
-import { wallNow } from '../state/clock';
+import { wallSecond } from '../state/clock';
 import { offline } from '../state/offline';
 import { markOwn } from '../state/own-acts';
 import { duration, plural } from '../format';
@@ -109,6 +109,11 @@ function waitedText(row: QueueRow, now: number): string {
   return `waited ${waited}`;
 }
 
+/** "waited 12 min, told ~90": its own component, so that each second re-renders this text, not the row. */
+function Waited({ row, venueNow }: { row: QueueRow; venueNow: (wall: number) => number }) {
+  return <>{waitedText(row, venueNow(wallSecond.value))}</>;
+}
+
 function Row({
   row,
   board,
@@ -173,7 +178,7 @@ function Row({
           {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
           {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
           <span class="meta">
-            {waitedText(row, venueNow(wallNow.value))}
+            <Waited row={row} venueNow={venueNow} />
             {isHead && board.head && !board.head.fits && board.head.reason ? ` · ${board.head.reason}` : ''}
           </span>
         </div>

@@ -5,7 +5,7 @@ import { localTime } from '../format';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
 import { api } from '../state/session';
-import { readWallClock, wallNow } from '../state/clock';
+import { readWallClock, wallSecond } from '../state/clock';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { tableWord, turnText } from './floor-map';
@@ -35,7 +35,7 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
   };
   return (
     <Modal title={`Table ${table.label} · seats ${table.capacity}`} onClose={onClose} testId="table-sheet">
-      <p class={`chip chip-table-${table.state}`}>{tableWord(table, venueNow(wallNow.value))}</p>
+      <p class={`chip chip-table-${table.state}`}>{tableWord(table, venueNow(wallSecond.value))}</p>
       {table.state === 'free' && <WalkIn board={board} table={table} venueNow={venueNow} onDone={done} />}
       {p && (
         <div class="placement">
@@ -48,7 +48,7 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
             </p>
           )}
           {table.state === 'booked' && table.until && <p class="muted">From {localTime(table.until, board.venue.timeZone)}</p>}
-          {table.state === 'occupied' && <p data-testid="turn-time">Turn: {turnText(table, venueNow(wallNow.value))}</p>}
+          {table.state === 'occupied' && <p data-testid="turn-time">Turn: {turnText(table, venueNow(wallSecond.value))}</p>}
         </div>
       )}
       <div class="sheet-acts">
@@ -86,7 +86,7 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
             Move to another table
           </button>
         )}
-        {p?.state === 'CONFIRMED' && tableWord(table, venueNow(wallNow.value)) === 'To seat' && (
+        {p?.state === 'CONFIRMED' && tableWord(table, venueNow(wallSecond.value)) === 'To seat' && (
           <ActButton
             testId="table-no-show"
             confirm="Tap again: no-show"

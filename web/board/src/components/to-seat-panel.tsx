@@ -1,6 +1,6 @@
 import type { BoardSnapshot, ToSeatParty } from '../api/types';
 import { duration, localTime, plural } from '../format';
-import { wallNow } from '../state/clock';
+import { wallSecond } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { ActButton } from './act-button';
@@ -40,7 +40,6 @@ export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
   const parties = board.toSeat ?? [];
   if (board.venue.seating !== 'tables' || parties.length === 0) return null;
   const base = `/v1/venues/${board.venue.id}`;
-  const now = venueNow(wallNow.value);
   return (
     <section class="panel to-seat" aria-label="To be seated" data-testid="to-seat">
       <div class="panel-head">
@@ -49,60 +48,78 @@ export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
         </h2>
       </div>
       <ol class="rows">
-        {parties.map((p) => {
-          const tables = tableLabels(board, p.tableIds);
-          const overdue = Date.parse(p.slot.end) <= now;
-          // A booking whose time has not come yet is not a no-show: it is listed with its time, to be seated.
-          const due = p.entryId !== null || Date.parse(p.slot.start) <= now;
-          return (
-            <li key={p.reservationId} class="row to-seat-row" data-testid="to-seat-party" data-reservation-id={p.reservationId}>
-              <div class="pos" aria-hidden="true">
-                ✓
-              </div>
-              <div class="who">
-                <div class="name">
-                  {p.name} <span class="size">{plural(p.partySize, 'person', 'people')}</span>
-                </div>
-                <div class="meta" data-testid="to-seat-since">
-                  {sinceText(p, board, now)}
-                </div>
-                <div class="state">
-                  <span class="chip chip-confirmed" data-testid="to-seat-tables">
-                    {p.tableIds.length > 1 ? 'Tables' : 'Table'} {tables}
-                  </span>
-                  {overdue && <span class="muted">their turn's time has passed</span>}
-                </div>
-              </div>
-              <div class="acts">
-                <ActButton
-                  kind="primary"
-                  testId="to-seat-seat"
-                  onAct={async () => {
-                    await api.post(`${base}/reservations/${p.reservationId}/seat`);
-                    say('ok', `${p.name} seated at ${tables}.`);
-                    await afterAct();
-                  }}
-                >
-                  Seat them
-                </ActButton>
-                {due && (
-                  <ActButton
-                    testId="to-seat-no-show"
-                    confirm="Tap again: no-show"
-                    onAct={async () => {
-                      await api.post(`${base}/reservations/${p.reservationId}/cancel`);
-                      say('ok', `${p.name} marked as a no-show; ${tables} released.`);
-                      await afterAct();
-                    }}
-                  >
-                    No-show
-                  </ActButton>
-                )}
-              </div>
-            </li>
-          );
-        })}
+        {parties.map((p) => (
+          <ToSeatRow key={p.reservationId} p={p} board={board} base={base} venueNow={venueNow} afterAct={afterAct} />
+        ))}
       </ol>
     </section>
+  );
+}
+
+/** One party to seat. Its own component, so that each second re-renders its times, not the list. */
+function ToSeatRow({
+  p,
+  board,
+  base,
+  venueNow,
+  afterAct,
+}: {
+  p: ToSeatParty;
+  board: BoardSnapshot;
+  base: string;
+  venueNow: (wall: number) => number;
+  afterAct: () => Promise<void>;
+}) {
+  const now = venueNow(wallSecond.value);
+  const tables = tableLabels(board, p.tableIds);
+  const overdue = Date.parse(p.slot.end) <= now;
+  // A booking whose time has not come yet is not a no-show: it is listed with its time, to be seated.
+  const due = p.entryId !== null || Date.parse(p.slot.start) <= now;
+  return (
+    <li class="row to-seat-row" data-testid="to-seat-party" data-reservation-id={p.reservationId}>
+      <div class="pos" aria-hidden="true">
+        ✓
+      </div>
+      <div class="who">
+        <div class="name">
+          {p.name} <span class="size">{plural(p.partySize, 'person', 'people')}</span>
+        </div>
+        <div class="meta" data-testid="to-seat-since">
+          {sinceText(p, board, now)}
+        </div>
+        <div class="state">
+          <span class="chip chip-confirmed" data-testid="to-seat-tables">
+            {p.tableIds.length > 1 ? 'Tables' : 'Table'} {tables}
+          </span>
+          {overdue && <span class="muted">their turn's time has passed</span>}
+        </div>
+      </div>
+      <div class="acts">
+        <ActButton
+          kind="primary"
+          testId="to-seat-seat"
+          onAct={async () => {
+            await api.post(`${base}/reservations/${p.reservationId}/seat`);
+            say('ok', `${p.name} seated at ${tables}.`);
+            await afterAct();
+          }}
+        >
+          Seat them
+        </ActButton>
+        {due && (
+          <ActButton
+            testId="to-seat-no-show"
+            confirm="Tap again: no-show"
+            onAct={async () => {
+              await api.post(`${base}/reservations/${p.reservationId}/cancel`);
+              say('ok', `${p.name} marked as a no-show; ${tables} released.`);
+              await afterAct();
+            }}
+          >
+            No-show
+          </ActButton>
+        )}
+      </div>
+    </li>
   );
 }

@@ -15,7 +15,7 @@ import { TokenCard } from '../components/token-card';
 import { duration } from '../format';
 import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
-import { wallNow } from '../state/clock';
+import { wallSecond } from '../state/clock';
 import { chime, say } from '../state/notice';
 import { offline } from '../state/offline';
 import { takeOwn } from '../state/own-acts';
@@ -68,16 +68,6 @@ export function BoardView({ venueId, data, role }: TabProps) {
   const now = (b: BoardSnapshot) => (wall: number) => venueNow(b, readAt, wall);
   const afterAct = () => sync.refresh();
   const venue = data.venue.value;
-  const warnings =
-    board && venue
-      ? joinWarnings(
-          venue,
-          data.tables.value,
-          data.combinations.value,
-          data.windows.value,
-          venueNow(board, readAt, wallNow.value),
-        )
-      : [];
   const entryOf = (id: string): QueueRow | undefined => board?.queue.find((r) => r.id === id);
   const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
 
@@ -97,17 +87,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
         </main>
       ) : (
         <main class={`board seating-${board.venue.seating}`} data-testid="board" data-version={board.version}>
-          {warnings.length > 0 && (
-            <section class="warnings" role="status" data-testid="join-warnings">
-              <strong>Joins would be refused now:</strong>
-              <ul>
-                {warnings.map((w) => (
-                  <li key={w}>{w}</li>
-                ))}
-              </ul>
-              {atLeast(role, 'manager') && <span class="muted">Fix it under Set up.</span>}
-            </section>
-          )}
+          {venue && <JoinWarnings data={data} role={role} venueNow={now(board)} />}
           {/* Who is on the way to a table comes first, then who waits for one (one column on a phone). */}
           <div class="lists">
             <ToSeatPanel board={board} venueNow={now(board)} afterAct={afterAct} />
@@ -266,4 +246,32 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
 function plainQuote(j: JoinResult): string {
   const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${duration(j.quotedWaitMinutes)}` : '';
   return `Number ${j.position} in line${wait}.`;
+}
+
+/**
+ * Why a join would be refused now (no service window running, no table that seats anyone, …). Its
+ * own component, so that the clock it reads re-renders this notice each second, not the board.
+ */
+function JoinWarnings({ data, role, venueNow }: Pick<TabProps, 'data' | 'role'> & { venueNow: (wall: number) => number }) {
+  const venue = data.venue.value;
+  if (!venue) return null;
+  const warnings = joinWarnings(
+    venue,
+    data.tables.value,
+    data.combinations.value,
+    data.windows.value,
+    venueNow(wallSecond.value),
+  );
+  if (warnings.length === 0) return null;
+  return (
+    <section class="warnings" role="status" data-testid="join-warnings">
+      <strong>Joins would be refused now:</strong>
+      <ul>
+        {warnings.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+      {atLeast(role, 'manager') && <span class="muted">Fix it under Set up.</span>}
+    </section>
+  );
 }

@@ -5,7 +5,7 @@ import { byLabel } from '../floor-layout';
 import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
 import { joinWarnings } from '../readiness';
-import { wallNow } from '../state/clock';
+import { wallSecond } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { PlanEditor } from './plan-editor';
@@ -15,32 +15,12 @@ import type { TabProps } from './registry';
 export function SetupView({ venueId, data }: TabProps) {
   const venue = data.venue.value;
   if (!venue) return <main class="page">{data.problem.value ?? 'Loading…'}</main>;
-  const warnings = joinWarnings(
-    venue,
-    data.tables.value,
-    data.combinations.value,
-    data.windows.value,
-    venue.clock ? Date.parse(venue.clock) : wallNow.value,
-  );
   const reload = () => data.reload();
   // In the order a host counts them: T2 before T10 (the server's order put T10 to T19 before T2).
   const tables = [...data.tables.value].sort(byLabel);
   return (
     <main class="page setup" data-testid="setup">
-      {warnings.length > 0 ? (
-        <section class="warnings" data-testid="setup-warnings">
-          <strong>Joins would be refused now:</strong>
-          <ul>
-            {warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
-        </section>
-      ) : (
-        <p class="ok-line" data-testid="setup-ready">
-          Ready: parties can join now.
-        </p>
-      )}
+      <Readiness data={data} />
       <SectionJumps tables={venue.policy.seating === 'tables'} />
       <Settings venue={venue} reload={reload} />
       {venue.policy.seating === 'tables' && (
@@ -52,6 +32,31 @@ export function SetupView({ venueId, data }: TabProps) {
       )}
       <Windows venueId={venueId} data={data} reload={reload} />
     </main>
+  );
+}
+
+/**
+ * Whether parties can join now, and if not why. Its own component: on a venue with a running clock it
+ * reads the time each second, which re-renders this line, not the forms under it.
+ */
+function Readiness({ data }: Pick<TabProps, 'data'>) {
+  const venue = data.venue.value;
+  if (!venue) return null;
+  const at = venue.clock ? Date.parse(venue.clock) : wallSecond.value;
+  const warnings = joinWarnings(venue, data.tables.value, data.combinations.value, data.windows.value, at);
+  return warnings.length > 0 ? (
+    <section class="warnings" data-testid="setup-warnings">
+      <strong>Joins would be refused now:</strong>
+      <ul>
+        {warnings.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+    </section>
+  ) : (
+    <p class="ok-line" data-testid="setup-ready">
+      Ready: parties can join now.
+    </p>
   );
 }
 
