@@ -99,6 +99,31 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
     ]);
   });
 
+  it('a seat count read after a hold lapsed, with nobody sweeping, no longer counts the held seats', async () => {
+    // What a restart leaves: the hold's job has not run, and the first read is a count.
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 9 });
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 1200 } })
+      .expect(200);
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Group of four', partySize: 4 })
+      .expect(201);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).send({}).expect(201);
+    const counts = async (): Promise<unknown> =>
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200)).body;
+    expect(await counts()).toMatchObject({ confirmed: 0, held: 4, available: 5 });
+    clock.advance(1_199_999);
+    expect(await counts()).toMatchObject({ confirmed: 0, held: 4, available: 5 });
+    clock.advance(1); // the hold's expiry: too late to accept, so its seats are no longer held
+    expect(await counts()).toMatchObject({ confirmed: 0, held: 0, available: 9 });
+  });
+
   it('11: a hold that lapsed after its business day ended returns its party to a queue that closes in the same sweep', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);

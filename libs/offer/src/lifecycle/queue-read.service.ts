@@ -74,6 +74,10 @@ export class QueueReadService {
 
   /** Pool venues: people confirmed, held, available. Table venues: tables by what they are doing now. */
   async counts(venueId: string): Promise<PoolCounts | TableCounts> {
+    // As the queue and the board do: a hold past its expiry is released before it is counted, so the
+    // counts never show seats held that the queue has already let go (after a restart, the jobs of
+    // holds that lapsed while the app was down have not run yet).
+    await this.sweep.sweepFirst(venueId);
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
