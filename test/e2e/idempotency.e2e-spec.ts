@@ -71,6 +71,45 @@ describe('Idempotency-Key', () => {
     expect((res.body as { error: { code: string } }).error.code).toBe('CONFLICT');
   });
 
+  it("keys belong to the venue acted on too: an organizer's operation ids work at each of their workshops", async () => {
+    // The worksheet names operations T-01, T-02, …; the organizer uses them as keys at a practice
+    // venue and at the live one (or at two workshops): each venue runs its own.
+    const workshop = async (capacity: number): Promise<string> => {
+      const v = (
+        await request(t.baseUrl)
+          .post('/v1/venues')
+          .set(owner.auth)
+          .send({ ...body(), poolCapacity: capacity })
+          .expect(201)
+      ).body as { id: string };
+      const r = await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/reservations`)
+        .set(owner.auth)
+        .send({ name: 'B', partySize: 3 })
+        .expect(201);
+      const reservation = r.body as { id?: string; reservation?: { id: string } };
+      return `/v1/venues/${v.id}/reservations/${reservation.reservation?.id ?? reservation.id ?? ''}/cancel`;
+    };
+    const [x, y] = [await workshop(7), await workshop(9)];
+    const inX = await request(t.baseUrl).post(x).set(owner.auth).set('Idempotency-Key', 'T-01').send({}).expect(200);
+    const inY = await request(t.baseUrl).post(y).set(owner.auth).set('Idempotency-Key', 'T-01').send({});
+    expect(inY.status).toBe(200);
+    expect(inY.headers['idempotent-replayed']).toBeUndefined();
+    expect((inY.body as { reservation: { state: string } }).reservation.state).toBe('CANCELLED');
+    expect(inY.body).not.toEqual(inX.body);
+    // Within one venue the key still names one request: a retry replays, another request is refused.
+    const retried = await request(t.baseUrl).post(y).set(owner.auth).set('Idempotency-Key', 'T-01').send({}).expect(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    const venueY = y.split('/')[3] ?? '';
+    const other = await request(t.baseUrl)
+      .post(`/v1/venues/${venueY}/reservations`)
+      .set(owner.auth)
+      .set('Idempotency-Key', 'T-01')
+      .send({ name: 'C', partySize: 1 })
+      .expect(422);
+    expect((other.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
   it('replays a refusal as the same refusal', async () => {
     const b = body();
     await request(t.baseUrl).post('/v1/venues').set(owner.auth).send(b).expect(201);

@@ -30,7 +30,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const declared: unknown = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler());
     ctx.idempotency = {
-      scope: scopeOf(ctx.principal),
+      scope: scopeOf(ctx.principal, req.params),
       key,
       requestHash: hashRequest(req),
       successStatus: typeof declared === 'number' ? declared : 201,
@@ -48,8 +48,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-/** Keys belong to their caller: one staff user's key never answers another's request. */
-function scopeOf(p: Principal): string {
+/**
+ * Keys belong to their caller, and to the venue the request acts on: one staff user's key never
+ * answers another's request, and an organizer who names operations by the worksheet's ids (T-01,
+ * T-02, …) can use the same ids at a practice venue and at the live one, or at two workshops,
+ * without the second being refused as a reused key. Anonymous callers share one scope per venue.
+ */
+function scopeOf(p: Principal, params: unknown): string {
+  const caller = callerOf(p);
+  const route = (params ?? {}) as { venueId?: unknown; slug?: unknown };
+  const venue = typeof route.venueId === 'string' ? route.venueId : typeof route.slug === 'string' ? route.slug : null;
+  return venue === null ? caller : `${caller} venue:${venue.toLowerCase()}`;
+}
+
+function callerOf(p: Principal): string {
   switch (p.kind) {
     case 'staff':
       return `staff:${p.userId}`;
