@@ -241,6 +241,34 @@ describe('a party’s contact, read and corrected by the host', () => {
     expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
   });
 
+  it('a name and contact corrected while the party holds an offer follow it to the table and the list to seat', async () => {
+    const email = `jon-${uniq()}@example.test`;
+    const p = await joined(t, host, v.id, { name: 'Jon Smit', partySize: 2, email });
+    const offer = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/offers`)
+        .set(host.auth)
+        .send({ entryId: p.entry.id, entryVersion: p.entry.version, tableIds: [v.tableIds['T1']] })
+        .expect(201)
+    ).body as { offer: { id: string } };
+    const [offered] = await activeEntries(t, host, v.id);
+    const fixed = `john-${uniq()}@example.test`;
+    await correct(host, p.entry.id, { entryVersion: offered?.version, name: 'John Smith', email: fixed }).expect(200);
+    type Board = { tables: Array<{ label: string; placement: { name: string } | null }>; toSeat?: Array<{ name: string }> };
+    const floor = async (): Promise<Board> =>
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(host.auth).expect(200)).body as Board;
+    expect((await floor()).tables.find((x) => x.label === 'T1')?.placement?.name).toBe('John Smith');
+
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offer.offer.id}/accept`).set(host.auth).send({}).expect(200);
+    const seated = await floor();
+    expect(seated.tables.find((x) => x.label === 'T1')?.placement?.name).toBe('John Smith');
+    expect(seated.toSeat?.map((x) => x.name)).toEqual(['John Smith']);
+    const bookings = (await request(t.baseUrl).get(`/v1/venues/${v.id}/reservations`).set(owner.auth).expect(200)).body as Array<{
+      name: string;
+    }>;
+    expect(bookings.map((b) => b.name)).toEqual(['John Smith']);
+  });
+
   it('the refusals a host sees, in words', async () => {
     const taken = `taken-${uniq()}@example.test`;
     await joined(t, host, v.id, { name: 'Other', partySize: 2, email: taken });

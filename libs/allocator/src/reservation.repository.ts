@@ -16,6 +16,25 @@ export class ReservationRepository {
     await insertEntities(tx, Reservation, [r]);
   }
 
+  /**
+   * A queue party's name and contact, as the host corrected them, on its booking still running (held
+   * by a live offer, or confirmed): the board's table and to-seat list read the booking's name, so a
+   * correction that stopped at the entry left the host seating "Jon Smit" after fixing it to "John Smith".
+   */
+  async followEntry(
+    tx: EntityManager,
+    venueId: string,
+    entryId: string,
+    d: { name: string; email: string | null; phone: string | null; at: Date },
+  ): Promise<void> {
+    await preparedQuery(
+      tx,
+      `UPDATE reservations SET name = $3, email = $4, phone = $5, updated_at = $6
+        WHERE venue_id = $1 AND entry_id = $2 AND state IN ('HELD', 'CONFIRMED')`,
+      [venueId, entryId, d.name, d.email, d.phone, d.at],
+    );
+  }
+
   async find(tx: EntityManager, venueId: string, id: string): Promise<Reservation | null> {
     return selectEntity(tx, Reservation, 'venue_id = $1 AND id = $2', [venueId, id]);
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AllocatorModule } from '@hostboard/allocator';
 import { AuthModule } from '@hostboard/auth';
 import { OutboxModule } from '@hostboard/outbox';
 import { QuoteModule } from '@hostboard/quote';
@@ -26,7 +27,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
 
 /** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
-  imports: [VenueModule, AuthModule, OutboxModule, QuoteModule],
+  imports: [VenueModule, AuthModule, OutboxModule, QuoteModule, AllocatorModule],
   controllers: [QueueController, PublicQueueController, QueueSessionsController, EntryDetailsController],
   providers: [
     QueueEntryRepository,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { OutboxWriter } from '@hostboard/outbox';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
@@ -46,6 +47,7 @@ export class EntryCorrectionService {
     private readonly board: BoardEventWriter,
     private readonly seating: TablesRepository,
     private readonly outbox: OutboxWriter,
+    private readonly reservations: ReservationRepository,
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
@@ -92,6 +94,14 @@ export class EntryCorrectionService {
 
       const now = this.clock.now(venue);
       await this.entries.correct(tx.manager, entry.id, next);
+      // A party holding an offer has a booking under its name and contact: it follows the correction.
+      if (entry.status === 'offered')
+        await this.reservations.followEntry(tx.manager, venueId, entry.id, {
+          name: next.name,
+          email: next.email,
+          phone: next.phone,
+          at: now,
+        });
       for (const [channel, from, to] of [
         ['email', entry.email, next.email],
         ['sms', entry.phone, next.phone],
