@@ -158,6 +158,20 @@ d('confirmed parties on the board, to be seated', () => {
       await screenshot(page, `to-seat-${vp.name}-past-slot`);
       await page.screenshot({ path: join(ARTIFACTS, `to-seat-${vp.name}-past-slot-full.png`), fullPage: true });
 
+      // Ada's phone lost its page on the way (its session lasts an hour): the desk gives her a new
+      // code from her line (a second tap, as in the queue), and the new link shows her table.
+      const newCode = toSeat(page, 'Ada Lovelace').getByTestId('to-seat-new-token');
+      await newCode.click();
+      expect(await newCode.textContent()).toBe('Tap again: the old code stops working');
+      await newCode.click();
+      const token = (await page.getByTestId('queue-token').getAttribute('data-token', { timeout: STEP })) ?? '';
+      expect(await page.getByTestId('token-card').textContent()).toContain('Ada Lovelace: their queue code');
+      await screenshot(page, `to-seat-${vp.name}-new-code`);
+      await page.getByTestId('token-done').click();
+      const adaAgain = await context({ width: 390, height: 844 }, true);
+      await adaAgain.goto(`${t.baseUrl}/q/#${token}`);
+      await guestState(adaAgain, 'confirmed');
+
       // Ada arrives: seated from the list, off it, her table seated.
       await toSeat(page, 'Ada Lovelace').getByTestId('to-seat-seat').click();
       await toSeat(page, 'Ada Lovelace').waitFor({ state: 'detached', timeout: STEP });

@@ -246,6 +246,41 @@ describe('restaurant queue: tokens and sessions', () => {
       expect(history[0]).toMatchObject({ reason: 'queue token replaced', actor: `staff:${owner.userId}` });
     });
 
+    it('a party that confirmed its table and whose session ran out gets a new code from the desk; a seated one does not', async () => {
+      const v = await sandboxVenue(t, owner, { clock: '2026-06-12T23:00:00.000Z', tables: [{ label: 'T1', capacity: 2 }] });
+      const a = await joined(t, owner, v.id, party(2));
+      const s = (await exchange(t, a.queueToken as string).expect(201)).body as Opened;
+      const offered = (
+        await request(t.baseUrl)
+          .post(`/v1/venues/${v.id}/offers`)
+          .set(owner.auth)
+          .send({ entryId: a.entry.id, entryVersion: a.entry.version, tableIds: [v.tableIds['T1']] })
+          .expect(201)
+      ).body as { offer: { reservationId: string } };
+      await request(t.baseUrl).post('/v1/queue-session/accept').set(queueSession(s.sessionToken)).send({}).expect(200);
+      // The party's session runs out (an hour) while it is on its way.
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/clock`)
+        .set(owner.auth)
+        .send({ now: '2026-06-13T00:05:00.000Z' })
+        .expect(200);
+      expect((await request(t.baseUrl).get('/v1/queue-session').set(queueSession(s.sessionToken))).status).toBe(401);
+      const fresh = (await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${a.entry.id}/token`).set(owner.auth).expect(201))
+        .body as { queueToken: string };
+      const again = (await exchange(t, fresh.queueToken).expect(201)).body as Opened;
+      const view = (await request(t.baseUrl).get('/v1/queue-session').set(queueSession(again.sessionToken)).expect(200)).body as {
+        entry: { status: string };
+      };
+      expect(view.entry.status).toBe('confirmed');
+      // Seated, the party needs no page: the desk gives no code.
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/reservations/${offered.offer.reservationId}/seat`)
+        .set(owner.auth)
+        .expect(201);
+      const seated = await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${a.entry.id}/token`).set(owner.auth);
+      expect(refusal(seated)).toEqual({ status: 409, code: 'WAITLIST_OFFER_CONFLICT' });
+    });
+
     it('exchanges are rate-limited per address, counting each attempt before the token is checked; a real token still opens', async () => {
       const limited = await startApp({ env: { AUTH_RATE_LIMIT: '3', AUTH_RATE_WINDOW_SECONDS: '60' } });
       try {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
-import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
+import { ACTIVE_STATUSES, type EntryStatus } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 import { QueueSessionRepository } from '../sessions/queue-session.repository.js';
 import { QueueTokenService } from './queue-token.service.js';
@@ -13,6 +13,13 @@ export interface ReplacedToken {
 }
 
 export const ENTRY_NOT_IN_QUEUE = 'This entry is no longer in the queue.';
+
+/**
+ * Whose link the desk may replace: a party in the queue, and one that confirmed its table and is on
+ * its way (its page shows the table and lets it cancel; a phone whose session ran out is told to ask
+ * the desk for a new code, so the desk must be able to give one).
+ */
+const REPLACEABLE: EntryStatus[] = [...ACTIVE_STATUSES, 'confirmed'];
 
 /**
  * Staff replace a party's queue token (lost, or handed to the wrong person): the old token and any
@@ -35,8 +42,7 @@ export class TokenReplacementService {
       const venue = await this.venues.lock(manager, venueId);
       const entry = await this.entries.find(manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');
-      if (!ACTIVE_STATUSES.includes(entry.status))
-        throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, ENTRY_NOT_IN_QUEUE);
+      if (!REPLACEABLE.includes(entry.status)) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, ENTRY_NOT_IN_QUEUE);
       const now = this.clock.now(venue);
       const issued = await this.tokens.replace(manager, venue, entry, now);
       await this.sessions.endForEntry(manager, entry.id, now);

@@ -9,6 +9,8 @@ interface Props {
   board: BoardSnapshot;
   venueNow: (wall: number) => number;
   afterAct: () => Promise<void>;
+  /** A queue party's new link, to show on the token card. */
+  onNewToken: (name: string, token: string | null) => void;
 }
 
 /** "T1 + T2": a party's tables by label, in the order the server gives them. */
@@ -36,7 +38,7 @@ function sinceText(p: ToSeatParty, board: BoardSnapshot, now: number): string {
  * until it is seated or cancelled). The host seats them when they arrive, or cancels the booking
  * when they do not come (a no-show), which frees their tables. Shown only while there are some.
  */
-export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
+export function ToSeatPanel({ board, venueNow, afterAct, onNewToken }: Props) {
   const parties = board.toSeat ?? [];
   if (board.venue.seating !== 'tables' || parties.length === 0) return null;
   const base = `/v1/venues/${board.venue.id}`;
@@ -49,7 +51,15 @@ export function ToSeatPanel({ board, venueNow, afterAct }: Props) {
       </div>
       <ol class="rows">
         {parties.map((p) => (
-          <ToSeatRow key={p.reservationId} p={p} board={board} base={base} venueNow={venueNow} afterAct={afterAct} />
+          <ToSeatRow
+            key={p.reservationId}
+            p={p}
+            board={board}
+            base={base}
+            venueNow={venueNow}
+            afterAct={afterAct}
+            onNewToken={onNewToken}
+          />
         ))}
       </ol>
     </section>
@@ -63,12 +73,14 @@ function ToSeatRow({
   base,
   venueNow,
   afterAct,
+  onNewToken,
 }: {
   p: ToSeatParty;
   board: BoardSnapshot;
   base: string;
   venueNow: (wall: number) => number;
   afterAct: () => Promise<void>;
+  onNewToken: Props['onNewToken'];
 }) {
   const now = venueNow(wallSecond.value);
   const tables = tableLabels(board, p.tableIds);
@@ -117,6 +129,20 @@ function ToSeatRow({
             }}
           >
             No-show
+          </ActButton>
+        )}
+        {p.entryId !== null && (
+          // A party on its way whose phone lost its page (its session lasts an hour) asks the desk for a new code.
+          <ActButton
+            testId="to-seat-new-token"
+            confirm="Tap again: the old code stops working"
+            onAct={async () => {
+              const r = await api.post<{ queueToken: string | null }>(`${base}/queue/${p.entryId ?? ''}/token`);
+              await afterAct();
+              onNewToken(p.name, r.queueToken);
+            }}
+          >
+            New queue code
           </ActButton>
         )}
       </div>

@@ -90,7 +90,12 @@ export function BoardView({ venueId, data, role }: TabProps) {
           {venue && <JoinWarnings data={data} role={role} venueNow={now(board)} />}
           {/* Who is on the way to a table comes first, then who waits for one (one column on a phone). */}
           <div class="lists">
-            <ToSeatPanel board={board} venueNow={now(board)} afterAct={afterAct} />
+            <ToSeatPanel
+              board={board}
+              venueNow={now(board)}
+              afterAct={afterAct}
+              onNewToken={(name, token) => setSheet({ kind: 'token', name, token })}
+            />
             <QueuePanel
               board={board}
               venueNow={now(board)}
