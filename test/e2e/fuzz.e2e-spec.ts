@@ -150,10 +150,7 @@ describe('fuzz: hostile input on every route', () => {
       tables: [{ label: 'T1', capacity: 4 }],
     });
     workshop = await sandboxVenue(t, owner, { clock, preset: 'workshop', poolCapacity: 6, published: true });
-    for (const v of [restaurant, workshop]) {
-      await joined(t, owner, v.id, party(2));
-      await joined(t, owner, v.id, party(3));
-    }
+    // Registered before anyone waits: a registration while groups wait is refused (strict order).
     await request(t.baseUrl)
       .post(`/v1/venues/${workshop.id}/reservations`)
       .set(owner.auth)
@@ -161,6 +158,10 @@ describe('fuzz: hostile input on every route', () => {
       .expect((r) => {
         if (r.status >= 300) throw new Error(`workshop reservation: ${r.status} ${JSON.stringify(r.body)}`);
       });
+    for (const v of [restaurant, workshop]) {
+      await joined(t, owner, v.id, party(2));
+      await joined(t, owner, v.id, party(3));
+    }
     const otherOwner = await signUp(t, 'fuzz-outsider');
     await createVenue(t, otherOwner);
     outsider = otherOwner;

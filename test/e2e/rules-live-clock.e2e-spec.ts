@@ -124,6 +124,47 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
     expect(await counts()).toMatchObject({ confirmed: 0, held: 0, available: 9 });
   });
 
+  it('a registration at the desk waits for the groups in the queue, and is not refused for seats a lapsed hold no longer keeps', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 9 });
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 900, onOfferExpired: 'leave-queue' } })
+      .expect(200);
+    const register = (name: string, partySize: number): request.Test =>
+      request(t.baseUrl).post(`/v1/venues/${v.id}/reservations`).set(owner.auth).send({ name, partySize });
+    const counts = async (): Promise<unknown> =>
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200)).body;
+    await register('A', 4).expect(201);
+    await register('B', 3).expect(201);
+    // W-1 (three) waits for seats; two are free. A newcomer of two registered at the desk would take them.
+    const w1 = (
+      await request(t.baseUrl).post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name: 'W-1', partySize: 3 }).expect(201)
+    ).body as { entry: { id: string } };
+    const skipped = await register('Newcomer', 2);
+    expect(refusal(skipped)).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+    expect((skipped.body as { error: { message: string } }).error.message).toBe(
+      'Groups are waiting for seats: add this group to the queue. Seats go to the oldest waiting group first.',
+    );
+    expect(await counts()).toMatchObject({ confirmed: 7, held: 0, available: 2 });
+
+    // B cancels: W-1 is held its three seats; its hold lapses with nobody sweeping (it leaves the queue).
+    const bookings = (await request(t.baseUrl).get(`/v1/venues/${v.id}/reservations`).set(owner.auth).expect(200)).body as Array<{
+      id: string;
+      name: string;
+    }>;
+    const b = bookings.find((r) => r.name === 'B')?.id ?? '';
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${b}/cancel`).set(owner.auth).send({}).expect(200);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).send({}).expect(201);
+    clock.advance(900_000);
+    // Nobody waits now, and the lapsed hold keeps nothing: all five free seats can be registered.
+    await register('Newcomer', 5).expect(201);
+    expect(await counts()).toMatchObject({ confirmed: 9, held: 0, available: 0 });
+    expect((await activeEntries(t, owner, v.id)).map((e) => e.id)).not.toContain(w1.entry.id);
+  });
+
   it('11: a hold that lapsed after its business day ended returns its party to a queue that closes in the same sweep', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);

@@ -40,6 +40,8 @@ export async function deepFixture(t: TestApp, owner: Staff): Promise<DeepFixture
     const req = request(t.baseUrl)[method](path).set(owner.auth);
     return body ? req.send(body) : req;
   };
+  // Registered before anyone waits: a registration while groups wait is refused (strict order).
+  harvest((await api('post', `/v1/venues/${workshop.id}/reservations`, { name: 'Booked', partySize: 2 })).body);
   for (const v of [restaurant, workshop]) for (let i = 0; i < 4; i++) harvest(await joined(t, owner, v.id, party(2 + (i % 3))));
   const entries = seen.slice();
   harvest(
@@ -62,7 +64,6 @@ export async function deepFixture(t: TestApp, owner: Staff): Promise<DeepFixture
       })
     ).body,
   );
-  harvest((await api('post', `/v1/venues/${workshop.id}/reservations`, { name: 'Booked', partySize: 2 })).body);
   const sessions: string[] = [];
   for (let i = 0; i < 3; i++) {
     const joinedPublicly = (await publicJoin(t, restaurant.slug, party(2))).body as { queueToken?: string };

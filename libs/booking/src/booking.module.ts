@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AllocatorModule } from '@hostboard/allocator';
 import { AuthModule } from '@hostboard/auth';
+import { OfferModule } from '@hostboard/offer';
 import { QueueModule } from '@hostboard/queue';
 import { VenueModule } from '@hostboard/venue';
 import { BookingService } from './booking.service.js';
@@ -13,7 +14,7 @@ import { BookingSessionService } from './sessions/booking-session.service.js';
 
 /** Confirmed bookings and registrations, booking links and sessions, seating and visits. */
 @Module({
-  imports: [VenueModule, AllocatorModule, QueueModule, AuthModule],
+  imports: [VenueModule, AllocatorModule, QueueModule, OfferModule, AuthModule],
   controllers: [ReservationsController, SeatingController, BookingSessionsController],
   providers: [BookingService, SeatingService, BookingSessionService, BookingSessionGuard],
   exports: [BookingService, SeatingService],

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { cursor, DomainException, ErrorCode, HistoryWriter, toPage, TransactionRunner, type Page, type Tx } from '@hostboard/core';
+import {
+  cursor,
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  toPage,
+  TransactionRunner,
+  type Page,
+  type Tx,
+} from '@hostboard/core';
 import { hashSecret, newSecretToken } from '@hostboard/auth';
 import {
   PoolAllocator,
@@ -11,11 +20,19 @@ import {
   type ReservationView,
 } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { normaliseContact, type Contact } from '@hostboard/queue';
+import { SweepService } from '@hostboard/offer';
+import { normaliseContact, QueueEntryRepository, type Contact } from '@hostboard/queue';
 import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import type { CreateReservationDto } from './http/create-reservation.dto.js';
 
 export type CreatedBooking = ReservationView & { bookingLink: string | null };
+
+/**
+ * The guide's strict order ("Oldest group cannot fit: Stop. … do not skip it"): a registration made
+ * at the desk while groups wait would take the seats the oldest of them is waiting for.
+ */
+export const GROUPS_WAITING =
+  'Groups are waiting for seats: add this group to the queue. Seats go to the oldest waiting group first.';
 
 /** Confirmed bookings: on a pool venue, a registration counting against the capacity. */
 @Injectable()
@@ -30,10 +47,15 @@ export class BookingService {
     private readonly board: BoardEventWriter,
     private readonly tables: TableAllocator,
     private readonly windows: RunningWindowFinder,
+    private readonly sweep: SweepService,
+    private readonly entries: QueueEntryRepository,
   ) {}
 
   async create(venueId: string, input: CreateReservationDto): Promise<CreatedBooking> {
     const link = newSecretToken();
+    // "Resolve any holds that have expired before making the next allocation": a hold past its
+    // expiry no longer keeps seats or tables from this booking.
+    await this.sweep.sweepFirst(venueId);
     return this.tx.command<CreatedBooking>(
       { storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken },
       async (tx) => {
@@ -48,6 +70,9 @@ export class BookingService {
           throw DomainException.validation(`The party size must be a whole number from 1 to ${venue.poolCapacity}.`, {
             field: 'partySize',
           });
+        }
+        if (await this.entries.oldestWaiting(tx.manager, venue.id)) {
+          throw new DomainException(ErrorCode.RULE_VIOLATION, GROUPS_WAITING);
         }
         const now = this.clock.now(venue);
         const r: Reservation = await this.pool.register(
@@ -128,7 +153,8 @@ export class BookingService {
   /** Newest first, a page at a time (`before`: the cursor of the previous page's Link header). */
   async list(venueId: string, query: { limit: number; before?: string }): Promise<Page<ReservationView>> {
     const beforeId = cursor.decode(query.before);
-    if (beforeId !== null && !UUID.test(beforeId)) throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
+    if (beforeId !== null && !UUID.test(beforeId))
+      throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
     return this.tx.run(async ({ manager }) => {
       const page = toPage(await this.reservations.page(manager, venueId, query.limit + 1, beforeId), query.limit, (r) =>
         cursor.encode(r.id),
