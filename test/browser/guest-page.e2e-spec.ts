@@ -326,6 +326,92 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await screenshot(page, 'guest-confirm-after-lapse');
   });
 
+  /** A venue of its own, so moving its clock or its policy leaves the other tests' venue alone. */
+  const ownVenue = (onOfferExpired: 'keep-place' | 'leave-queue'): Promise<Sandbox> =>
+    sandboxVenue(t, owner, {
+      clock: T0,
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '23:59', turnMinutes: 30 }],
+      tables: [{ label: 'T1', capacity: 4 }],
+      patch: { policy: { onOfferExpired } },
+    });
+  const offerT1 = async (venue: Sandbox, entryId: string): Promise<string> => {
+    const entry = (
+      (await request(t.baseUrl).get(`/v1/venues/${venue.id}/queue`).set(owner.auth).expect(200)).body as {
+        entries: Array<{ id: string; version: number }>;
+      }
+    ).entries.find((e) => e.id === entryId);
+    const res = await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId, entryVersion: entry?.version, tableIds: [venue.tableIds['T1']] })
+      .expect(201);
+    return (res.body as { offer: { id: string } }).offer.id;
+  };
+  const withdrawOffer = (venue: Sandbox, offerId: string) =>
+    request(t.baseUrl).post(`/v1/venues/${venue.id}/offers/${offerId}/withdraw`).set(owner.auth).send({}).expect(200);
+  const ended = (page: Page, how: string) =>
+    page.locator(`[data-testid=offer-ended][data-ended=${how}]`).waitFor({ timeout: SHOW_BOUND });
+
+  it('a party whose offer the host withdrew, at a venue where that ends its place, is told the host withdrew it', async () => {
+    const venue = await ownVenue('leave-queue');
+    const party = await joined(t, owner, venue.id, { name: 'Wen Withdrawn', partySize: 2, email: 'wen@example.test' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const offerId = await offerT1(venue, party.entry.id);
+    await state(page, 'offered');
+    await withdrawOffer(venue, offerId);
+    await state(page, 'expired');
+    await ended(page, 'withdrawn');
+    const said = (await page.getByTestId('state').textContent()) ?? '';
+    expect(said).toContain('You are no longer in the queue');
+    expect(said).toContain('The host withdrew the table offered to you. To join again, ask at the desk.');
+    // Not the guest's hold: nothing on the page says the offer expired.
+    expect(said).not.toContain('expired');
+    await screenshot(page, 'guest-withdrawn-left-queue');
+  });
+
+  it('a party whose hold lapsed is told so and that it kept its place, until its next offer', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'Rae Lapsed', partySize: 3, email: 'rae@example.test' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    // Before any offer the waiting page says nothing about one.
+    expect(await page.getByTestId('offer-ended').count()).toBe(0);
+    const first = await offerT1(venue, party.entry.id);
+    await state(page, 'offered');
+
+    // The hold's five minutes pass on the venue's clock (moved, not slept): the party is back waiting.
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/clock`)
+      .set(owner.auth)
+      .send({ now: new Date(Date.parse(T0) + 6 * 60_000).toISOString() })
+      .expect(200);
+    await state(page, 'waiting');
+    await ended(page, 'expired');
+    const said = async (): Promise<string> => (await page.getByTestId('state').textContent()) ?? '';
+    expect(await said()).toContain(
+      'The offer expired and its table was released. Nothing lost — the place was kept; watch for the next offer.',
+    );
+    expect(await said()).toContain('Nothing to do until then.');
+    await screenshot(page, 'guest-lapsed-back-waiting');
+    // A guest who looks away and back still reads it: the next poll keeps it.
+    await page.waitForResponse((r) => r.url().endsWith('/v1/queue-status'), { timeout: SHOW_BOUND });
+    expect(await said()).toContain('The offer expired and its table was released.');
+
+    // The next offer is the news now; once the host withdraws it, the page says that instead.
+    const second = await offerT1(venue, party.entry.id);
+    await state(page, 'offered');
+    expect(await page.getByTestId('offer-ended').count()).toBe(0);
+    expect(second).not.toBe(first);
+    await withdrawOffer(venue, second);
+    await ended(page, 'withdrawn');
+    expect(await said()).toContain('The host withdrew the table offered to you; you keep your place in the queue.');
+    expect(await said()).not.toContain('expired');
+    await screenshot(page, 'guest-withdrawn-back-waiting');
+  });
+
   it('no phone ever put a token in a URL', () => {
     expect(urls.length).toBeGreaterThan(10);
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);

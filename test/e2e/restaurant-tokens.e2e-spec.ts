@@ -339,6 +339,7 @@ describe('restaurant queue: tokens and sessions', () => {
         position: 2,
         ahead: 1,
         offer: null,
+        lastOffer: null,
       });
 
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));

@@ -21,6 +21,21 @@ export class PartyOfferRepository {
     );
   }
 
+  /**
+   * The entry's offer that ended last (none is live): how its most recent offer ended, for the party's
+   * page. Ordered as forAccept orders the ended ones, so a withdrawal and a re-offer at one instant
+   * still answer the later one.
+   */
+  lastEnded(tx: EntityManager, venueId: string, entryId: string): Promise<Offer | null> {
+    return selectEntity(
+      tx,
+      Offer,
+      `venue_id = $1 AND entry_id = $2 AND state <> 'live'
+       ORDER BY resolved_at DESC NULLS LAST, created_at DESC, id DESC LIMIT 1`,
+      [venueId, entryId],
+    );
+  }
+
   /** The tables an offer's reservation holds (what the desk tells the party). */
   async tableIdsOf(tx: EntityManager, reservationId: string): Promise<string[]> {
     const rows: Array<{ table_id: string }> = await tx.query(

@@ -5,7 +5,9 @@ import {
   AcceptanceService,
   CancellationService,
   type CancelledEntry,
+  type Offer,
   OfferRepository,
+  type OfferState,
   toOfferView,
   type OfferView,
 } from '@hostboard/offer';
@@ -31,6 +33,17 @@ export interface PartyQueueView {
   position: number | null;
   ahead: number | null;
   offer: OfferView | null;
+  /**
+   * How the entry's most recent offer ended, while it has no live one (null while one is live, or if
+   * it never had one): the page tells a withdrawal by the host from a hold that lapsed.
+   */
+  lastOffer: EndedOfferView | null;
+}
+
+export interface EndedOfferView {
+  id: string;
+  state: Exclude<OfferState, 'live'>;
+  resolvedAt: string | null;
 }
 
 export const NO_OFFER = 'There is no offer to accept.';
@@ -73,6 +86,7 @@ export class PartyQueueService {
     if (!venue || !entry) throw DomainException.notFound('The queue entry was not found.');
     const standing = await this.quotes.positionOf(manager, venue, entry);
     const offer = await this.offers.liveForEntry(manager, entry.id);
+    const ended = offer ? null : await this.partyOffers.lastEnded(manager, venueId, entry.id);
     return {
       venue: { name: venue.name, timeZone: venue.timeZone },
       now: this.clock.now(venue).toISOString(),
@@ -80,6 +94,7 @@ export class PartyQueueService {
       position: standing?.position ?? null,
       ahead: standing?.ahead ?? null,
       offer: offer ? toOfferView(offer) : null,
+      lastOffer: ended ? toEndedOfferView(ended) : null,
     };
   }
 
@@ -103,4 +118,12 @@ export class PartyQueueService {
     if (!id) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, NO_OFFER);
     return this.acceptance.accept(session.venueId, id, session.entryId);
   }
+}
+
+function toEndedOfferView(o: Offer): EndedOfferView {
+  return {
+    id: o.id,
+    state: o.state as EndedOfferView['state'],
+    resolvedAt: o.resolvedAt ? o.resolvedAt.toISOString() : null,
+  };
 }

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiClient, ApiError, messageOf } from '../../board/src/api/client';
 import { saveCredentials, takeTokenFromFragment, type Credentials } from './credentials';
 import { Countdown, localTime } from './countdown';
+import { BackInQueue, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
 import { readWallClock } from './wall-clock';
 
@@ -254,6 +255,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         {entry.status === 'waiting' && (
           <>
             <h2>You are in the queue</h2>
+            <BackInQueue last={view.lastOffer} />
             <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
           </>
         )}
@@ -297,7 +299,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         {entry.status === 'expired' && (
           <>
             <h2>You are no longer in the queue</h2>
-            <p>The offer expired and its table was released. To join again, ask at the desk.</p>
+            <OutOfQueue last={view.lastOffer} />
           </>
         )}
       </section>

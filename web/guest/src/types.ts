@@ -9,6 +9,8 @@ export interface PartyView {
   position: number | null;
   ahead: number | null;
   offer: { id: string; state: string; expiresAt: string } | null;
+  /** How the last offer ended, while none is live (docs/api-additions.md). */
+  lastOffer: { id: string; state: 'expired' | 'withdrawn' | 'accepted' | 'cancelled'; resolvedAt: string | null } | null;
 }
 
 export interface OpenedSession {

@@ -1,0 +1,40 @@
+import type { PartyView } from './types';
+
+/**
+ * How the party's last offer ended, in the words its message used (libs/outbox announcements): the
+ * spec's for a lapsed hold, the withdrawal email's for a host's withdrawal. The page says it in the
+ * party's state, so a guest who looked away while the offer ended still sees why it is gone.
+ */
+const OFFER_EXPIRED = 'The offer expired and its table was released.';
+const LAPSE_PLACE_KEPT = 'Nothing lost — the place was kept; watch for the next offer.';
+const HOST_WITHDREW = 'The host withdrew the table offered to you.';
+const HOST_WITHDREW_PLACE_KEPT = 'The host withdrew the table offered to you; you keep your place in the queue.';
+
+/** Back in the queue after an offer ended without a table: what ended it, until the next offer. */
+export function BackInQueue({ last }: { last: PartyView['lastOffer'] }) {
+  const said =
+    last?.state === 'expired'
+      ? `${OFFER_EXPIRED} ${LAPSE_PLACE_KEPT}`
+      : last?.state === 'withdrawn'
+        ? HOST_WITHDREW_PLACE_KEPT
+        : null;
+  if (!said) return null;
+  return (
+    <p class="strong" data-testid="offer-ended" data-ended={last?.state}>
+      {said}
+    </p>
+  );
+}
+
+/**
+ * Out of the queue (status `expired`): a host's withdrawal is not the guest's lapsed hold. An entry
+ * with no offer that ended it keeps the page's earlier words.
+ */
+export function OutOfQueue({ last }: { last: PartyView['lastOffer'] }) {
+  const withdrawn = last?.state === 'withdrawn';
+  return (
+    <p data-testid="offer-ended" data-ended={last?.state ?? 'none'}>
+      {withdrawn ? HOST_WITHDREW : OFFER_EXPIRED} To join again, ask at the desk.
+    </p>
+  );
+}
