@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { applyStep, countsOf, nextPromotion, validPartySize, waitingQueue, type ModelState } from '@hostboard/allocator';
+import {
+  applyStep,
+  countsOf,
+  nextPromotion,
+  partyByRef,
+  validPartySize,
+  waitingQueue,
+  type ModelState,
+} from '@hostboard/allocator';
 import type { LedgerClient } from './ledger.client.js';
 import { LedgerSession, runUntil } from './ledger.runner.js';
 import { countsSlash, countsWords, modelAt, stateAt, type BoundaryPlan } from './boundary-plan.js';
@@ -70,13 +78,19 @@ const promoteModel = (
   };
 };
 const promotionWords = (p: { ref: string | null; reason: string | null }, st: ModelState): string =>
-  p.ref ? `${p.ref} receives a ${st.parties.find((x) => x.ref === p.ref)?.partySize ?? '?'}-seat hold` : 'No promotion';
+  p.ref ? `${p.ref} receives a ${partyByRef(st, p.ref)?.partySize ?? '?'}-seat hold` : 'No promotion';
 
 /** How many times a party's held seats lapsed (EXPIRED rows in the history of its reservations). */
 export async function expiryRows(s: LedgerSession, ref: string): Promise<number> {
-  const history = await s.client.must<Array<{ subjectType: string; to: string; subjectId: string }>>('GET', s.path('/history?limit=500'));
+  const history = await s.client.must<Array<{ subjectType: string; to: string; subjectId: string }>>(
+    'GET',
+    s.path('/history?limit=500'),
+  );
   const entryId = s.entries.get(ref);
-  const reservations = await s.client.must<Array<{ id: string; entryId: string | null }>>('GET', s.path('/reservations?limit=500'));
+  const reservations = await s.client.must<Array<{ id: string; entryId: string | null }>>(
+    'GET',
+    s.path('/reservations?limit=500'),
+  );
   const ids = new Set(reservations.filter((r) => r.entryId === entryId).map((r) => r.id));
   return history.filter((h) => h.subjectType === 'reservation' && ids.has(h.subjectId) && h.to === 'EXPIRED').length;
 }

@@ -4,6 +4,7 @@ import {
   countsOf,
   initialState,
   nextPromotion,
+  partyByRef,
   waitingQueue,
   type ModelCounts,
   type ModelState,
@@ -114,7 +115,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
   for (const i of cancelRows) {
     const before = s(i - 1);
     const step = sheet.transactions[i]?.steps.find((x) => x.type === 'cancel');
-    const p = step && 'ref' in step ? before.parties.find((x) => x.ref === step.ref) : undefined;
+    const p = step && 'ref' in step ? partyByRef(before, step.ref) : undefined;
     if (p && (p.state === 'confirmed' || p.state === 'held')) {
       cancellation = { index: i, ref: p.ref };
       break;

@@ -2,7 +2,7 @@ import type { RowExpectation } from '@hostboard/allocator';
 import { LedgerClient, localInstant, type ApiAnswer, type Counts } from './ledger.client.js';
 import { differences, paperProblems, type Figures } from './row-check.js';
 import { modelLedger } from './worksheet-model.js';
-import type { Step, Transaction, Worksheet } from './worksheet.js';
+import { refuseAmbiguousJoins, type Step, type Transaction, type Worksheet } from './worksheet.js';
 
 /** One row checked three ways: the worksheet's own figures, the policy model's, and the app's. */
 export interface RowResult {
@@ -57,6 +57,8 @@ export class LedgerSession {
   /** A fresh sandbox venue with the worksheet's policy, registrations and waiting requests. */
   async setUp(slug: string): Promise<void> {
     const s = this.sheet;
+    // Again here, not only when parsed: a caller may have changed the policy (keep-place puts a lapsed group back).
+    refuseAmbiguousJoins(s);
     const venue = await this.client.must<{ id: string }>('POST', '/v1/venues', {
       slug,
       name: s.name,
@@ -101,6 +103,10 @@ export class LedgerSession {
       partySize,
     });
     if (a.status === 201) {
+      // The name now means this new request (a rejoin): the ids of its earlier registration, offer and hold are stale.
+      this.reservations.delete(ref);
+      this.offers.delete(ref);
+      this.holds.delete(ref);
       this.entries.set(ref, a.body.entry.id);
       if (sequence !== undefined && a.body.entry.queueSequence !== sequence) {
         throw new Error(`${ref} got queue sequence ${a.body.entry.queueSequence}, the worksheet says ${sequence}`);
@@ -192,10 +198,7 @@ export class LedgerSession {
       }
       if (run.held !== undefined && m.held && run.held !== m.held.ref)
         appIssues.push(`${t.op}: the app held seats for ${run.held ?? 'nobody'}, the policy for ${m.held.ref ?? 'nobody'}`);
-      else if (run.held === undefined && run.ok !== m.ok)
-        appIssues.push(
-          `${t.op}: step ${i + 1} (${step.type}) ${run.ok ? 'succeeded' : 'failed'} in the app; under the policy it ${m.ok ? 'succeeds' : 'fails'}`,
-        );
+      else if (run.held === undefined && run.ok !== m.ok) appIssues.push(stepMismatch(t.op, i, step, run.ok, m.ok));
     }
     const c = await this.counts();
     const queue = await this.waitingNames();
@@ -247,7 +250,9 @@ export class LedgerSession {
         notes.push(
           `${step.ref} accept: ${a.status}${a.status >= 300 ? ` ${(a.body as { error?: { code: string } }).error?.code}` : ''}`,
         );
-        return { ok: a.status === 200 };
+        // A refusal is a 4xx answer (409: the hold has lapsed), or no offer at all for the group.
+        const refused = a.status === 0 || (a.status >= 400 && a.status < 500);
+        return { ok: step.expect === 'refused' ? refused : a.status === 200 };
       }
       case 'cancel': {
         const a = await this.cancel(step.ref, key);
@@ -277,6 +282,19 @@ export class LedgerSession {
   refOfEntry(entryId: string): string {
     return [...this.entries].find(([, id]) => id === entryId)?.[0] ?? entryId;
   }
+}
+
+/**
+ * A step the app and the policy did differently. For an acceptance the row expects to be refused,
+ * "ok" means refused, so the words say what happened rather than whether the row held.
+ */
+function stepMismatch(op: string, i: number, step: Step, appOk: boolean, policyOk: boolean): string {
+  const head = `${op}: step ${i + 1} (${step.type})`;
+  if (step.type === 'accept' && step.expect === 'refused') {
+    const did = (ok: boolean): string => (ok ? 'refused' : 'accepted');
+    return `${head} was ${did(appOk)} in the app; under the policy it is ${did(policyOk)}`;
+  }
+  return `${head} ${appOk ? 'succeeded' : 'failed'} in the app; under the policy it ${policyOk ? 'succeeds' : 'fails'}`;
 }
 
 interface PromotionAnswer {

@@ -1,3 +1,5 @@
+import { modelLedger } from './worksheet-model.js';
+
 /** A worksheet: the policy, the starting position and the transaction rows with what each should leave. */
 export interface Worksheet {
   name: string;
@@ -31,7 +33,8 @@ export type Step =
   | { type: 'review' }
   | { type: 'cancel'; ref: string }
   | { type: 'promote'; expect: string | null }
-  | { type: 'accept'; ref: string }
+  /** `expect`: `accepted` (the default) or `refused`, for a group that is too late to accept. */
+  | { type: 'accept'; ref: string; expect?: 'accepted' | 'refused' }
   | { type: 'expire'; ref: string }
   | { type: 'join'; ref: string; partySize: number; sequence: number }
   | { type: 'retry'; op: string };
@@ -65,9 +68,30 @@ export function parseWorksheet(json: unknown): Worksheet {
       if (typeof v !== 'string') fail(`"decisions.${k}" must be text`);
     }
   }
+  const starting = [...w.reservations, ...w.waiting].map((p) => p.ref);
+  const twice = starting.find((ref, i) => starting.indexOf(ref) !== i);
+  if (twice !== undefined) fail(`"${twice}" names two starting parties; each reference must name one`);
   for (const t of w.transactions) {
     if (typeof t.op !== 'string' || typeof t.time !== 'string' || !Array.isArray(t.steps) || typeof t.expect !== 'object')
       fail(`transaction ${JSON.stringify(t).slice(0, 60)} is incomplete`);
+    for (const s of t.steps) {
+      if (s.type === 'accept' && s.expect !== undefined && s.expect !== 'accepted' && s.expect !== 'refused')
+        fail(`row ${t.op}: an accept step's "expect" is "accepted" or "refused", not ${JSON.stringify(s.expect)}`);
+    }
   }
+  refuseAmbiguousJoins(w);
   return w;
+}
+
+/**
+ * A join under a name that still means an active party would make every later step under that name
+ * a guess (which of the two?): the policy model refuses it, and so does the worksheet, before any
+ * venue is set up. A rejoin after the name's party expired or was cancelled is fine.
+ */
+export function refuseAmbiguousJoins(sheet: Worksheet): void {
+  const { expectations } = modelLedger(sheet);
+  for (const [i, e] of expectations.entries()) {
+    const refused = e.outcomes.find((o) => o.ambiguous);
+    if (refused) fail(`row ${sheet.transactions[i]?.op ?? e.op}: ${refused.text}`);
+  }
 }

@@ -45,10 +45,13 @@ export interface ModelState {
   done: string[];
 }
 
+/** What a row expects of an acceptance: `refused` records a group that is too late (no open hold). */
+export type AcceptOutcome = 'accepted' | 'refused';
+
 export type ModelStep =
   | { type: 'review' }
   | { type: 'promote'; expect?: string | null }
-  | { type: 'accept'; ref: string }
+  | { type: 'accept'; ref: string; expect?: AcceptOutcome }
   | { type: 'cancel'; ref: string }
   | { type: 'expire'; ref: string }
   | { type: 'join'; ref: string; partySize: number; sequence?: number }
@@ -67,6 +70,8 @@ export interface StepOutcome {
   text: string;
   /** For promotions: who received the hold (null: nobody) and until when. */
   held?: { ref: string | null; expiresAt: number | null; reason: string | null };
+  /** A join refused because its name still means an active party: which one a later step meant would be a guess. */
+  ambiguous?: boolean;
 }
 
 export interface ModelStart {
@@ -103,6 +108,16 @@ export function countsOf(state: ModelState): ModelCounts {
   const held = sum('held');
   return { capacity: state.policy.capacity, confirmed, held, available: state.policy.capacity - confirmed - held };
 }
+
+/**
+ * The party a worksheet reference means: the newest with that name. An expired or cancelled group
+ * may rejoin under its old name with a new position, and later steps are about the new request.
+ */
+export function partyByRef(state: ModelState, ref: string): ModelParty | undefined {
+  return state.parties.findLast((p) => p.ref === ref);
+}
+
+const ACTIVE: PartyState[] = ['waiting', 'held', 'confirmed'];
 
 /** The active waiting queue: original received time, then the immutable queue sequence. */
 export function waitingQueue(state: ModelState): ModelParty[] {
@@ -178,7 +193,7 @@ export function nextPromotion(state: ModelState): { party: ModelParty | null; re
 /** One step at the state's current time (expired holds are resolved first, as the app does). */
 export function applyStep(input: ModelState, step: ModelStep): { state: ModelState; outcome: StepOutcome } {
   const state = advance(input, input.now).state;
-  const find = (ref: string): ModelParty | undefined => state.parties.find((p) => p.ref === ref);
+  const find = (ref: string): ModelParty | undefined => partyByRef(state, ref);
   switch (step.type) {
     case 'review':
     case 'promote': {
@@ -196,11 +211,17 @@ export function applyStep(input: ModelState, step: ModelStep): { state: ModelSta
     }
     case 'accept': {
       const p = find(step.ref);
+      const refusedExpected = step.expect === 'refused';
       // Acceptance must be earlier than the expiry; a lapsed hold was already resolved above.
-      if (p?.state !== 'held') return { state, outcome: { ok: false, text: `${step.ref} has no open hold to accept` } };
+      if (p?.state !== 'held') {
+        const text = `${step.ref} has no open hold to accept${refusedExpected ? '; refused, as the row expects' : ''}`;
+        return { state, outcome: { ok: refusedExpected, text } };
+      }
+      // In time, the group confirms whatever the row expected: the app would confirm it too.
       p.state = 'confirmed';
       p.lastHold = 'accepted';
-      return { state, outcome: { ok: true, text: `${p.ref} confirms ${p.partySize}` } };
+      const text = `${p.ref} confirms ${p.partySize}${refusedExpected ? '; the row expects a refusal' : ''}`;
+      return { state, outcome: { ok: !refusedExpected, text } };
     }
     case 'cancel': {
       const p = find(step.ref);
@@ -224,6 +245,11 @@ export function applyStep(input: ModelState, step: ModelStep): { state: ModelSta
       return { state, outcome: { ok, text: ok ? `${step.ref}'s hold has expired` : `${step.ref}'s hold has not expired` } };
     }
     case 'join': {
+      const inUse = find(step.ref);
+      if (inUse && ACTIVE.includes(inUse.state)) {
+        const text = `${step.ref} is still ${inUse.state}: a join under a name in use is ambiguous. Rejoin after it expires or is cancelled, or use another name`;
+        return { state, outcome: { ok: false, ambiguous: true, text } };
+      }
       if (!validPartySize(state.policy, step.partySize)) {
         return { state, outcome: { ok: false, text: `party size ${step.partySize} refused` } };
       }
