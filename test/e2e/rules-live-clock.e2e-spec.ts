@@ -165,6 +165,34 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
     expect((await activeEntries(t, owner, v.id)).map((e) => e.id)).not.toContain(w1.entry.id);
   });
 
+  it('a workshop says plainly why seats cannot be taken: one seat "is" left, a held group keeps its size', async () => {
+    clock.set(FRIDAY_6PM);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 5 });
+    const message = (res: request.Response): string => (res.body as { error: { message: string } }).error.message;
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'A', partySize: 4 })
+      .expect(201);
+    const two = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'B', partySize: 2 });
+    expect(message(two)).toBe('Only 1 of 5 seats is available.');
+    const w = (
+      await request(t.baseUrl).post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name: 'W', partySize: 1 }).expect(201)
+    ).body as { entry: { id: string } };
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).send({}).expect(201);
+    const [held] = await activeEntries(t, owner, v.id);
+    const resize = await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}/queue/${w.entry.id}`)
+      .set(owner.auth)
+      .send({ entryVersion: held?.version, partySize: 2 });
+    expect(refusal(resize)).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+    expect(message(resize)).toBe('This group holds seats for its current size; its size can change only while it waits.');
+  });
+
   it('11: a hold that lapsed after its business day ended returns its party to a queue that closes in the same sweep', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);

@@ -64,10 +64,14 @@ export class PoolAllocator {
   ): Promise<Reservation> {
     const { available } = this.counts(venue);
     if (party.partySize > available) {
-      throw new DomainException(ErrorCode.CONFLICT, `Only ${available} of ${venue.poolCapacity} seats are available.`, {
-        available,
-        needed: party.partySize,
-      });
+      throw new DomainException(
+        ErrorCode.CONFLICT,
+        `Only ${available} of ${venue.poolCapacity} seats ${available === 1 ? 'is' : 'are'} available.`,
+        {
+          available,
+          needed: party.partySize,
+        },
+      );
     }
     const r: Reservation = {
       id: randomUUID(),

@@ -43,12 +43,17 @@ export function joinWarnings(
   combinations: Combination[],
   windows: ServiceWindow[],
   now: number,
-): string[] {
+): { lines: string[]; heading: string } {
   const out: string[] = [];
-  if (!venue.queueEnabled) out.push('The queue is switched off: every join is refused.');
+  let every = false;
+  const all = (line: string): void => {
+    every = true;
+    out.push(line);
+  };
+  if (!venue.queueEnabled) all('The queue is switched off: every join is refused.');
   if (!venue.published) out.push('The venue is not published: guests cannot join from their phones.');
   if (venue.policy.requireServiceWindow && !runningWindow(windows, now, venue.timeZone)) {
-    out.push(
+    all(
       windows.length === 0
         ? 'No service hours are set: joins are refused.'
         : 'No service is running now: joins are refused until the next service starts.',
@@ -56,11 +61,13 @@ export function joinWarnings(
   }
   if (venue.policy.seating === 'tables') {
     const biggest = Math.max(0, ...tables.map((t) => t.capacity), ...combinations.map((c) => c.capacity));
-    if (tables.length === 0) out.push('No tables are set up yet.');
+    if (tables.length === 0) all('No tables are set up yet.');
     else if (biggest < venue.queuePartyCap)
       out.push(
         `The largest party allowed is ${venue.queuePartyCap}, but no table or combination seats more than ${biggest}: larger parties are refused.`,
       );
   }
-  return out;
+  // "Joins would be refused" only when one of them refuses every join: a venue that only turns away
+  // guests' phones or larger parties still takes the rest.
+  return { lines: out, heading: every ? 'Joins would be refused now:' : 'Some joins would be refused now:' };
 }

@@ -80,7 +80,14 @@ export class EntryCorrectionService {
       if (venue.seating === 'tables' && !contact.key) throw DomainException.validation(CONTACT_MISSING, { field: 'email' });
       if (next.partySize !== entry.partySize) {
         if (entry.status === 'offered') {
-          throw new DomainException(ErrorCode.RULE_VIOLATION, 'Withdraw the live offer before changing the party size.');
+          // At a restaurant a withdrawal keeps the party's place; at a workshop it ends the group's turn,
+          // so the advice to withdraw first would cost the group its place.
+          throw new DomainException(
+            ErrorCode.RULE_VIOLATION,
+            venue.seating === 'pool'
+              ? 'This group holds seats for its current size; its size can change only while it waits.'
+              : 'Withdraw the live offer before changing the party size.',
+          );
         }
         if (venue.seating === 'tables') assertPartySizeRange(next.partySize);
         assertPartySize(venue, next.partySize);

@@ -267,12 +267,12 @@ function JoinWarnings({ data, role, venueNow }: Pick<TabProps, 'data' | 'role'> 
     data.windows.value,
     venueNow(wallSecond.value),
   );
-  if (warnings.length === 0) return null;
+  if (warnings.lines.length === 0) return null;
   return (
     <section class="warnings" role="status" data-testid="join-warnings">
-      <strong>Joins would be refused now:</strong>
+      <strong>{warnings.heading}</strong>
       <ul>
-        {warnings.map((w) => (
+        {warnings.lines.map((w) => (
           <li key={w}>{w}</li>
         ))}
       </ul>

@@ -44,11 +44,11 @@ function Readiness({ data }: Pick<TabProps, 'data'>) {
   if (!venue) return null;
   const at = venue.clock ? Date.parse(venue.clock) : wallSecond.value;
   const warnings = joinWarnings(venue, data.tables.value, data.combinations.value, data.windows.value, at);
-  return warnings.length > 0 ? (
+  return warnings.lines.length > 0 ? (
     <section class="warnings" data-testid="setup-warnings">
-      <strong>Joins would be refused now:</strong>
+      <strong>{warnings.heading}</strong>
       <ul>
-        {warnings.map((w) => (
+        {warnings.lines.map((w) => (
           <li key={w}>{w}</li>
         ))}
       </ul>
