@@ -121,11 +121,17 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     expect(await entryOf(party.entry.id)).toBeUndefined();
     await screenshot(page, 'guest-left');
 
-    // Leaving ended its session and link with the entry: opened again, the page says plainly how to
-    // get a new link.
+    // Leaving ended its session and link with the entry: opened again, the page still says the party
+    // left (not that its link broke), and how to come back.
     await page.reload();
-    await state(page, 'gone');
-    expect(await page.getByTestId('gone').textContent()).toContain('Ask at the desk for a new queue link');
+    await state(page, 'left');
+    expect(await page.getByTestId('left').textContent()).toBe('You have left the queueTo join again, ask at the desk.');
+    // A new link from the desk, opened on the same phone, opens the new place.
+    const back = await joined(t, owner, v.id, { name: 'Bea Returns', partySize: 4, email: 'bea-back@example.test' });
+    const opened = await page.context().newPage();
+    await opened.goto(`${t.baseUrl}/q/#${back.queueToken ?? ''}`);
+    await state(opened, 'waiting');
+    expect(await opened.getByTestId('guest-page').textContent()).toContain('Bea Returns');
   });
 
   it('a replaced or expired link, and a page opened without one, show the way back', async () => {
@@ -246,6 +252,10 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const link = `${snapshot.queuePage ?? `${t.baseUrl}/q/`}#${token}`;
     expect(await tablet.getByTestId('token-qr').getAttribute('data-link')).toBe(link);
     await tablet.locator('[data-testid=token-qr] svg').waitFor();
+    // The card says what each is for: the page has no field to paste a code into, the desk does.
+    expect(await tablet.getByTestId('token-card').textContent()).toContain(
+      'The party scans the square to follow its place; the code finds them under Find by code.',
+    );
     await tablet.getByTestId('token-done').click();
 
     // What a scanner reads off that QR (or a host pastes): the whole link, not just the code.

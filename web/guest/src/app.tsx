@@ -22,6 +22,7 @@ type Shown =
   | { kind: 'loading' }
   | { kind: 'no-link' }
   | { kind: 'gone' }
+  | { kind: 'left' }
   | { kind: 'view'; view: PartyView; readAt: number; final?: boolean };
 
 const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 'TOKEN_INVALID';
@@ -85,7 +86,8 @@ export function App() {
         setProblem(null);
       }
     } catch (err) {
-      if (isGone(err)) setShown({ kind: 'gone' });
+      // A party that left from this phone reads that it left, not that its link stopped working.
+      if (isGone(err)) setShown({ kind: creds.current.left ? 'left' : 'gone' });
       // Many phones on one venue wifi share an address and its limit: a refused poll just waits for the next.
       else if (!(err instanceof ApiError && err.code === 'RATE_LIMITED')) setProblem(messageOf(err));
     }
@@ -113,7 +115,14 @@ export function App() {
 
   const final = shown.kind === 'view' && shown.final === true;
   useEffect(() => {
-    if (shown.kind === 'no-link' || shown.kind === 'gone' || shown.kind === 'deciding' || shown.kind === 'choose' || final)
+    if (
+      shown.kind === 'no-link' ||
+      shown.kind === 'gone' ||
+      shown.kind === 'left' ||
+      shown.kind === 'deciding' ||
+      shown.kind === 'choose' ||
+      final
+    )
       return;
     if (shown.kind === 'loading') void read();
     const timer = window.setInterval(() => void read(), POLL_MS);
@@ -149,6 +158,7 @@ export function App() {
       if (path === LEAVE && shown.kind === 'view') {
         // Leaving ends the party's session and link with its entry: show the answer, read no more.
         const view = { ...shown.view, entry: answer.entry, position: null, ahead: null, offer: null };
+        keep({ ...creds.current, left: true });
         setShown({ kind: 'view', view, readAt: readWallClock(), final: true });
         return;
       }
@@ -191,6 +201,12 @@ export function App() {
           <h1>Open your queue link</h1>
           <p>Scan the code the desk gave you, or open the link from it, on this phone.</p>
           <p>Lost it? Ask at the desk for a new queue link.</p>
+        </section>
+      )}
+      {shown.kind === 'left' && (
+        <section class="card" data-testid="left">
+          <h1>You have left the queue</h1>
+          <p>To join again, ask at the desk.</p>
         </section>
       )}
       {shown.kind === 'gone' && (

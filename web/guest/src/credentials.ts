@@ -9,6 +9,8 @@ const KEY = 'hostboard.queue';
 export interface Credentials {
   token: string | null;
   session: { sessionToken: string; expiresAt: string } | null;
+  /** The party left from this phone: its link then no longer works, and the page says it left. */
+  left?: boolean;
 }
 
 const EMPTY: Credentials = { token: null, session: null };
@@ -17,7 +19,7 @@ export function loadCredentials(): Credentials {
   try {
     const raw = window.localStorage.getItem(KEY);
     const parsed = raw ? (JSON.parse(raw) as Partial<Credentials>) : null;
-    return { token: parsed?.token ?? null, session: parsed?.session ?? null };
+    return { token: parsed?.token ?? null, session: parsed?.session ?? null, ...(parsed?.left === true && { left: true }) };
   } catch {
     return EMPTY;
   }

@@ -53,7 +53,9 @@ export function TokenCard({ name, quote, token, queuePage, onDone }: Props) {
             dangerouslySetInnerHTML={svg ? { __html: svg } : undefined}
           />
           <div>
-            <p class="muted">Shown only now. The party scans the square to follow its place, or copies the code.</p>
+            <p class="muted">
+              Shown only now. The party scans the square to follow its place; the code finds them under Find by code.
+            </p>
             <output class="token" data-testid="queue-token" data-token={token}>
               {tokenGroups(token).map((g, i) => (
                 <span key={i}>{g}</span>
