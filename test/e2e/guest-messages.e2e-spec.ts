@@ -206,7 +206,7 @@ describe('guest messages: texts, announcements, the queue status read, the messa
 
     const first = (await status().expect(200)).body as Record<string, unknown>;
     expect(first).toMatchObject({
-      venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago' },
+      venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago', sandbox: true },
       now: T0,
       entry: { id: p.entry.id, name: 'Reader', partySize: 2, status: 'waiting' },
       position: 1,

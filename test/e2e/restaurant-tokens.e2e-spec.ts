@@ -333,7 +333,7 @@ describe('restaurant queue: tokens and sessions', () => {
       const other = queueSession(((await exchange(t, first.queueToken as string).expect(201)).body as Opened).sessionToken);
       const view = await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
       expect(view.body).toEqual({
-        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago' },
+        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago', sandbox: true },
         now: expect.any(String),
         entry: me.entry,
         position: 2,

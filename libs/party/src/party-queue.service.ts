@@ -25,7 +25,8 @@ import { PartyOfferRepository } from './party-offer.repository.js';
 
 export interface PartyQueueView {
   /** What the party's page shows at the top; the time zone reads the deadline in venue-local time. */
-  venue: { name: string; timeZone: string };
+  /** `sandbox`: a practice venue, whose clock stands still until a manager moves it. */
+  venue: { name: string; timeZone: string; sandbox: boolean };
   /** The venue's clock now (a sandbox venue's simulated one): the page runs its countdown from it. */
   now: string;
   entry: EntryView;
@@ -88,7 +89,7 @@ export class PartyQueueService {
     const offer = await this.offers.liveForEntry(manager, entry.id);
     const ended = offer ? null : await this.partyOffers.lastEnded(manager, venueId, entry.id);
     return {
-      venue: { name: venue.name, timeZone: venue.timeZone },
+      venue: { name: venue.name, timeZone: venue.timeZone, sandbox: venue.sandbox },
       now: this.clock.now(venue).toISOString(),
       entry: toEntryView(entry),
       position: standing?.position ?? null,

@@ -280,8 +280,15 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
             <h2>Your table is ready</h2>
             <p>
               Please confirm within{' '}
-              <Countdown key={offer.id} until={offer.expiresAt} serverNow={view.now} readAt={readAt} onZero={onLapsed} /> — the
-              offer expires at {localTime(offer.expiresAt, venue.timeZone)}.
+              <Countdown
+                key={offer.id}
+                until={offer.expiresAt}
+                serverNow={view.now}
+                readAt={readAt}
+                stopped={venue.sandbox}
+                onZero={onLapsed}
+              />{' '}
+              — the offer expires at {localTime(offer.expiresAt, venue.timeZone)}.
             </p>
             <button
               type="button"

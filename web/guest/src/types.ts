@@ -2,7 +2,8 @@
 export type EntryStatus = 'waiting' | 'offered' | 'confirmed' | 'seated' | 'cancelled' | 'expired';
 
 export interface PartyView {
-  venue: { name: string; timeZone: string };
+  /** `sandbox`: a practice venue, whose clock stands still until a manager moves it. */
+  venue: { name: string; timeZone: string; sandbox: boolean };
   /** The venue's clock when the answer was made (a sandbox venue's simulated one). */
   now: string;
   entry: { id: string; name: string; partySize: number; status: EntryStatus };
