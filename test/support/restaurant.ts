@@ -125,11 +125,18 @@ export async function liveVenue(
     .send({ slug: `live-${uniq()}`, name: 'The Test Kitchen', timeZone: 'America/Chicago', preset: 'restaurant' })
     .expect(201);
   const venue = res.body as { id: string; slug: string };
-  await request(t.baseUrl)
-    .post(`/v1/venues/${venue.id}/service-windows`)
-    .set(owner.auth)
-    .send({ days: EVERY_DAY, start: '00:00', end: '23:59', turnMinutes: 20 })
-    .expect(201);
+  // Every minute of the day, on the real clock: one window to 23:59 would leave a test that runs in
+  // the minute before midnight in Chicago (05:59 UTC) without a service, so two windows meet at noon.
+  for (const [start, end] of [
+    ['00:00', '12:00'],
+    ['12:00', '00:00'],
+  ]) {
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/service-windows`)
+      .set(owner.auth)
+      .send({ days: EVERY_DAY, start, end, turnMinutes: 20 })
+      .expect(201);
+  }
   const tableIds: Record<string, string> = {};
   for (const table of o.tables ?? []) {
     const r = await request(t.baseUrl).post(`/v1/venues/${venue.id}/tables`).set(owner.auth).send(table).expect(201);
