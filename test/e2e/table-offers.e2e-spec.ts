@@ -220,6 +220,55 @@ describe('table offers (restaurant preset)', () => {
     expect(refusal(await offer(v, b.entry, ['T2']))).toEqual({ status: 422, code: 'RULE_VIOLATION' });
   });
 
+  it('a party that confirmed and has not come keeps its table past its turn: no offer, booking or move takes it meanwhile', async () => {
+    // A Friday service running past midnight, 45-minute turns (not the sample's figures).
+    const v = await restaurant({ windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '02:00', turnMinutes: 45 }] });
+    const c = await joined(t, owner, v.id, party(2, 'C Two'));
+    const held = (await offer(v, c.entry, ['T1']).expect(201)).body as OfferBody;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${held.offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    // While its turn runs, a booking for after the turn is fine (it is cancelled again here).
+    const later = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/reservations`)
+        .set(owner.auth)
+        .send({ name: 'Later', partySize: 2, start: '2026-10-10T00:00:00.000Z', tableIds: [v.tableIds['T1']] })
+        .expect(201)
+    ).body as { id: string };
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${later.id}/cancel`).set(owner.auth).send({}).expect(200);
+    // 1:30 AM: C's turn ended hours ago, and C is still expected (not seated, not a no-show).
+    await moveClock(t, owner, v.id, '2026-10-10T06:30:00.000Z');
+    const g = await joined(t, owner, v.id, party(2, 'G Late'));
+    const clash = await offer(v, g.entry, ['T1']);
+    expect(refusal(clash)).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(errorOf(clash).message).toBe(
+      'Table T1 is kept for C Two, who confirmed and has not been seated yet. Seat them or mark a no-show first.',
+    );
+    const walkIn = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'Walk-in', partySize: 2, start: '2026-10-10T06:30:00.000Z', tableIds: [v.tableIds['T1']] });
+    expect(refusal(walkIn)).toEqual({ status: 409, code: 'CONFLICT' });
+    const mover = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/reservations`)
+        .set(owner.auth)
+        .send({ name: 'Mover', partySize: 2, start: '2026-10-10T06:30:00.000Z', tableIds: [v.tableIds['T2']] })
+        .expect(201)
+    ).body as { id: string };
+    const move = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${mover.id}/move`)
+      .set(owner.auth)
+      .send({ tableIds: [v.tableIds['T1']] });
+    expect(refusal(move)).toEqual({ status: 409, code: 'CONFLICT' });
+    // The host marks C a no-show: T1 is free for G.
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${held.reservation.id}/cancel`)
+      .set(owner.auth)
+      .send({})
+      .expect(200);
+    await offer(v, g.entry, ['T1']).expect(201);
+  });
+
   it('confirmed bookings make "a table already planned" real, and a move follows the same rules', async () => {
     const v = await restaurant();
     const booked = await request(t.baseUrl)

@@ -127,7 +127,7 @@ export class BookingService {
     const now = this.clock.now(venue);
     // A booking starting now cannot take a table someone is sitting at; a later one only needs the slot.
     if (start.getTime() <= now.getTime()) await this.tables.assertNotOccupied(m, venue.id, input.tableIds);
-    await this.tables.assertFree(m, venue.id, input.tableIds, start, end);
+    await this.tables.assertFree(m, venue.id, input.tableIds, start, end, now);
     const party = { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null };
     const r = await this.tables.reserve(m, venue, party, input.tableIds, { start, end }, 'CONFIRMED', now, null);
     await m.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });

@@ -131,9 +131,9 @@ export class SeatingService {
       );
       const slot = slotRows[0];
       if (!slot) throw DomainException.validation('This reservation has no tables to move.');
-      await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
-      await this.tables.assertFree(m, venueId, tableIds, slot.lo, slot.hi, r.id);
       const now = this.clock.now(venue);
+      await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
+      await this.tables.assertFree(m, venueId, tableIds, slot.lo, slot.hi, now, r.id);
       const before = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
       await this.tables.move(m, venueId, r.id, tableIds);
       await this.history.append(m, {

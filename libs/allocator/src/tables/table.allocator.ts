@@ -48,24 +48,29 @@ export class TableAllocator {
     checkNotOccupied(await this.placements(tx, venueId, tableIds, "r.state = 'SEATED'", [], exceptReservationId));
   }
 
-  /** CONFLICT when one of the tables is held or booked for an overlapping slot. */
+  /**
+   * CONFLICT when one of the tables is held or booked for an overlapping slot, or kept at the venue's
+   * `now` for a party that confirmed and is not seated yet (see `checkFree`).
+   */
   async assertFree(
     tx: EntityManager,
     venueId: string,
     tableIds: string[],
     start: Date,
     end: Date,
+    now: Date,
     exceptReservationId?: string,
   ): Promise<void> {
     const rows = await this.placements(
       tx,
       venueId,
       tableIds,
-      "rt.active AND rt.slot && $3::tstzrange AND r.state IN ('HELD', 'CONFIRMED')",
-      [slotLiteral(start, end)],
+      `rt.active AND r.state IN ('HELD', 'CONFIRMED')
+       AND (rt.slot && $3::tstzrange OR (r.state = 'CONFIRMED' AND lower(rt.slot) <= $4))`,
+      [slotLiteral(start, end), now],
       exceptReservationId,
     );
-    checkFree(rows, start, end);
+    checkFree(rows, start, end, now);
   }
 
   /**
@@ -95,9 +100,10 @@ export class TableAllocator {
   }
 
   /**
-   * Who is on `tableIds` now or later, as a part of a combined read: seated parties, and the active
-   * held or confirmed placements whose slot ends after `from`. Together they answer both
-   * `checkNotOccupied` and `checkFree` for any slot starting at `from`, once the slot is known.
+   * Who is on `tableIds` now or later, as a part of a combined read: seated parties, the active held
+   * or confirmed placements whose slot ends after `from`, and the confirmed ones whose slot started by
+   * `from` (their party is still expected, however late). Together they answer both
+   * `checkNotOccupied` and `checkFree` for any slot starting at `from` (the venue's now), once the slot is known.
    */
   placementsFromRead(venueId: string, tableIds: string[], from: Date): ScalarRead<TablePlacement[]> {
     return {
@@ -105,7 +111,8 @@ export class TableAllocator {
                      'name', r.name, 'state', r.state, 'slot', rt.slot::text) ORDER BY t.label, r.id)
               FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
              WHERE rt.venue_id = $1 AND rt.table_id = ANY($2::uuid[])
-               AND (r.state = 'SEATED' OR (rt.active AND r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $3))`,
+               AND (r.state = 'SEATED' OR (rt.active AND r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $3)
+                    OR (rt.active AND r.state = 'CONFIRMED' AND lower(rt.slot) <= $3))`,
       params: [venueId, tableIds, from],
       parse: (value) =>
         jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
@@ -281,19 +288,32 @@ export function checkNotOccupied(placements: TablePlacement[]): void {
   }
 }
 
-/** CONFLICT naming the first held or confirmed placement whose slot overlaps `[start, end)`. */
-export function checkFree(placements: TablePlacement[], start: Date, end: Date): void {
+/**
+ * CONFLICT naming the first held or confirmed placement whose slot overlaps `[start, end)`. A
+ * confirmed party not seated yet is still expected after its slot has ended, so at the venue's `now`
+ * its tables stay booked (docs/api-additions.md): its slot counts as running at least until then.
+ * A later slot (a booking for after `now`) is judged by the slots alone.
+ */
+export function checkFree(placements: TablePlacement[], start: Date, end: Date, now: Date): void {
+  const endOf = (p: TablePlacement): number => {
+    const slotEnd = new Date(p.slot.end).getTime();
+    return p.state === 'CONFIRMED' ? Math.max(slotEnd, now.getTime() + 1) : slotEnd;
+  };
   const taken = placements.find(
     (p) =>
       (p.state === 'HELD' || p.state === 'CONFIRMED') &&
       // Written as "not clearly apart", so a slot that did not parse counts as overlapping.
-      !(new Date(p.slot.start).getTime() >= end.getTime() || new Date(p.slot.end).getTime() <= start.getTime()),
+      !(new Date(p.slot.start).getTime() >= end.getTime() || endOf(p) <= start.getTime()),
   );
-  if (taken) {
-    throw new DomainException(ErrorCode.CONFLICT, `Table ${taken.label} is already planned for ${taken.name} (${taken.state}).`, {
-      placement: taken,
-    });
-  }
+  if (!taken) return;
+  const kept = taken.state === 'CONFIRMED' && new Date(taken.slot.end).getTime() <= start.getTime();
+  throw new DomainException(
+    ErrorCode.CONFLICT,
+    kept
+      ? `Table ${taken.label} is kept for ${taken.name}, who confirmed and has not been seated yet. Seat them or mark a no-show first.`
+      : `Table ${taken.label} is already planned for ${taken.name} (${taken.state}).`,
+    { placement: taken },
+  );
 }
 
 /** The exclusion constraint refused an overlapping table: a race the check above lost. */

@@ -106,7 +106,7 @@ export class TableOfferService {
       checkTarget(found.target, input.tableIds, entry.partySize);
       const slot = { start: now, end: new Date(now.getTime() + window.window.turnMinutes * 60_000) };
       checkNotOccupied(found.placements);
-      checkFree(found.placements, slot.start, slot.end);
+      checkFree(found.placements, slot.start, slot.end, now);
 
       const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
       const party = { name: entry.name, partySize: entry.partySize, email: entry.email, phone: entry.phone, entryId: entry.id };
