@@ -320,6 +320,41 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await page.context().close();
     }, 60_000);
 
+    it('Set up: a tablet left open does not undo what another saved meanwhile: a save sends what was changed on it', async () => {
+      const stale = await open(phone, 'setup');
+      await stale.getByTestId('settings').waitFor();
+      const other = await open(phone, 'setup');
+      await other.getByTestId('settings').waitFor();
+      // On the other tablet the queue is switched off and the venue unpublished.
+      await other.uncheck('input[name=queueEnabled]');
+      await other.uncheck('input[name=published]');
+      await other.getByTestId('save-settings').click();
+      await other.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+      // The first tablet, still showing both on, changes only the hold.
+      await stale.fill('input[name=holdMinutes]', '7');
+      await stale.getByTestId('save-settings').click();
+      await stale.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+      const venue = (await api().get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as {
+        published: boolean;
+        queueEnabled: boolean;
+        policy: { holdSeconds: number };
+      };
+      expect({ published: venue.published, queueEnabled: venue.queueEnabled, holdSeconds: venue.policy.holdSeconds }).toEqual({
+        published: false,
+        queueEnabled: false,
+        holdSeconds: 420,
+      });
+      // Read again after its save, the first tablet shows the other's change too.
+      expect(await stale.isChecked('input[name=queueEnabled]')).toBe(false);
+      await api()
+        .patch(`/v1/venues/${v.id}`)
+        .set(owner.auth)
+        .send({ published: true, queueEnabled: true, policy: { holdSeconds: 300 } })
+        .expect(200);
+      await stale.context().close();
+      await other.context().close();
+    }, 60_000);
+
     it('Set up: an emptied name is refused in plain words, and the settings typed stay', async () => {
       const page = await open(phone, 'setup');
       await page.getByTestId('settings').waitFor();

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { TableDef, Venue } from '../api/types';
 import { byLabel } from '../floor-layout';
@@ -108,35 +108,70 @@ function useForm(): { error: string | null; busy: boolean; run: (fn: () => Promi
   return { error, busy, run };
 }
 
+/** The settings form's fields, as the venue has them. */
+function settingsOf(venue: Venue) {
+  return {
+    name: venue.name,
+    country: venue.country ?? '',
+    published: venue.published,
+    queueEnabled: venue.queueEnabled,
+    cap: venue.queuePartyCap,
+    holdMinutes: Math.max(1, Math.round(venue.policy.holdSeconds / 60)),
+    order: venue.policy.order,
+    poolCapacity: venue.policy.poolCapacity ?? 1,
+  };
+}
+type SettingsFields = ReturnType<typeof settingsOf>;
+
+/**
+ * A save sends only the fields changed on this screen since the venue was read: another manager's
+ * change made meanwhile on another tablet (the queue switched off, say) is not undone by this one
+ * saving a hold length, and a rounded hold (90 s shown as 2 min) is not rewritten unless edited.
+ * When the venue is read again, the fields not touched here follow it.
+ */
 function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void> }) {
-  const [name, setName] = useState(venue.name);
-  const [published, setPublished] = useState(venue.published);
-  const [queueEnabled, setQueueEnabled] = useState(venue.queueEnabled);
-  const [cap, setCap] = useState(venue.queuePartyCap);
-  const [holdMinutes, setHoldMinutes] = useState(Math.max(1, Math.round(venue.policy.holdSeconds / 60)));
-  const [order, setOrder] = useState(venue.policy.order);
-  const [poolCapacity, setPoolCapacity] = useState(venue.policy.poolCapacity ?? 1);
+  const read = settingsOf(venue);
+  const base = useRef<SettingsFields>(read);
+  const [fields, setFields] = useState<SettingsFields>(read);
+  const readKey = JSON.stringify(read);
+  useEffect(() => {
+    const before = base.current;
+    base.current = read;
+    setFields((now) => {
+      const next = { ...now };
+      for (const k of Object.keys(read) as Array<keyof SettingsFields>)
+        if (now[k] === before[k]) Object.assign(next, { [k]: read[k] });
+      return next;
+    });
+    // Runs when the venue's settings change by value (a reload makes a new object each time).
+  }, [readKey]);
+  const set = <K extends keyof SettingsFields>(k: K, v: SettingsFields[K]): void => setFields((now) => ({ ...now, [k]: v }));
+  const { name, country, published, queueEnabled, cap, holdMinutes, order, poolCapacity } = fields;
   const pool = venue.policy.seating === 'pool';
   // Venues carry a country once the server reads national phone numbers with it.
   const hasCountry = 'country' in venue;
-  const [country, setCountry] = useState(venue.country ?? '');
   const f = useForm();
   const save = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
       if (name.trim() === '') throw new Error('The venue needs a name.');
-      await api.request('PATCH', `/v1/venues/${venue.id}`, {
-        body: {
-          name: name.trim(),
-          // The Country field was shown and never sent: what a manager typed there was dropped.
-          ...(hasCountry ? { country: country.trim().toUpperCase() || null } : {}),
-          published,
-          queueEnabled,
-          queuePartyCap: cap,
-          policy: { holdSeconds: holdMinutes * 60, order, ...(pool ? { poolCapacity } : {}) },
-        },
-      });
-      say('ok', 'Settings saved.');
+      const changed = (k: keyof SettingsFields): boolean => fields[k] !== base.current[k];
+      const policy = {
+        ...(changed('holdMinutes') && { holdSeconds: holdMinutes * 60 }),
+        ...(changed('order') && { order }),
+        ...(pool && changed('poolCapacity') && { poolCapacity }),
+      };
+      const body = {
+        ...(changed('name') && { name: name.trim() }),
+        // The Country field was shown and never sent: what a manager typed there was dropped.
+        ...(hasCountry && changed('country') && { country: country.trim().toUpperCase() || null }),
+        ...(changed('published') && { published }),
+        ...(changed('queueEnabled') && { queueEnabled }),
+        ...(changed('cap') && { queuePartyCap: cap }),
+        ...(Object.keys(policy).length > 0 && { policy }),
+      };
+      if (Object.keys(body).length > 0) await api.request('PATCH', `/v1/venues/${venue.id}`, { body });
+      say('ok', Object.keys(body).length > 0 ? 'Settings saved.' : 'Nothing to save: no setting was changed.');
       await reload();
     });
   };
@@ -145,16 +180,16 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
       <h2>Settings</h2>
       <label>
         Name
-        <input name="venueName" maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input name="venueName" maxLength={160} value={name} onInput={(e) => set('name', e.currentTarget.value)} />
       </label>
       {hasCountry && (
         <label>
           Country <span class="muted">(two letters, such as US or FR; guests' phone numbers are read with it)</span>
-          <input name="country" maxLength={2} value={country} onInput={(e) => setCountry(e.currentTarget.value)} />
+          <input name="country" maxLength={2} value={country} onInput={(e) => set('country', e.currentTarget.value)} />
         </label>
       )}
       <label class="check">
-        <input type="checkbox" name="published" checked={published} onChange={(e) => setPublished(e.currentTarget.checked)} />
+        <input type="checkbox" name="published" checked={published} onChange={(e) => set('published', e.currentTarget.checked)} />
         Published (guests can find the venue and join from their phones)
       </label>
       <label class="check">
@@ -162,27 +197,35 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           type="checkbox"
           name="queueEnabled"
           checked={queueEnabled}
-          onChange={(e) => setQueueEnabled(e.currentTarget.checked)}
+          onChange={(e) => set('queueEnabled', e.currentTarget.checked)}
         />
         Queue on (parties can join)
       </label>
-      {pool && <Stepper label="Seats in all" value={poolCapacity} max={100000} onChange={setPoolCapacity} name="poolCapacity" />}
-      <Stepper label="Largest party that may join" value={cap} max={200} onChange={setCap} name="queuePartyCap" />
+      {pool && (
+        <Stepper
+          label="Seats in all"
+          value={poolCapacity}
+          max={100000}
+          onChange={(v) => set('poolCapacity', v)}
+          name="poolCapacity"
+        />
+      )}
+      <Stepper label="Largest party that may join" value={cap} max={200} onChange={(v) => set('cap', v)} name="queuePartyCap" />
       <Stepper
         label="Minutes a table is held for a party"
         value={holdMinutes}
         max={1440}
-        onChange={setHoldMinutes}
+        onChange={(v) => set('holdMinutes', v)}
         name="holdMinutes"
       />
       <fieldset class="choice">
         <legend>Who is next</legend>
         <label>
-          <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => setOrder('host-pick')} />
+          <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => set('order', 'host-pick')} />
           The host picks (any party that fits the table)
         </label>
         <label>
-          <input type="radio" name="order" checked={order === 'strict'} onChange={() => setOrder('strict')} />
+          <input type="radio" name="order" checked={order === 'strict'} onChange={() => set('order', 'strict')} />
           Strictly in order of arrival
         </label>
       </fieldset>
