@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { assertProductionBootstrap, ConfigError, loadConfig } from '@hostboard/core';
 
 const API_MAIN = resolve('dist/apps/api/src/main.js');
+const WORKER_MAIN = resolve('dist/apps/worker/src/main.js');
 
 describe('configuration', () => {
   it('stops start-up on a malformed DATABASE_URL with one clear line', () => {
@@ -91,5 +93,42 @@ describe('configuration', () => {
 
   it('refuses a METRICS_TOKEN shorter than 16 characters', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
+  });
+
+  it('the worker without REDIS_URL says so in one line, not a stack trace', () => {
+    const run = spawnSync(process.execPath, [WORKER_MAIN], {
+      env: { PATH: process.env['PATH'], DATABASE_URL: 'postgres://127.0.0.1:5432/postgres' },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'the worker consumes BullMQ jobs: set REDIS_URL (without Redis, `npm start` runs jobs in-process)',
+    ]);
+  });
+
+  it('a port already taken by another program is named in one line', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const run = spawnSync(process.execPath, [API_MAIN], {
+        env: {
+          PATH: process.env['PATH'],
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          HOSTBOARD_DATA_DIR: 'memory://',
+          LOG_LEVEL: 'fatal',
+        },
+        encoding: 'utf8',
+        timeout: 60000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        `Port ${port} on 127.0.0.1 is already in use by another program: stop it, or set PORT (or HOST) to a free one.`,
+      ]);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
   });
 });

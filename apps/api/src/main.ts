@@ -32,6 +32,12 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   // One clear line for a bad configuration; the full error for anything else.
   if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`hostboard failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  else if ((err as { code?: unknown })?.code === 'EADDRINUSE') {
+    // A configuration mistake too (another app on the port): one line naming the setting to change.
+    const { address, port } = err as { address?: string; port?: number };
+    process.stderr.write(
+      `Port ${port} on ${address} is already in use by another program: stop it, or set PORT (or HOST) to a free one.\n`,
+    );
+  } else process.stderr.write(`hostboard failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
   process.exit(1);
 });

@@ -11,7 +11,7 @@ import { createLogger, PinoNestLogger } from '@hostboard/core/logging/logger.js'
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.REDIS_URL) {
-    throw new Error('the worker consumes BullMQ jobs: set REDIS_URL (without Redis, `npm start` runs jobs in-process)');
+    throw new ConfigError('the worker consumes BullMQ jobs: set REDIS_URL (without Redis, `npm start` runs jobs in-process)');
   }
   installProcessGuards('worker');
   const processes = workerProcessCount(config, process.argv);

@@ -14,14 +14,18 @@ export function installAccessLog(http: FastifyInstance, logger: Logger, metrics:
     // The route's pattern (`/v1/venues/:venueId`), never the raw URL: one series per route, not per id.
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, reply.elapsedTime / 1000);
-    if (logs || status >= 500) {
+    // A 503 from /ready is its answer while a dependency is down, not a failed request: the cause is
+    // logged once by its watcher ("Redis unreachable"), and a probe every few seconds would otherwise
+    // write an error line each time for the whole outage.
+    const failed = status >= 500 && !(status === 503 && route === '/ready');
+    if (logs || failed) {
       const line = {
         reqId: req.hostboardContext?.correlationId,
         req: { method: req.method, url: req.url, remoteAddress: req.ip },
         res: { statusCode: status },
         responseTime: Math.round(reply.elapsedTime),
       };
-      if (status >= 500) logger.error(line, 'request errored');
+      if (failed) logger.error(line, 'request errored');
       else logger.info(line, 'request completed');
     }
     done();
