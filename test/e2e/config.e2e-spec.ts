@@ -107,6 +107,26 @@ describe('configuration', () => {
     ]);
   });
 
+  it('a DATABASE_URL naming a database that does not exist stops start-up at once, in one line naming it', () => {
+    const run = spawnSync(process.execPath, [API_MAIN], {
+      env: {
+        PATH: process.env['PATH'],
+        DATABASE_URL: 'postgres://nobody:secret-pw@127.0.0.1:5432/hostboard_no_such_database',
+        PORT: '0',
+        LOG_LEVEL: 'fatal',
+      },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^PostgreSQL refused DATABASE_URL \(127\.0\.0\.1:5432\/hostboard_no_such_database\): .+\. Check the database name, user and password in the URL\.$/,
+    );
+    expect(run.stderr).not.toContain('secret-pw');
+  });
+
   it('a port already taken by another program is named in one line', async () => {
     const taken: Server = createServer();
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));

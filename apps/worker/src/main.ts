@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from '@hostboard/core/config/app-config.js';
 import { reportListening, runPrimary, workerProcessCount } from '@hostboard/core/process/cluster-primary.js';
 import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
+import { databaseStartupFailure } from '@hostboard/core/process/startup-failure.js';
 import { createLogger, PinoNestLogger } from '@hostboard/core/logging/logger.js';
 
 async function main(): Promise<void> {
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`hostboard worker failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  const line = err instanceof ConfigError ? err.message : databaseStartupFailure(err, process.env['DATABASE_URL']);
+  process.stderr.write(line ? `${line}\n` : `hostboard worker failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
   process.exit(1);
 });

@@ -35,5 +35,6 @@ export * from './transaction/read-together.js';
 export * from './redis/redis-clients.js';
 export * from './process/process-guards.js';
 export * from './process/cluster-primary.js';
+export * from './process/startup-failure.js';
 export * from './http/paging.js';
 export * from './cache/bounded-memo.js';

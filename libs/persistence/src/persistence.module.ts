@@ -22,19 +22,25 @@ export class PersistenceModule {
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
-          useFactory: (config: AppConfig) => {
+          useFactory: async (config: AppConfig) => {
             server = config.DATABASE_URL !== undefined;
             configuredPool = config.DATABASE_POOL_SIZE;
             // A cluster's processes split the warm connections (AppConfig.DATABASE_POOL_WARM).
             warm = server ? clusterShare(config.DATABASE_POOL_WARM) : 0;
-            return dataSourceOptions({
-              databaseUrl: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              warm,
-              lockTimeoutMs: options.worker ? config.WORKER_LOCK_TIMEOUT_MS : undefined,
-              dataDir: config.HOSTBOARD_DATA_DIR,
-              memoryImage: config.HOSTBOARD_MEMORY_IMAGE,
-            });
+            return {
+              ...(await dataSourceOptions({
+                databaseUrl: config.DATABASE_URL,
+                poolSize: config.DATABASE_POOL_SIZE,
+                warm,
+                lockTimeoutMs: options.worker ? config.WORKER_LOCK_TIMEOUT_MS : undefined,
+                dataDir: config.HOSTBOARD_DATA_DIR,
+                memoryImage: config.HOSTBOARD_MEMORY_IMAGE,
+              })),
+              // A server that is not up yet is retried (a restart of everything may start the app
+              // before PostgreSQL); a database that does not exist, or a role or password refused,
+              // will not change in 30 s: start-up stops at once and says so (databaseStartupFailure).
+              toRetry: (err: unknown) => !['3D000', '28000', '28P01'].includes(String((err as { code?: unknown })?.code)),
+            };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {
             if (!options) throw new Error('no data source options');
