@@ -24,6 +24,9 @@ async function createOwner(args: string[]): Promise<number> {
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger('warn')),
+    // A failed start (a data folder in use) reaches the catch below, which prints it as one line,
+    // instead of Nest ending the process itself.
+    abortOnError: false,
   });
   try {
     const { created } = await app

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   const [{ NestFactory }, { WorkerModule }] = await Promise.all([import('@nestjs/core'), import('./worker.module.js')]);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger(config.LOG_LEVEL)),
+    // A failed start (a data folder in use) reaches the catch below, which prints it as one line.
+    abortOnError: false,
   });
   app.enableShutdownHooks();
   await app.init();

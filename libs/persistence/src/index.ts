@@ -1,5 +1,6 @@
 export * from './data-source.factory.js';
 export * from './database.readiness.js';
+export * from './embedded/data-folder-lock.js';
 export * from './embedded/embedded-database.js';
 export * from './entities.js';
 export * from './persistence.module.js';

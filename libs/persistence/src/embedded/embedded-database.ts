@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { lockDataFolder } from './data-folder-lock.js';
 
 export const IN_MEMORY = 'memory://';
 
@@ -79,6 +80,8 @@ const IN_MEMORY_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buff
  * Opens the embedded PostgreSQL, with the extensions the schema uses, in a folder or in memory.
  * An in-memory database may start from `memoryImage` (a dump of a migrated one, see
  * `migratedMemoryImage`): loading it skips initdb, the larger part of a fresh database's start.
+ * A folder is locked for this process until the database closes (or the process exits): a second
+ * opener, in this process or another, gets DataFolderInUseError (`data-folder-lock.ts`).
  */
 export async function openEmbeddedDatabase(dataDir: string, memoryImage?: string): Promise<PGlite> {
   const options = { extensions: { btree_gist }, ...(await pgliteRuntime()) };
@@ -89,5 +92,21 @@ export async function openEmbeddedDatabase(dataDir: string, memoryImage?: string
   }
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
-  return PGlite.create({ ...options, dataDir: dir });
+  const release = lockDataFolder(dir);
+  let db: PGlite;
+  try {
+    db = await PGlite.create({ ...options, dataDir: dir });
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const close = db.close.bind(db);
+  db.close = async () => {
+    try {
+      await close();
+    } finally {
+      release();
+    }
+  };
+  return db;
 }
