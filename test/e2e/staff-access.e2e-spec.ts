@@ -219,6 +219,37 @@ describe('invitations handed over in person (no SMTP)', () => {
     await request(t.baseUrl).get(`/v1/venues/${venue.id}/queue`).set(host.auth).expect(200);
   });
 
+  it("a manager's links stop working when the manager is removed or made a host: none outlives its issuer's right to grant it", async () => {
+    const owner = await signUp(t, 'owner');
+    const venue = await sandboxVenue(t, owner, { clock: CLOCK });
+    const invite = async (by: Staff): Promise<string> =>
+      (
+        (
+          await request(t.baseUrl)
+            .post(`/v1/venues/${venue.id}/members`)
+            .set(by.auth)
+            .send({ email: `friend-${randomBytes(4).toString('hex')}@example.test`, role: 'host' })
+            .expect(201)
+        ).body as AddAnswer
+      ).invitation?.token ?? '';
+    const claim = (token: string) => request(t.baseUrl).post('/v1/auth/invitations/claim').send({ token, password: pw() });
+    const removed = await addMember(t, venue.id, owner, 'manager');
+    const demoted = await addMember(t, venue.id, owner, 'manager');
+    const kept = await addMember(t, venue.id, owner, 'manager');
+    const [fromRemoved, fromDemoted, fromKept] = [await invite(removed), await invite(demoted), await invite(kept)];
+    await request(t.baseUrl).delete(`/v1/venues/${venue.id}/members/${removed.userId}`).set(owner.auth).expect(204);
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${venue.id}/members/${demoted.userId}`)
+      .set(owner.auth)
+      .send({ role: 'host' })
+      .expect(200);
+    for (const token of [fromRemoved, fromDemoted]) {
+      const res = await claim(token);
+      expect({ status: res.status, code: codeOf(res) }).toEqual({ status: 401, code: 'TOKEN_INVALID' });
+    }
+    await claim(fromKept).expect(201);
+  });
+
   it('members: managers manage hosts, owners anyone, the last owner stays; each change is audited', async () => {
     const owner = await signUp(t, 'm-owner');
     const venue = await sandboxVenue(t, owner, { clock: CLOCK });

@@ -146,6 +146,11 @@ export class InvitationService {
       const { manager } = tx;
       const invitation = await this.invitations.lockByTokenHash(manager, found.tokenHash);
       if (!invitation || invitation.endedAt) throw invalid();
+      // The link grants what its issuer could grant: a manager removed (or made a host) since sending
+      // it leaves no working link behind that the owner cannot see.
+      if (!mayGrant(await this.memberships.roleOf(manager, invitation.venueId, invitation.invitedBy), invitation.role)) {
+        throw invalid();
+      }
       const now = this.clock.now();
       await this.invitations.end(manager, invitation.id, now);
       await this.users.setPassword(manager, invitation.userId, passwordHash, false);
@@ -173,6 +178,11 @@ export class InvitationService {
       return this.auth.openSession(manager, fresh);
     });
   }
+}
+
+/** Whether someone with `issuer`'s role at the venue may grant `role` (as MembershipService allows). */
+function mayGrant(issuer: Role | null, role: Role): boolean {
+  return issuer === 'owner' || (issuer === 'manager' && roleRank(role) < roleRank('manager'));
 }
 
 function invalid(): DomainException {
