@@ -250,6 +250,33 @@ describe('invitations handed over in person (no SMTP)', () => {
     await claim(fromKept).expect(201);
   });
 
+  it('the members list offers a password reset only where the one asking may do it', async () => {
+    const owner = await signUp(t, 'owner');
+    const venue = await sandboxVenue(t, owner, { clock: CLOCK });
+    const [m1, m2, host] = [
+      await addMember(t, venue.id, owner, 'manager'),
+      await addMember(t, venue.id, owner, 'manager'),
+      await addMember(t, venue.id, owner, 'host'),
+    ];
+    const resettable = async (who: Staff): Promise<Record<string, boolean>> =>
+      Object.fromEntries(
+        (
+          (await request(t.baseUrl).get(`/v1/venues/${venue.id}/members`).set(who.auth).expect(200)).body as Array<{
+            userId: string;
+            passwordResettable: boolean;
+          }>
+        ).map((m) => [m.userId, m.passwordResettable]),
+      );
+    // A manager resets hosts only: not another manager, nor their own row.
+    expect(await resettable(m1)).toMatchObject({ [m1.userId]: false, [m2.userId]: false, [host.userId]: true });
+    expect(await resettable(owner)).toMatchObject({ [m1.userId]: true, [m2.userId]: true, [host.userId]: true });
+    const refused = await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/members/${m2.userId}/password`)
+      .set(m1.auth)
+      .send({ password: pw() });
+    expect(refused.status).toBe(403);
+  });
+
   it('members: managers manage hosts, owners anyone, the last owner stays; each change is audited', async () => {
     const owner = await signUp(t, 'm-owner');
     const venue = await sandboxVenue(t, owner, { clock: CLOCK });
@@ -313,7 +340,7 @@ describe('invitations handed over in person (no SMTP)', () => {
           }>
         ).map((m) => [m.email, m.passwordResettable]),
       );
-    expect(await resettable()).toEqual({ [owner.email]: false, [manager.email]: true, [host.email]: true });
+    expect(await resettable()).toEqual({ [owner.email]: false, [manager.email]: false, [host.email]: true });
     const next = pw();
     expect((await reset(host.userId, next).expect(200)).body).toEqual({ endedSessions: 1 });
     expect((await request(t.baseUrl).get('/v1/venues').set(host.auth)).status).toBe(401);

@@ -31,8 +31,8 @@ export class MembersController {
 
   @VenueRole('manager')
   @Get()
-  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<ListedMember[]> {
-    return this.memberships.list(venueId);
+  list(@Param('venueId', ParseUUIDPipe) venueId: string, @CurrentStaff() staff: StaffIdentity): Promise<ListedMember[]> {
+    return this.memberships.list(venueId, staff.userId);
   }
 
   @VenueRole('manager')

@@ -157,8 +157,16 @@ export class MembershipService {
     );
   }
 
-  list(venueId: string): Promise<ListedMember[]> {
-    return this.tx.run(({ manager }) => this.memberships.list(manager, venueId));
+  /**
+   * The members, with `passwordResettable` as it is for the one asking: the account is the venue's to
+   * reset and the asker may manage that member's role (a manager: hosts only), as resetPassword checks.
+   */
+  list(venueId: string, actorId: string): Promise<ListedMember[]> {
+    return this.tx.run(async ({ manager }) => {
+      const actorRole = await this.actorRole(manager, venueId, actorId);
+      const members = await this.memberships.list(manager, venueId);
+      return members.map((m) => ({ ...m, passwordResettable: m.passwordResettable && mayGrant(actorRole, m.role) }));
+    });
   }
 
   /** Managers change hosts only (and only to host); owners change anyone; the last owner stays. */
@@ -265,7 +273,10 @@ export const CHOOSE_OWN_PASSWORD_FIRST =
   'Choose your own password before opening a venue: the one you sign in with was chosen by someone else.';
 
 /** Owners grant any role; managers grant only the host role (and only to non-managers). */
+function mayGrant(actor: Role, role: Role): boolean {
+  return actor === 'owner' || (actor === 'manager' && roleRank(role) < roleRank('manager'));
+}
+
 function assertMayGrant(actor: Role, role: Role): void {
-  const allowed = actor === 'owner' || (actor === 'manager' && roleRank(role) < roleRank('manager'));
-  if (!allowed) throw DomainException.forbidden(`A ${actor} cannot grant or change the ${role} role.`);
+  if (!mayGrant(actor, role)) throw DomainException.forbidden(`A ${actor} cannot grant or change the ${role} role.`);
 }
