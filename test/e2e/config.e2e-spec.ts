@@ -2,9 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { assertProductionBootstrap, ConfigError, loadConfig } from '@hostboard/core';
+import { memoryImage } from '../support/memory-image.js';
 
 const API_MAIN = resolve('dist/apps/api/src/main.js');
 const WORKER_MAIN = resolve('dist/apps/worker/src/main.js');
+const CLI_MAIN = resolve('dist/apps/cli/src/main.js');
 
 describe('configuration', () => {
   it('stops start-up on a malformed DATABASE_URL with one clear line', () => {
@@ -125,6 +127,25 @@ describe('configuration', () => {
       /^PostgreSQL refused DATABASE_URL \(127\.0\.0\.1:5432\/hostboard_no_such_database\): .+\. Check the database name, user and password in the URL\.$/,
     );
     expect(run.stderr).not.toContain('secret-pw');
+  });
+
+  it("the CLI takes the first owner's password from OWNER_PASSWORD, off the command line", async () => {
+    const image = await memoryImage();
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [CLI_MAIN, 'create-owner', '--email', 'first@example.test'], {
+        env: { PATH: process.env['PATH'], HOSTBOARD_DATA_DIR: 'memory://', HOSTBOARD_MEMORY_IMAGE: image, ...env },
+        encoding: 'utf8',
+        timeout: 60000,
+      });
+    const created = run({ OWNER_PASSWORD: 'a long password from the environment' });
+    expect({ status: created.status, out: created.stdout }).toEqual({
+      status: 0,
+      out: 'created owner first@example.test; sign in and create a venue\n',
+    });
+    // Neither on the command line nor in the environment: the usage, not an owner without a password.
+    const missing = run({});
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('OWNER_PASSWORD');
   });
 
   it('a port already taken by another program is named in one line', async () => {

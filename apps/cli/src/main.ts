@@ -7,7 +7,9 @@ import { CliModule } from './cli.module.js';
 import { migrationCheck, migrationGenerate } from './migration.commands.js';
 
 const USAGE = `usage: npm run cli -- <command>
-  create-owner --email <email> --password <password> [--name <name>]
+  create-owner --email <email> [--password <password>] [--name <name>]
+                           the password from --password or, better, OWNER_PASSWORD in the
+                           environment (a command line is shown by ps, npm and shell history)
   migration-check          fail when the entities need a migration the migrations lack
   migration-generate Name  write that migration
 `;
@@ -17,7 +19,10 @@ async function createOwner(args: string[]): Promise<number> {
     args,
     options: { email: { type: 'string' }, password: { type: 'string' }, name: { type: 'string' } },
   });
-  if (!values.email || !values.password) {
+  // From the environment when not on the command line: npm echoes a script's arguments, and ps shows
+  // them to every user of the machine.
+  const password = values.password ?? process.env['OWNER_PASSWORD'];
+  if (!values.email || !password) {
     process.stderr.write(USAGE);
     return 2;
   }
@@ -31,7 +36,7 @@ async function createOwner(args: string[]): Promise<number> {
   try {
     const { created } = await app
       .get(StaffAccountService)
-      .ensureAccount({ email: values.email, password: values.password, name: values.name ?? 'Owner' }, 'owner-created');
+      .ensureAccount({ email: values.email, password, name: values.name ?? 'Owner' }, 'owner-created');
     process.stdout.write(
       created
         ? `created owner ${values.email}; sign in and create a venue\n`
