@@ -3,6 +3,7 @@ import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Clock, disconnectRedis, failFastRedis, redisRetry, withTimeout } from '@hostboard/core';
 import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
+import { FailureLog } from '../failure-log.js';
 import {
   assertJobId,
   JOB_OPTIONS,
@@ -143,7 +144,8 @@ export class BullmqScheduler extends JobScheduler {
       },
       { connection: this.connection, prefix: this.options.prefix, concurrency: WORKER_CONCURRENCY },
     );
-    this.worker.on('failed', (job, err) => this.logger.warn(`job ${job?.name} ${job?.id} failed: ${err.message}`));
+    const failures = new FailureLog((line) => this.logger.warn(line));
+    this.worker.on('failed', (job, err) => failures.failed(`job ${job?.name} ${job?.id} failed: ${err.message}`, err.message));
     // Connection errors while Redis is away: the worker retries by itself; the watcher logs the outage once.
     this.worker.on('error', () => undefined);
     // The job schedulers live in Redis, which here keeps nothing on disk: after a Redis restart they
