@@ -73,6 +73,16 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
         .expect(201)
     ).body as OfferBody;
 
+  /** A live workshop (no simulated clock) of `capacity` seats, with this policy. */
+  const liveWorkshop = async (capacity: number, policy: Record<string, unknown> = {}): Promise<{ id: string }> => {
+    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: capacity });
+    if (Object.keys(policy).length > 0)
+      await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ policy }).expect(200);
+    return v;
+  };
+  const countsOf = async (venueId: string): Promise<unknown> =>
+    (await request(t.baseUrl).get(`/v1/venues/${venueId}/counts`).set(owner.auth).expect(200)).body;
+
   it('12: withdraw and cancel sweep first, so a hold that lapsed is recorded as expired, not withdrawn or cancelled', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);
@@ -103,20 +113,14 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
     // What a restart leaves: the hold's job has not run, and the first read is a count.
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);
-    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 9 });
-    await request(t.baseUrl)
-      .patch(`/v1/venues/${v.id}`)
-      .set(owner.auth)
-      .send({ policy: { holdSeconds: 1200 } })
-      .expect(200);
+    const v = await liveWorkshop(9, { holdSeconds: 1200 });
     await request(t.baseUrl)
       .post(`/v1/venues/${v.id}/queue`)
       .set(owner.auth)
       .send({ name: 'Group of four', partySize: 4 })
       .expect(201);
     await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).send({}).expect(201);
-    const counts = async (): Promise<unknown> =>
-      (await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200)).body;
+    const counts = (): Promise<unknown> => countsOf(v.id);
     expect(await counts()).toMatchObject({ confirmed: 0, held: 4, available: 5 });
     clock.advance(1_199_999);
     expect(await counts()).toMatchObject({ confirmed: 0, held: 4, available: 5 });
@@ -127,16 +131,10 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
   it('a registration at the desk waits for the groups in the queue, and is not refused for seats a lapsed hold no longer keeps', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);
-    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 9 });
-    await request(t.baseUrl)
-      .patch(`/v1/venues/${v.id}`)
-      .set(owner.auth)
-      .send({ policy: { holdSeconds: 900, onOfferExpired: 'leave-queue' } })
-      .expect(200);
+    const v = await liveWorkshop(9, { holdSeconds: 900, onOfferExpired: 'leave-queue' });
     const register = (name: string, partySize: number): request.Test =>
       request(t.baseUrl).post(`/v1/venues/${v.id}/reservations`).set(owner.auth).send({ name, partySize });
-    const counts = async (): Promise<unknown> =>
-      (await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200)).body;
+    const counts = (): Promise<unknown> => countsOf(v.id);
     await register('A', 4).expect(201);
     await register('B', 3).expect(201);
     // W-1 (three) waits for seats; two are free. A newcomer of two registered at the desk would take them.
@@ -168,7 +166,7 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
   it('a workshop says plainly why seats cannot be taken: one seat "is" left, a held group keeps its size', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);
-    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 5 });
+    const v = await liveWorkshop(5);
     const message = (res: request.Response): string => (res.body as { error: { message: string } }).error.message;
     await request(t.baseUrl)
       .post(`/v1/venues/${v.id}/reservations`)
