@@ -344,8 +344,9 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
         queueEnabled: false,
         holdSeconds: 420,
       });
-      // Read again after its save, the first tablet shows the other's change too.
-      expect(await stale.isChecked('input[name=queueEnabled]')).toBe(false);
+      // Read again after its save (the notice comes first), the first tablet shows the other's change too.
+      await stale.locator('input[name=queueEnabled]:not(:checked)').waitFor();
+      expect(await stale.isChecked('input[name=published]')).toBe(false);
       await api()
         .patch(`/v1/venues/${v.id}`)
         .set(owner.auth)
