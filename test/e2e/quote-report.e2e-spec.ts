@@ -173,7 +173,9 @@ describe('quotes: two models, the choice, and the report', () => {
       .expect(200)
       .expect('Content-Type', /text\/csv/)
       .expect('Content-Disposition', `attachment; filename=quotes-${DAY}-${DAY}.csv`);
-    const lines = res.text.trim().split('\r\n');
+    // A byte-order mark first, for Excel to read the names as UTF-8.
+    expect(res.text.startsWith('\ufeff')).toBe(true);
+    const lines = res.text.slice(1).trim().split('\r\n');
     expect(lines[0]).toBe(
       'entryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,actualMinutes,turnsMinutes,floorMinutes,shownModel',
     );

@@ -21,7 +21,7 @@ const nameField = (name: string): string => /,dinner,(.*),2,2026-06-12T23:00/.ex
 describe('the quote report as CSV', () => {
   it('a header, one line per entry, empty fields for what a model did not quote', () => {
     expect(quoteReportCsv([entry('Ana')]).split('\r\n')).toEqual([
-      'entryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,actualMinutes,turnsMinutes,floorMinutes,shownModel',
+      '\ufeffentryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,actualMinutes,turnsMinutes,floorMinutes,shownModel',
       'e1,2026-06-12,dinner,Ana,2,2026-06-12T23:00:00.000Z,2026-06-12T23:02:00.000Z,2,60,,turns',
       '',
     ]);

@@ -35,7 +35,11 @@ function field(v: string | number | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** The rows behind the quote report, one line per offered entry, header first. */
+/**
+ * The rows behind the quote report, one line per offered entry, header first. The file starts with
+ * a UTF-8 byte-order mark: Excel on Windows reads a CSV without one in the machine's old code page,
+ * and a guest's "Zoë" or "李" arrives garbled.
+ */
 export function quoteReportCsv(entries: QuoteReportEntry[]): string {
-  return [COLUMNS.join(','), ...entries.map((e) => COLUMNS.map((c) => field(e[c])).join(','))].join('\r\n') + '\r\n';
+  return '\ufeff' + [COLUMNS.join(','), ...entries.map((e) => COLUMNS.map((c) => field(e[c])).join(','))].join('\r\n') + '\r\n';
 }
