@@ -356,6 +356,27 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await other.context().close();
     }, 60_000);
 
+    it('Set up: a combination approved by mistake is removed with a second tap', async () => {
+      const mistyped = (
+        await api()
+          .post(`/v1/venues/${v.id}/combinations`)
+          .set(owner.auth)
+          .send({ tableIds: [v.tableIds['T1'], v.tableIds['T2']], capacity: 40 })
+          .expect(201)
+      ).body as { id: string };
+      const page = await open(phone, 'setup');
+      const line = page.getByTestId('combination-line').filter({ hasText: 'seats 40' });
+      const remove = line.getByTestId('remove-combination');
+      await remove.click();
+      expect(await remove.textContent()).toBe('Tap again to remove');
+      await remove.click();
+      await line.waitFor({ state: 'detached' });
+      await page.locator('.toast', { hasText: /T[12] \+ T[12] no longer pushed together\./ }).waitFor();
+      const left = (await api().get(`/v1/venues/${v.id}/combinations`).set(owner.auth).expect(200)).body as Array<{ id: string }>;
+      expect(left.map((c) => c.id)).not.toContain(mistyped.id);
+      await page.context().close();
+    }, 60_000);
+
     it('Set up: an emptied name is refused in plain words, and the settings typed stay', async () => {
       const page = await open(phone, 'setup');
       await page.getByTestId('settings').waitFor();

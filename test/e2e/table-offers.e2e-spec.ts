@@ -15,7 +15,7 @@ import {
   type Sandbox,
 } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
+import { addMember, signUp, type Staff } from '../support/staff.js';
 
 interface OfferBody {
   offer: { id: string; entryId: string; reservationId: string; state: string; expiresAt: string; tableIds: string[] };
@@ -267,6 +267,33 @@ describe('table offers (restaurant preset)', () => {
       .send({})
       .expect(200);
     await offer(v, g.entry, ['T1']).expect(201);
+  });
+
+  it('a combination approved by mistake is removed by a manager: no offer uses it after, bookings on its tables stay', async () => {
+    const v = await restaurant();
+    const mistyped = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/combinations`)
+        .set(owner.auth)
+        .send({ tableIds: [v.tableIds['T2'], v.tableIds['T3']], capacity: 40 })
+        .expect(201)
+    ).body as { id: string };
+    // A party of six joined while the combination stood (without it no table seats six).
+    const big = await joined(t, owner, v.id, party(6));
+    const host = await addMember(t, v.id, owner, 'host');
+    await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${mistyped.id}`).set(host.auth).expect(403);
+    const removed = await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${mistyped.id}`).set(owner.auth).expect(200);
+    expect(removed.body).toMatchObject({ id: mistyped.id, capacity: 40 });
+    expect((await request(t.baseUrl).get(`/v1/venues/${v.id}/combinations`).set(owner.auth).expect(200)).body).toEqual([]);
+    expect(refusal(await offer(v, big.entry, ['T2', 'T3']))).toEqual({ status: 400, code: 'VALIDATION' });
+    expect(refusal(await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${mistyped.id}`).set(owner.auth))).toEqual({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    const history = (
+      await request(t.baseUrl).get(`/v1/venues/${v.id}/history?subjectId=${mistyped.id}`).set(owner.auth).expect(200)
+    ).body as Array<{ to: string }>;
+    expect(history.map((h) => h.to)).toEqual(['removed', 'created']);
   });
 
   it('confirmed bookings make "a table already planned" real, and a move follows the same rules', async () => {

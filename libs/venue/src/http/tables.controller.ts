@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { TablesService } from '../tables/tables.service.js';
@@ -56,6 +56,15 @@ export class TablesController {
     @Body() body: CreateCombinationDto,
   ): Promise<CombinationView> {
     return this.tables.createCombination(venueId, body);
+  }
+
+  @VenueRole('manager')
+  @Delete('combinations/:combinationId')
+  removeCombination(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Param('combinationId', ParseUUIDPipe) combinationId: string,
+  ): Promise<CombinationView> {
+    return this.tables.removeCombination(venueId, combinationId);
   }
 
   @VenueRole('host')

@@ -58,6 +58,13 @@ export class TablesRepository {
     );
   }
 
+  /** Removes one of the venue's combinations (its table rows go with it); null when there is none. */
+  async removeCombination(tx: EntityManager, venueId: string, id: string): Promise<CombinationRow | null> {
+    const found = (await this.listCombinations(tx, venueId)).find((c) => c.id === id) ?? null;
+    if (found) await tx.delete(TableCombination, { id, venueId });
+    return found;
+  }
+
   async listCombinations(tx: EntityManager, venueId: string): Promise<CombinationRow[]> {
     const combinations = await tx.find(TableCombination, { where: { venueId }, order: { createdAt: 'ASC', id: 'ASC' } });
     if (combinations.length === 0) return [];

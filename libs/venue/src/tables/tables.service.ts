@@ -76,6 +76,32 @@ export class TablesService {
     });
   }
 
+  /**
+   * Removes a combination approved by mistake (wrong tables, or a seat count mistyped): a typo is
+   * fixed by removing it and approving the right one. Bookings already on those tables keep them;
+   * offers from now on cannot use it.
+   */
+  async removeCombination(venueId: string, combinationId: string): Promise<CombinationView> {
+    return this.tx.command({}, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId);
+      const removed = await this.tables.removeCombination(tx.manager, venueId, combinationId);
+      if (!removed) throw DomainException.notFound('The combination was not found.');
+      const now = this.clock.now(venue);
+      await this.history.append(tx.manager, {
+        venueId,
+        subjectType: 'combination',
+        subjectId: removed.id,
+        from: 'created',
+        to: 'removed',
+        at: now,
+        operationId: `combination-remove-${removed.id}`,
+      });
+      const view = toCombinationView(removed);
+      await this.board.append(tx, venueId, 'combination.removed', { combinationId: removed.id, tableIds: view.tableIds }, now);
+      return view;
+    });
+  }
+
   /** 2–4 distinct tables of this venue; the same set of tables is approved once. */
   async createCombination(venueId: string, input: NewCombination): Promise<CombinationView> {
     const tableIds = [...new Set(input.tableIds.map((id) => id.toLowerCase()))].sort();

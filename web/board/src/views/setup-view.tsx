@@ -359,8 +359,22 @@ function Combinations({
       <h2>Tables that can be pushed together</h2>
       <ul class="setup-list">
         {data.combinations.value.map((c) => (
-          <li key={c.id} class="setup-line">
-            {c.tableIds.map(labelOf).join(' + ')} · seats {c.capacity}
+          <li key={c.id} class="setup-line" data-testid="combination-line">
+            <span>
+              {c.tableIds.map(labelOf).join(' + ')} · seats {c.capacity}
+            </span>
+            <ActButton
+              kind="danger"
+              confirm="Tap again to remove"
+              testId="remove-combination"
+              onAct={async () => {
+                await api.request('DELETE', `/v1/venues/${venueId}/combinations/${c.id}`);
+                say('ok', `${c.tableIds.map(labelOf).join(' + ')} no longer pushed together.`);
+                await reload();
+              }}
+            >
+              Remove
+            </ActButton>
           </li>
         ))}
       </ul>
