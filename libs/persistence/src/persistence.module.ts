@@ -1,7 +1,7 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { AppConfig, clusterShare, clusterSize } from '@hostboard/core';
+import { AppConfig, clusterShare, clusterSize, DATABASE_REFUSALS } from '@hostboard/core';
 import { capPool, connectionBudget, fittedPoolSize, keepWarm, pgPool, type PoolRole } from './connection-budget.js';
 import { DatabaseReadiness } from './database.readiness.js';
 import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
@@ -39,7 +39,7 @@ export class PersistenceModule {
               // A server that is not up yet is retried (a restart of everything may start the app
               // before PostgreSQL); a database that does not exist, or a role or password refused,
               // will not change in 30 s: start-up stops at once and says so (databaseStartupFailure).
-              toRetry: (err: unknown) => !['3D000', '28000', '28P01'].includes(String((err as { code?: unknown })?.code)),
+              toRetry: (err: unknown) => !DATABASE_REFUSALS.includes(String((err as { code?: unknown })?.code)),
             };
           },
           dataSourceFactory: async (options?: DataSourceOptions) => {

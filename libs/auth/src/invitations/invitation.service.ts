@@ -7,6 +7,7 @@ import {
   DomainException,
   ErrorCode,
   requestContext,
+  mayGrant,
   roleRank,
   TransactionRunner,
   type Role,
@@ -178,11 +179,6 @@ export class InvitationService {
       return this.auth.openSession(manager, fresh);
     });
   }
-}
-
-/** Whether someone with `issuer`'s role at the venue may grant `role` (as MembershipService allows). */
-function mayGrant(issuer: Role | null, role: Role): boolean {
-  return issuer === 'owner' || (issuer === 'manager' && roleRank(role) < roleRank('manager'));
 }
 
 function invalid(): DomainException {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock, DomainException, roleRank, TransactionRunner, type Role } from '@hostboard/core';
+import { Clock, DomainException, mayGrant, TransactionRunner, type Role } from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
 import { InvitationService, type InvitationView } from '../invitations/invitation.service.js';
 import { AuthService } from '../sessions/auth.service.js';
@@ -273,10 +273,6 @@ export const CHOOSE_OWN_PASSWORD_FIRST =
   'Choose your own password before opening a venue: the one you sign in with was chosen by someone else.';
 
 /** Owners grant any role; managers grant only the host role (and only to non-managers). */
-function mayGrant(actor: Role, role: Role): boolean {
-  return actor === 'owner' || (actor === 'manager' && roleRank(role) < roleRank('manager'));
-}
-
 function assertMayGrant(actor: Role, role: Role): void {
   if (!mayGrant(actor, role)) throw DomainException.forbidden(`A ${actor} cannot grant or change the ${role} role.`);
 }

@@ -7,6 +7,11 @@ export function roleRank(role: Role): number {
   return ROLES.indexOf(role);
 }
 
+/** Whether a member with role `actor` (or none) may grant or manage `role`: owners anyone, managers hosts only. */
+export function mayGrant(actor: Role | null, role: Role): boolean {
+  return actor === 'owner' || (actor === 'manager' && roleRank(role) < roleRank('manager'));
+}
+
 /**
  * What a route lets in. Every route declares one; the access guard refuses a route that does not
  * (deny by default), and the access-matrix test walks the router to check each declaration holds.

@@ -1,3 +1,6 @@
+/** PostgreSQL's own refusals at connect: no such database, no such role, wrong password. Retrying changes none. */
+export const DATABASE_REFUSALS = ['3D000', '28000', '28P01'];
+
 /**
  * One line for a start-up that failed because the database in DATABASE_URL cannot be used: the
  * server is not there (refused, no such host, timed out), the database does not exist, or the role
@@ -10,8 +13,7 @@ export function databaseStartupFailure(err: unknown, databaseUrl: string | undef
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
   const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(code);
-  // PostgreSQL's own refusals at connect: no such database, no such role, wrong password.
-  const refused = ['3D000', '28000', '28P01'].includes(code);
+  const refused = DATABASE_REFUSALS.includes(code);
   if (!unreachable && !refused) return null;
   let where = 'the URL given';
   try {
