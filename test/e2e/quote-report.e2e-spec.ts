@@ -177,11 +177,12 @@ describe('quotes: two models, the choice, and the report', () => {
     expect(res.text.startsWith('\ufeff')).toBe(true);
     const lines = res.text.slice(1).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'entryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,actualMinutes,turnsMinutes,floorMinutes,shownModel',
+      'entryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,receivedLocal,offeredLocal,actualMinutes,turnsMinutes,floorMinutes,shownModel',
     );
+    // The instants in UTC for a program, and on the venue's clock (Chicago) for the manager reading the sheet.
     expect(lines.slice(1)).toEqual([
-      `${first.entry.id},${DAY},dinner,First couple,2,${at('18:00')},${at('18:02')},2,60,5,turns`,
-      `${second.entry.id},${DAY},dinner,Second couple,2,${at('18:03')},${at('18:10')},7,120,5,turns`,
+      `${first.entry.id},${DAY},dinner,First couple,2,${at('18:00')},${at('18:02')},${DAY} 18:00:00,${DAY} 18:02:00,2,60,5,turns`,
+      `${second.entry.id},${DAY},dinner,Second couple,2,${at('18:03')},${at('18:10')},${DAY} 18:03:00,${DAY} 18:10:00,7,120,5,turns`,
     ]);
   });
 

@@ -9,6 +9,8 @@ const entry = (name: string): QuoteReportEntry => ({
   daypart: 'dinner',
   receivedAt: '2026-06-12T23:00:00.000Z',
   offeredAt: '2026-06-12T23:02:00.000Z',
+  receivedLocal: '2026-06-12 18:00:00',
+  offeredLocal: '2026-06-12 18:02:00',
   actualMinutes: 2,
   turnsMinutes: 60,
   floorMinutes: null,
@@ -21,8 +23,8 @@ const nameField = (name: string): string => /,dinner,(.*),2,2026-06-12T23:00/.ex
 describe('the quote report as CSV', () => {
   it('a header, one line per entry, empty fields for what a model did not quote', () => {
     expect(quoteReportCsv([entry('Ana')]).split('\r\n')).toEqual([
-      '\ufeffentryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,actualMinutes,turnsMinutes,floorMinutes,shownModel',
-      'e1,2026-06-12,dinner,Ana,2,2026-06-12T23:00:00.000Z,2026-06-12T23:02:00.000Z,2,60,,turns',
+      '\ufeffentryId,businessDate,daypart,name,partySize,receivedAt,offeredAt,receivedLocal,offeredLocal,actualMinutes,turnsMinutes,floorMinutes,shownModel',
+      'e1,2026-06-12,dinner,Ana,2,2026-06-12T23:00:00.000Z,2026-06-12T23:02:00.000Z,2026-06-12 18:00:00,2026-06-12 18:02:00,2,60,,turns',
       '',
     ]);
   });

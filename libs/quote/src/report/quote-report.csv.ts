@@ -8,6 +8,8 @@ const COLUMNS: Array<keyof QuoteReportEntry> = [
   'partySize',
   'receivedAt',
   'offeredAt',
+  'receivedLocal',
+  'offeredLocal',
   'actualMinutes',
   'turnsMinutes',
   'floorMinutes',

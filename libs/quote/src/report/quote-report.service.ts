@@ -15,6 +15,9 @@ export interface QuoteReportEntry {
   daypart: Daypart;
   receivedAt: string;
   offeredAt: string;
+  /** The same two instants on the venue's own clock ("2026-06-12 18:00:00"), as a manager reads them in a spreadsheet. */
+  receivedLocal: string;
+  offeredLocal: string;
   /** Minutes from join to the first offer, one decimal. */
   actualMinutes: number;
   turnsMinutes: number | null;
@@ -41,6 +44,9 @@ export interface QuoteReport {
 /** The longest range one report reads, so a typo cannot ask for decades. */
 export const MAX_REPORT_DAYS = 366;
 
+/** A spreadsheet reads "yyyy-MM-dd HH:mm:ss" as a date and time; an ISO instant in UTC it keeps as text. */
+const venueWallClock = (at: Date, zone: string): string => DateTime.fromJSDate(at, { zone }).toFormat('yyyy-MM-dd HH:mm:ss');
+
 const oneDecimal = (x: number): number => Math.round(x * 10) / 10;
 
 function statsOf(rows: QuoteReportEntry[]): Models {
@@ -64,7 +70,10 @@ export class QuoteReportService {
 
   async report(venueId: string, from: string, to: string): Promise<QuoteReport> {
     // The pattern lets 2026-02-30 or year 0000 through; the database refuses those dates, so say it here.
-    for (const [field, value] of [['from', from], ['to', to]] as const) {
+    for (const [field, value] of [
+      ['from', from],
+      ['to', to],
+    ] as const) {
       const d = DateTime.fromISO(value);
       if (!d.isValid || d.year < 1) throw DomainException.validation(`${field} is not a calendar date: ${value}.`, { field });
     }
@@ -87,6 +96,8 @@ export class QuoteReportService {
           daypart: daypartOf(r.receivedAt, venue.timeZone),
           receivedAt: r.receivedAt.toISOString(),
           offeredAt: r.firstOfferAt.toISOString(),
+          receivedLocal: venueWallClock(r.receivedAt, venue.timeZone),
+          offeredLocal: venueWallClock(r.firstOfferAt, venue.timeZone),
           actualMinutes: (r.firstOfferAt.getTime() - r.receivedAt.getTime()) / 60_000,
           turnsMinutes: r.turnsMinutes,
           floorMinutes: r.floorMinutes,

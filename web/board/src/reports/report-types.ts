@@ -17,6 +17,8 @@ export interface ReportEntry {
   businessDate: string;
   daypart: string;
   receivedAt: string;
+  receivedLocal: string;
+  offeredLocal: string;
   offeredAt: string;
   actualMinutes: number;
   turnsMinutes: number | null;
