@@ -1,8 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import request from 'supertest';
+import { SystemClock } from '@hostboard/core';
+import { BullmqScheduler } from '@hostboard/jobs';
 import { BoardClient } from '../support/board-client.js';
 import { backends, describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -29,6 +31,13 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
     let output = '';
     let baseUrl = '';
     const email = `owner-${randomBytes(4).toString('hex')}@example.test`;
+    const metricsToken = `metrics-${randomBytes(8).toString('hex')}`;
+    const scraper = { Authorization: `Bearer ${metricsToken}` };
+    /** One sample of a scrape's text, by its exact name and labels. */
+    const sample = (text: string, series: string): number => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
+    };
     const password = `pw-${randomBytes(8).toString('hex')}`;
 
     const waitFor = async (what: () => boolean, ms: number, label: string): Promise<void> => {
@@ -49,6 +58,7 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
           DATABASE_URL: db.url,
           PORT: String(port),
           API_PROCESSES: '2',
+          METRICS_TOKEN: metricsToken,
           JOBS_PREFIX: `cluster-${randomBytes(3).toString('hex')}`,
           BOOTSTRAP_OWNER_EMAIL: email,
           BOOTSTRAP_OWNER_PASSWORD: password,
@@ -103,6 +113,28 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
       expect(rssKb(primary.pid)).toBeLessThan(0.7 * Math.min(...serving));
     });
 
+    it('a scrape of /metrics counts the requests of every process, whichever process takes it', async () => {
+      // node:cluster hands each connection to one process; a scrape used to read that process alone,
+      // so counters jumped between the two processes' values from one scrape to the next.
+      const scrape = async (): Promise<string> =>
+        (await request(baseUrl).get('/metrics').set(scraper).set('Connection', 'close').expect(200)).text;
+      const scrapes = 'hostboard_http_request_duration_seconds_count{method="GET",route="/metrics",status="200"}';
+      const health = 'hostboard_http_request_duration_seconds_count{method="GET",route="/health",status="200"}';
+      const first = await scrape();
+      for (let i = 0; i < 10; i++) await request(baseUrl).get('/health').set('Connection', 'close').expect(200);
+      const counts = [first];
+      for (let i = 0; i < 4; i++) counts.push(await scrape());
+      // Each scrape counts every scrape before it, on whichever process it ran.
+      const seen = counts.map((text) => sample(text, scrapes) || 0);
+      expect(seen.slice(1).map((n, i) => n - (seen[i] ?? 0))).toEqual([1, 1, 1, 1]);
+      expect(sample(counts[1] ?? '', health) - (sample(first, health) || 0)).toBe(10);
+      // The answering process's own view of its dependencies, once (not summed over the processes).
+      expect(sample(counts[4] ?? '', 'hostboard_dependency_up{dependency="database"}')).toBe(1);
+      expect(sample(counts[4] ?? '', 'hostboard_dependency_up{dependency="redis"}')).toBe(1);
+      // Still nothing for a request without the token.
+      await request(baseUrl).get('/metrics').expect(404);
+    });
+
     it('delivers every board event to sockets on both processes, and replaces a process that dies', async () => {
       const login = await request(baseUrl).post('/v1/auth/sessions').send({ email, password }).expect(201);
       const token = (login.body as { token: string }).token;
@@ -148,14 +180,66 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
       expect(now).not.toContain(victim);
     });
 
+    it('a single worker serves its own /metrics on WORKER_METRICS_PORT, only with METRICS_TOKEN', async () => {
+      const metricsPort = await freePort();
+      const run = (env: Record<string, string>): { child: ChildProcess; output: () => string } => {
+        let text = '';
+        const child = spawn(process.execPath, ['dist/apps/worker/src/main.js'], {
+          env: {
+            ...process.env,
+            DATABASE_URL: db.url,
+            JOBS_PREFIX: `single-w-${randomBytes(3).toString('hex')}`,
+            LOG_LEVEL: 'warn',
+            ...env,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child.stdout?.on('data', (d: Buffer) => (text += d.toString()));
+        child.stderr?.on('data', (d: Buffer) => (text += d.toString()));
+        return { child, output: () => text };
+      };
+      // A port without the token would serve nobody: refused in one line.
+      const refused = run({ WORKER_METRICS_PORT: String(metricsPort), METRICS_TOKEN: '' });
+      const code = await new Promise((r) => refused.child.once('exit', r));
+      expect(code).toBe(1);
+      expect(refused.output().trim()).toBe(
+        'Configuration error: WORKER_METRICS_PORT needs METRICS_TOKEN (a scrape must send it)',
+      );
+
+      const single = run({ WORKER_METRICS_PORT: String(metricsPort), METRICS_TOKEN: metricsToken });
+      try {
+        for (const until = performance.now() + 60_000; !single.output().includes('hostboard worker is consuming jobs');) {
+          if (performance.now() > until || single.child.exitCode !== null)
+            throw new Error(`the worker did not start:\n${single.output()}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await request(`http://127.0.0.1:${metricsPort}`)
+          .get('/metrics')
+          .set({ Authorization: 'Bearer not-the-token' })
+          .expect(404);
+        const text = (await request(`http://127.0.0.1:${metricsPort}`).get('/metrics').set(scraper).expect(200)).text;
+        expect(text).toContain('# TYPE hostboard_jobs_total counter');
+        expect(text).toContain('# TYPE hostboard_hold_expiry_lag_seconds histogram');
+        expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      } finally {
+        const exited = new Promise((r) => single.child.once('exit', r));
+        single.child.kill('SIGTERM');
+        await exited;
+      }
+    });
+
     it('the worker runs several processes under node:cluster when asked (WORKER_PROCESSES), and replaces one that dies', async () => {
       let workerOutput = '';
+      const jobsPrefix = `cluster-w-${randomBytes(3).toString('hex')}`;
+      const metricsPort = await freePort();
       const worker = spawn(process.execPath, ['dist/apps/worker/src/main.js', '--cores'], {
         env: {
           ...process.env,
           DATABASE_URL: db.url,
           WORKER_PROCESSES: '2',
-          JOBS_PREFIX: `cluster-w-${randomBytes(3).toString('hex')}`,
+          JOBS_PREFIX: jobsPrefix,
+          METRICS_TOKEN: metricsToken,
+          WORKER_METRICS_PORT: String(metricsPort),
           LOG_LEVEL: 'warn',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -174,6 +258,32 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
         expect(workerOutput.match(/hostboard worker is consuming jobs/g)).toHaveLength(1); // one banner, from the primary
         const pids = workerPids(worker);
         expect(pids).toHaveLength(2);
+
+        // Its /metrics (WORKER_METRICS_PORT, served by the primary) counts the jobs of both processes.
+        const workerMetrics = `http://127.0.0.1:${metricsPort}`;
+        await request(workerMetrics).get('/metrics').expect(404);
+        const producer = new BullmqScheduler(new SystemClock(), {
+          redisUrl: process.env['REDIS_URL'] ?? '',
+          consume: false,
+          prefix: jobsPrefix,
+        });
+        try {
+          // Expiry jobs for offers that do not exist: each run finds nothing to do ("skipped").
+          for (let i = 0; i < 6; i++) {
+            const offerId = randomUUID();
+            await producer.schedule('offer-expiry', { venueId: randomUUID(), offerId }, { jobId: offerId, runAt: new Date() });
+          }
+        } finally {
+          await producer.stop();
+        }
+        const skipped = 'hostboard_jobs_total{job="offer-expiry",outcome="skipped"}';
+        let ran = 0;
+        for (const until = performance.now() + 30_000; ran < 6 && performance.now() < until;) {
+          await new Promise((r) => setTimeout(r, 200));
+          ran = sample((await request(workerMetrics).get('/metrics').set(scraper).expect(200)).text, skipped) || 0;
+        }
+        expect(ran).toBe(6);
+
         const [victim] = pids as [number, number];
         process.kill(victim, 'SIGKILL');
         await waitWorker(() => workerOutput.includes(`worker process ${victim} ended`), 'the primary to notice');

@@ -21,6 +21,7 @@ import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 
 const FRIDAY_6PM = new Date('2026-10-09T23:00:00.000Z'); // Chicago
+const METRICS_TOKEN = 'metrics-token-for-the-outbox-test';
 
 /**
  * What reaches a guest's phone, and when: the relay of a worker started with a text provider (a
@@ -36,7 +37,7 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
   beforeAll(async () => {
     provider = await fakeSmsProvider();
     // No provider in the app itself: nothing relays behind the test's back.
-    t = await startApp({ clock });
+    t = await startApp({ clock, env: { METRICS_TOKEN } });
     owner = await signUp(t, 'owner');
   });
   beforeEach(() => {
@@ -59,6 +60,24 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
   };
 
   const step = (): void => clock.advance(1_000);
+
+  /** The relay's figures for texts, as a scrape of /metrics reads them. */
+  const textFigures = async (): Promise<Record<string, number>> => {
+    const text = (
+      await request(t.baseUrl)
+        .get('/metrics')
+        .set({ Authorization: `Bearer ${METRICS_TOKEN}` })
+        .expect(200)
+    ).text;
+    const figures: Record<string, number> = {};
+    for (const [, name, value] of text.matchAll(
+      /^(hostboard_guest_messages_total\{channel="sms",outcome="\w+"\}|hostboard_guest_message_delay_seconds_(?:count|sum)\{channel="sms"\}) (\S+)$/gm,
+    ))
+      figures[name ?? ''] = Number(value);
+    return figures;
+  };
+  const grew = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
+    Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
   const offer = async (v: Sandbox, entryId: string, table = 'T1'): Promise<string> => {
     const entry = (await activeEntries(t, owner, v.id)).find((e) => e.id === entryId);
@@ -189,6 +208,7 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     const answers = [503, 429];
     provider.answer = () => answers.shift() ?? 201;
     const relay = relayWith();
+    const before = await textFigures();
 
     expect(await relay.relay()).toBe(0);
     expect(provider.received).toHaveLength(1);
@@ -210,6 +230,15 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
       ['sent', undefined],
       ['sent', undefined],
     ]);
+    // What an operator's scrape reads: two refusals tried again, two texts taken, 41 s and 40 s after
+    // they were recorded (the queued text at 6:00:00 PM, the table-ready at 6:00:01, both taken at 6:00:41).
+    const figures = grew(await textFigures(), before);
+    expect(figures).toMatchObject({
+      'hostboard_guest_messages_total{channel="sms",outcome="retrying"}': 2,
+      'hostboard_guest_messages_total{channel="sms",outcome="sent"}': 2,
+      'hostboard_guest_message_delay_seconds_count{channel="sms"}': 2,
+    });
+    expect(figures['hostboard_guest_message_delay_seconds_sum{channel="sms"}']).toBeCloseTo(81, 3);
   });
 
   it('a refused connection is tried again; a provider that keeps refusing fails the text after four tries', async () => {

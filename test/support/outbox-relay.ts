@@ -1,4 +1,4 @@
-import { Clock, loadConfig, TransactionRunner } from '@hostboard/core';
+import { Clock, loadConfig, Metrics, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
 import { JobScheduler } from '@hostboard/jobs';
 import { EmailChannel, OutboxRelay, OutboxRelayRepository, SmsAdapter } from '@hostboard/outbox';
@@ -17,6 +17,7 @@ export function relayOn(t: TestApp, env: Record<string, string>): OutboxRelay {
     t.app.get(BoardEventWriter),
     config,
     t.app.get(OutboxRelayRepository),
+    t.app.get(Metrics),
     new EmailChannel(config),
     new SmsAdapter(config),
   );

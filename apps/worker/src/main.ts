@@ -8,6 +8,7 @@ import { reportListening, runPrimary, workerProcessCount } from '@hostboard/core
 import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
 import { databaseStartupFailure } from '@hostboard/core/process/startup-failure.js';
 import { createLogger, PinoNestLogger } from '@hostboard/core/logging/logger.js';
+import { serveMetrics } from '@hostboard/core/health/metrics-server.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,9 +22,15 @@ async function main(): Promise<void> {
       label: 'worker',
       summary: (n) => `  worker processes: ${n} (node:cluster, one per core unless WORKER_PROCESSES says otherwise)\n`,
     });
+    if (config.WORKER_METRICS_PORT !== undefined && config.METRICS_TOKEN !== undefined) {
+      // The primary serves the scrape, with every worker process's figures summed.
+      const { AggregatorRegistry } = await import('prom-client');
+      const all = new AggregatorRegistry();
+      await serveMetrics(config.WORKER_METRICS_PORT, config.HOST, config.METRICS_TOKEN, () => all.clusterMetrics());
+    }
     return;
   }
-  const [{ NestFactory }, { WorkerModule }] = await Promise.all([import('@nestjs/core'), import('./worker.module.js')]);
+  const [{ NestFactory }, { WorkerModule, Metrics }] = await Promise.all([import('@nestjs/core'), import('./worker.module.js')]);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger(config.LOG_LEVEL)),
     // A failed start (a data folder in use) reaches the catch below, which prints it as one line.
@@ -31,6 +38,10 @@ async function main(): Promise<void> {
   });
   app.enableShutdownHooks();
   await app.init();
+  if (config.WORKER_METRICS_PORT !== undefined && config.METRICS_TOKEN !== undefined && !cluster.isWorker) {
+    const metrics = app.get(Metrics);
+    await serveMetrics(config.WORKER_METRICS_PORT, config.HOST, config.METRICS_TOKEN, () => metrics.text());
+  }
   const banner = 'hostboard worker is consuming jobs\n';
   if (!reportListening(banner)) process.stdout.write(banner);
   const heartbeat = config.WORKER_HEARTBEAT_FILE;

@@ -1,3 +1,4 @@
+import type { Metrics } from '@hostboard/core';
 import type { JobHandler, JobName, JobPayloads } from './job.registry.js';
 
 export interface ScheduleOptions {
@@ -23,4 +24,19 @@ export abstract class JobScheduler {
   abstract start(): Promise<void>;
 
   abstract stop(): Promise<void>;
+}
+
+/** The handler as a scheduler runs it: each run counted by its outcome, when the process keeps metrics. */
+export function counted<N extends JobName>(name: N, handler: JobHandler<N>, metrics: Metrics | undefined): JobHandler<N> {
+  if (!metrics) return handler;
+  return async (payload) => {
+    try {
+      const outcome = await handler(payload);
+      metrics.jobs.inc({ job: name, outcome });
+      return outcome;
+    } catch (err) {
+      metrics.jobs.inc({ job: name, outcome: 'failed' });
+      throw err;
+    }
+  };
 }

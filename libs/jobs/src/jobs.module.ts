@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig, Clock, type ReadinessCheck } from '@hostboard/core';
+import { AppConfig, Clock, Metrics, type ReadinessCheck } from '@hostboard/core';
 import { BullmqScheduler } from './bullmq/bullmq.scheduler.js';
 import { InProcessScheduler } from './in-process/in-process.scheduler.js';
 import { JobScheduler } from './job-scheduler.js';
@@ -33,15 +33,16 @@ export class JobsModule {
         MaintenanceHandlers,
         {
           provide: JobScheduler,
-          inject: [AppConfig, Clock],
-          useFactory: (config: AppConfig, clock: Clock): JobScheduler =>
+          inject: [AppConfig, Clock, Metrics],
+          useFactory: (config: AppConfig, clock: Clock, metrics: Metrics): JobScheduler =>
             config.REDIS_URL
               ? new BullmqScheduler(clock, {
                   redisUrl: config.REDIS_URL,
                   consume: options.role === 'worker',
                   prefix: config.JOBS_PREFIX,
+                  metrics,
                 })
-              : new InProcessScheduler(clock),
+              : new InProcessScheduler(clock, { metrics }),
         },
         {
           provide: SchedulerLifecycle,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { BoardEventWriter } from '@hostboard/board';
-import { AppConfig, Clock, TransactionRunner } from '@hostboard/core';
+import { AppConfig, Clock, Metrics, TransactionRunner } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
 import { EmailChannel } from './channels/email.channel.js';
 import type { GuestChannel } from './channels/guest-channel.js';
@@ -49,6 +49,7 @@ export class OutboxRelay implements OnModuleInit {
     private readonly board: BoardEventWriter,
     private readonly config: AppConfig,
     private readonly repo: OutboxRelayRepository,
+    private readonly metrics: Metrics,
     email: EmailChannel,
     sms: SmsAdapter,
   ) {
@@ -105,8 +106,14 @@ export class OutboxRelay implements OnModuleInit {
       try {
         if (!channel) throw new Error(`no provider for ${m.channel}`);
         await channel.send({ id: m.id, to: m.to_address, subject: m.subject, body: m.body });
-        await this.tx.run(({ manager }) => this.repo.sent(manager, m.id, this.clock.now()));
+        const at = this.clock.now();
+        await this.tx.run(({ manager }) => this.repo.sent(manager, m.id, at));
         sent++;
+        this.metrics.guestMessages.inc({ channel: m.channel, outcome: 'sent' });
+        this.metrics.guestMessageDelay.observe(
+          { channel: m.channel },
+          Math.max(0, (at.getTime() - m.created_at.getTime()) / 1000),
+        );
       } catch (err) {
         const reason = (err as Error).message || 'the provider refused it';
         const backoff = RETRY_BACKOFF_MS[m.attempts];
@@ -121,10 +128,12 @@ export class OutboxRelay implements OnModuleInit {
               lane.slice(i + 1).map((later) => later.id),
             );
           });
+          this.metrics.guestMessages.inc({ channel: m.channel, outcome: 'retrying' });
           return sent;
         }
         this.logger.warn(`${m.channel} ${m.id} failed: ${reason}`);
         await this.failed(m, reason);
+        this.metrics.guestMessages.inc({ channel: m.channel, outcome: 'failed' });
       }
     }
     return sent;

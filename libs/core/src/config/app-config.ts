@@ -265,6 +265,18 @@ export class AppConfig {
   @Max(600_000)
   WORKER_LOCK_TIMEOUT_MS = 10_000;
 
+  /**
+   * The worker serves `/metrics` on this port (HOST's address), to a scrape that sends METRICS_TOKEN
+   * as the api's does; unset, the worker serves nothing. With several worker processes the cluster's
+   * primary serves it, for all of them.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  WORKER_METRICS_PORT?: number;
+
   /** The worker touches this file every 5 s while it runs (a container health check reads its age). */
   @IsOptional()
   @Transform(emptyToUndefined)
@@ -365,6 +377,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'Configuration error: API_PROCESSES above 1 needs REDIS_URL (board events travel between processes through Redis)',
     );
+  }
+  if (config.WORKER_METRICS_PORT !== undefined && config.METRICS_TOKEN === undefined) {
+    throw new ConfigError('Configuration error: WORKER_METRICS_PORT needs METRICS_TOKEN (a scrape must send it)');
   }
   if (config.SMS_URL !== undefined) {
     const missing = (['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const).filter((k) => config[k] === undefined);

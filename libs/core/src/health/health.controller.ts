@@ -1,12 +1,12 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Public } from '../access/access.decorators.js';
 import { AppConfig } from '../config/app-config.js';
 import { DomainException } from '../errors/domain.exception.js';
 import { withTimeout } from '../redis/redis-clients.js';
 import { Metrics } from './metrics.js';
+import { metricsTokenMatches } from './metrics-token.js';
 import { READINESS_CHECKS, type ReadinessCheck } from './readiness.js';
 
 /** Each dependency gets this long to answer `/ready`: a dependency that hangs reads as unreachable. */
@@ -31,7 +31,13 @@ export class HealthController {
   @Public('readiness probe')
   @Get('ready')
   async ready(@Res() res: FastifyReply): Promise<void> {
-    const results = await Promise.all(
+    const results = await this.runChecks();
+    const ok = results.every(([, s]) => s === 'ok');
+    void res.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not-ready', checks: Object.fromEntries(results) });
+  }
+
+  private runChecks(): Promise<Array<readonly [string, 'ok' | 'unreachable']>> {
+    return Promise.all(
       this.checks.map(async (c) => {
         try {
           await withTimeout(c.check(), READY_CHECK_TIMEOUT_MS, `${c.name} check`);
@@ -41,8 +47,6 @@ export class HealthController {
         }
       }),
     );
-    const ok = results.every(([, s]) => s === 'ok');
-    void res.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not-ready', checks: Object.fromEntries(results) });
   }
 
   /**
@@ -52,21 +56,13 @@ export class HealthController {
   @Public('Prometheus scrape; answers only a request carrying METRICS_TOKEN')
   @Get('metrics')
   async scrape(@Req() req: FastifyRequest, @Res() res: FastifyReply): Promise<void> {
-    if (!metricsTokenMatches(this.config.METRICS_TOKEN, req)) throw DomainException.notFound('No such route.');
+    if (!metricsTokenMatches(this.config.METRICS_TOKEN, req.headers)) throw DomainException.notFound('No such route.');
+    // The dependencies as this process reaches them now (each process of a cluster checks its own).
+    for (const [name, state] of await this.runChecks())
+      this.metrics.dependencyUp.set({ dependency: name }, state === 'ok' ? 1 : 0);
     void res
       .status(200)
       .type('text/plain; version=0.0.4')
-      .send(await this.metrics.registry.metrics());
+      .send(await this.metrics.text());
   }
-}
-
-/** `Authorization: Bearer <token>` or `X-Metrics-Token: <token>`, compared in constant time. */
-function metricsTokenMatches(expected: string | undefined, req: FastifyRequest): boolean {
-  if (!expected) return false;
-  const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-  const header = req.headers['x-metrics-token'];
-  const sent = bearer ?? (typeof header === 'string' ? header : undefined);
-  if (sent === undefined) return false;
-  const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(sent), digest(expected));
 }

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../config/app-config.js';
+import { answerMetricsRequests } from '../health/cluster-metrics.js';
 
 /**
  * How many api processes to run: API_PROCESSES when set; else, when started with `--cores` (what
@@ -60,6 +61,8 @@ export function runPrimary(
   let announced = false;
   const start = (): Worker => cluster.fork({ HOSTBOARD_CLUSTER_WORKER: '1', HOSTBOARD_CLUSTER_SIZE: String(count) });
 
+  // A scrape of /metrics reaches one process; the primary gathers the others' figures for it.
+  answerMetricsRequests();
   let listening = 0;
   cluster.on('message', (_worker, message: unknown) => {
     if (!isReady(message) || announced) return;

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Clock, disconnectRedis, failFastRedis, redisRetry, withTimeout } from '@hostboard/core';
-import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
+import { Clock, disconnectRedis, failFastRedis, redisRetry, withTimeout, type Metrics } from '@hostboard/core';
+import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import { FailureLog } from '../failure-log.js';
 import {
   assertJobId,
@@ -22,6 +22,8 @@ export interface BullmqSchedulerOptions {
   prefix?: string;
   /** Start the repeating jobs (default true); tests of single jobs turn them off. */
   repeating?: boolean;
+  /** Where each run's outcome is counted. */
+  metrics?: Metrics;
 }
 
 /** How long scheduling or cancelling a job may hold up the answer to a committed command. */
@@ -107,7 +109,7 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
-    this.handlers.set(name, handler as JobHandler<JobName>);
+    this.handlers.set(name, counted(name, handler, this.options.metrics) as JobHandler<JobName>);
   }
 
   async start(): Promise<void> {

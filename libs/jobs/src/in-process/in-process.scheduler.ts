@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '@hostboard/core';
-import { JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
+import { Clock, type Metrics } from '@hostboard/core';
+import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import { assertJobId, REPEATING, type JobHandler, type JobName, type JobPayloads } from '../job.registry.js';
 
 /** Setting a Node timer beyond this overflows; longer delays are re-armed. */
@@ -21,7 +21,7 @@ export class InProcessScheduler extends JobScheduler {
 
   constructor(
     private readonly clock: Clock,
-    private readonly options: { repeating?: boolean } = {},
+    private readonly options: { repeating?: boolean; metrics?: Metrics } = {},
   ) {
     super();
   }
@@ -41,7 +41,7 @@ export class InProcessScheduler extends JobScheduler {
   }
 
   handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
-    this.handlers.set(name, handler as JobHandler<JobName>);
+    this.handlers.set(name, counted(name, handler, this.options.metrics) as JobHandler<JobName>);
   }
 
   async start(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { chainedQuery, HistoryWriter, type HistoryChange, type PendingInsert, type Tx } from '@hostboard/core';
+import { chainedQuery, HistoryWriter, Metrics, type HistoryChange, type PendingInsert, type Tx } from '@hostboard/core';
 import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type Announcement, type AnnouncementTo } from '@hostboard/outbox';
@@ -30,7 +30,7 @@ export interface EndedOffers {
 
 /** The one row of the statement that ends offers: the ended offers by deadline, the holds it released, and (table venues) their parties. */
 interface EndedLists {
-  ended: Array<{ id: string; entry_id: string; reservation_id: string }>;
+  ended: Array<{ id: string; entry_id: string; reservation_id: string; expires_at: string }>;
   released: Array<{ id: string; pool_seats: number }>;
   parties: Array<{ id: string; name: string; email: string | null; phone: string | null; business_date: string }>;
 }
@@ -57,6 +57,7 @@ export class OfferLifecycle {
     private readonly expiryJobs: OfferExpiryScheduler,
     private readonly guest: GuestMessenger,
     private readonly days: BusinessDayCloser,
+    private readonly metrics: Metrics,
   ) {}
 
   /** `by`, when given, goes into the board event: who ended it (a party leaving from its phone, or staff). */
@@ -116,7 +117,7 @@ export class OfferLifecycle {
     // One row of three lists, each step read once: joined row by row, steps whose size the planner
     // cannot know made a sweep of 200 offers take 800 ms in the database.
     const [found] = await chainedQuery<EndedLists>(m, steps, {
-      sql: `SELECT (SELECT coalesce(json_agg(json_build_object('id', id, 'entry_id', entry_id, 'reservation_id', reservation_id)
+      sql: `SELECT (SELECT coalesce(json_agg(json_build_object('id', id, 'entry_id', entry_id, 'reservation_id', reservation_id, 'expires_at', expires_at)
                                     ORDER BY expires_at, id), '[]') FROM ended) AS ended,
                    (SELECT coalesce(json_agg(json_build_object('id', id, 'pool_seats', CASE WHEN kind = 'pool' THEN party_size ELSE 0 END)), '[]')
                       FROM released) AS released,
@@ -125,6 +126,11 @@ export class OfferLifecycle {
     });
     if (!found || found.ended.length === 0) return { ids: [], returnedFromEarlierDate: false };
     const ended: EndedOffer[] = found.ended.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
+    if (ending === 'expired' && !venue.sandbox) {
+      // How late each hold was released: `now` is the sweep's clock, the `resolved_at` it wrote.
+      const lags = found.ended.map((r) => (now.getTime() - Date.parse(r.expires_at)) / 1000);
+      tx.afterCommit(() => lags.forEach((lag) => this.metrics.holdExpiryLag.observe(Math.max(0, lag))));
+    }
     const released = new Map(found.released.map((r) => [r.id, r.pool_seats]));
     const parties: EntryParty[] = found.parties.map((p) => ({
       id: p.id,
