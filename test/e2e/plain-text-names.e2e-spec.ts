@@ -257,6 +257,41 @@ describe('names are one line of plain text; notes keep line breaks but no hidden
     expect(venue.name).toBe('The Test Kitchen');
   });
 
+  it.each([
+    ['a quoted local part with a line break', '"a\r\nbcc: evil@evil.example"@example.com'],
+    ['a quoted local part with a comma', '"a,victim@evil.example"@example.com'],
+    ['a quoted local part with BEL, which the mailer drops (it would mail xy@example.com)', '"x\u0007y"@example.com'],
+    ['a right-to-left override', '\u202Emoc.live@example.com'],
+    ['a zero-width space in the local part', 'vic\u200Btim@example.com'],
+    ['a zero-width space in the domain', 'victim@exam\u200Bple.com'],
+    ['a line separator', 'a\u2028b@example.com'],
+    ['a soft hyphen', 'vic\u00ADtim@example.com'],
+  ])('refuses an email address with %s, wherever an email is taken', async (_what, email) => {
+    const p = await joined(t, owner, v.id, party(2));
+    const api = request(t.baseUrl);
+    for (const res of [
+      await publicJoin(t, v.slug, { ...party(2), email }),
+      await deskJoin(t, owner, v.id, { ...party(2), email }),
+      await api.patch(`/v1/venues/${v.id}/queue/${p.entry.id}`).set(owner.auth).send({ entryVersion: p.entry.version, email }),
+      await api
+        .post(`/v1/venues/${v.id}/reservations`)
+        .set(owner.auth)
+        .send({ ...party(2), email }),
+      await api.post(`/v1/venues/${v.id}/members`).set(owner.auth).send({ email, role: 'host' }),
+    ]) {
+      expect([res.status, errorOf(res).code, fieldsOf(res)[0]?.field]).toEqual([400, 'VALIDATION', 'email']);
+      expect(errorOf(res).message).toBe('email must be an email address, such as name@example.com');
+    }
+  });
+
+  it.each([
+    ['a plus tag and an apostrophe', "o'brien+queue@example.com"],
+    ['accented letters', 'zoë.núñez@example.com'],
+    ['a punycode domain', 'anna@xn--bcher-kva.example'],
+  ])('accepts an email address with %s', async (_what, email) => {
+    await publicJoin(t, v.slug, { ...party(2), email }).expect(201);
+  });
+
   it('a note keeps its line breaks and tabs, but not other controls or text-direction characters', async () => {
     const p = await joined(t, owner, v.id, party(2));
     const put = (note: string): request.Test =>

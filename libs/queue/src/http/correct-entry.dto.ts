@@ -1,5 +1,5 @@
-import { EMAIL_MESSAGE, IsPlainText } from '@hostboard/core';
-import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsEmailAddress, IsPlainText } from '@hostboard/core';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** A staff correction of a queue entry. Absent fields stay as they are; `email: null` or `phone: null` removes that channel. */
 export class CorrectEntryDto {
@@ -23,7 +23,7 @@ export class CorrectEntryDto {
   partySize?: number;
 
   @IsOptional()
-  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsEmailAddress()
   @MaxLength(254)
   email?: string | null;
 

@@ -1,5 +1,5 @@
-import { EMAIL_MESSAGE, IsPlainText } from '@hostboard/core';
-import { IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEmailAddress, IsPlainText } from '@hostboard/core';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /** A party joining the queue. Types are strict: "4" is not a party size. */
 export class JoinQueueDto {
@@ -17,7 +17,7 @@ export class JoinQueueDto {
   partySize: number;
 
   @IsOptional()
-  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsEmailAddress()
   @MaxLength(254)
   email?: string;
 
