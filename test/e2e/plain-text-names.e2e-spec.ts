@@ -158,6 +158,140 @@ describe('names are one line of plain text; notes keep line breaks but no hidden
     expect(venue.name).toBe('The Test Kitchen');
   });
 
+  it.each([
+    ['zero-width spaces', '\u200B\u200B'],
+    ['a word joiner', '\u2060'],
+    ['a zero-width joiner alone', '\u200D'],
+    ['Hangul fillers', '\u3164\u3164'],
+    ['the blank Braille pattern', '\u2800\u2800'],
+    ['a soft hyphen', '\u00AD'],
+    ['tag characters', '\u{E0041}\u{E0042}'],
+    ['combining accents with nothing under them', '\u0301\u0301'],
+    ['a variation selector and spaces', ' \uFE0F '],
+  ])('refuses a name made only of %s: it shows nothing a host can read out', async (_what, name) => {
+    for (const res of [
+      await publicJoin(t, v.slug, { ...party(2), name }),
+      await deskJoin(t, owner, v.id, { ...party(2), name }),
+    ]) {
+      expect([res.status, errorOf(res).code, fieldsOf(res)[0]?.field]).toEqual([400, 'VALIDATION', 'name']);
+      expect(errorOf(res).message).toBe('name must not be blank');
+    }
+  });
+
+  it.each([
+    ['Korean', '김민준'],
+    ['Thai, with its combining vowels', 'สมชาย ใจดี'],
+    ['Hindi, with its combining signs', 'अनुष्का'],
+    ['the flag of England (tag characters)', 'Ada 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}'],
+  ])('accepts a name in %s', async (_what, name) => {
+    const res = await publicJoin(t, v.slug, { ...party(2), name }).expect(201);
+    expect((res.body as JoinBody).entry.name).toBe(name);
+  });
+
+  it('refuses a blank or invisible name everywhere else a name is taken, each naming its field', async () => {
+    const p = await joined(t, owner, v.id, party(2));
+    const api = request(t.baseUrl);
+    const cases: Array<[string, () => request.Test]> = [
+      [
+        'name',
+        () =>
+          api
+            .patch(`/v1/venues/${v.id}/queue/${p.entry.id}`)
+            .set(owner.auth)
+            .send({ entryVersion: p.entry.version, name: '\u200B' }),
+      ],
+      [
+        'name',
+        () =>
+          api
+            .post(`/v1/venues/${v.id}/reservations`)
+            .set(owner.auth)
+            .send({ ...party(2), name: '   ' }),
+      ],
+      [
+        'name',
+        () =>
+          api
+            .post(`/v1/venues/${v.id}/reservations`)
+            .set(owner.auth)
+            .send({ ...party(2), name: '\u3164' }),
+      ],
+      [
+        'name',
+        () =>
+          api
+            .post(`/v1/venues/${v.id}/members`)
+            .set(owner.auth)
+            .send({ email: `m-${uniq()}@example.test`, password: 'a long password', role: 'host', name: '   ' }),
+      ],
+      [
+        'name',
+        () =>
+          api
+            .post('/v1/venues')
+            .set(owner.auth)
+            .send({ slug: `pt-${uniq()}`, name: '\u2800', timeZone: 'UTC', preset: 'restaurant' }),
+      ],
+      ['name', () => api.patch(`/v1/venues/${v.id}`).set(owner.auth).send({ name: ' ' })],
+      ['label', () => api.post(`/v1/venues/${v.id}/tables`).set(owner.auth).send({ label: '\u200B', capacity: 2 })],
+      ['label', () => api.patch(`/v1/venues/${v.id}/tables/${v.tableIds['T1']}`).set(owner.auth).send({ label: '\u2060' })],
+      [
+        'decisions.reviewer',
+        () =>
+          api
+            .patch(`/v1/venues/${v.id}`)
+            .set(owner.auth)
+            .send({ decisions: { reviewer: '\u3164' } }),
+      ],
+    ];
+    for (const [field, send] of cases) {
+      const res = await send();
+      expect([res.status, errorOf(res)?.code, fieldsOf(res)[0]?.field, errorOf(res)?.message]).toEqual([
+        400,
+        'VALIDATION',
+        field,
+        `${field.split('.').at(-1) ?? field} must not be blank`,
+      ]);
+    }
+    const venue = (await api.get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { name: string };
+    expect(venue.name).toBe('The Test Kitchen');
+  });
+
+  it.each([
+    ['a quoted local part with a line break', '"a\r\nbcc: evil@evil.example"@example.com'],
+    ['a quoted local part with a comma', '"a,victim@evil.example"@example.com'],
+    ['a quoted local part with BEL, which the mailer drops (it would mail xy@example.com)', '"x\u0007y"@example.com'],
+    ['a right-to-left override', '\u202Emoc.live@example.com'],
+    ['a zero-width space in the local part', 'vic\u200Btim@example.com'],
+    ['a zero-width space in the domain', 'victim@exam\u200Bple.com'],
+    ['a line separator', 'a\u2028b@example.com'],
+    ['a soft hyphen', 'vic\u00ADtim@example.com'],
+  ])('refuses an email address with %s, wherever an email is taken', async (_what, email) => {
+    const p = await joined(t, owner, v.id, party(2));
+    const api = request(t.baseUrl);
+    for (const res of [
+      await publicJoin(t, v.slug, { ...party(2), email }),
+      await deskJoin(t, owner, v.id, { ...party(2), email }),
+      await api.patch(`/v1/venues/${v.id}/queue/${p.entry.id}`).set(owner.auth).send({ entryVersion: p.entry.version, email }),
+      await api
+        .post(`/v1/venues/${v.id}/reservations`)
+        .set(owner.auth)
+        .send({ ...party(2), email }),
+      await api.post(`/v1/venues/${v.id}/members`).set(owner.auth).send({ email, role: 'host' }),
+    ]) {
+      expect([res.status, errorOf(res).code, fieldsOf(res)[0]?.field]).toEqual([400, 'VALIDATION', 'email']);
+      expect(errorOf(res).message).toBe('email must be an email address, such as name@example.com');
+    }
+  });
+
+  it.each([
+    ['a plus tag and an apostrophe', "o'brien+queue@example.com"],
+    ['accented letters', 'zoë.núñez@example.com'],
+    ['a punycode domain', 'anna@xn--bcher-kva.example'],
+  ])('accepts an email address with %s', async (_what, email) => {
+    await publicJoin(t, v.slug, { ...party(2), email }).expect(201);
+  });
+
   it('a note keeps its line breaks and tabs, but not other controls or text-direction characters', async () => {
     const p = await joined(t, owner, v.id, party(2));
     const put = (note: string): request.Test =>

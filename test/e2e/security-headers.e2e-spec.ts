@@ -49,6 +49,11 @@ describe('security headers', () => {
     const guest = csp(await request(t.baseUrl).get('/q/'));
     expect(guest).toMatch(/script-src 'self'(;|$)/);
     expect(guest).not.toContain('unsafe-inline');
+    // The pages answer the same policy as the rest of the api, plugins ruled out included.
+    const api = csp(await request(t.baseUrl).get('/health'));
+    expect(api).toContain("object-src 'none'");
+    for (const page of ['/board', '/board/', '/board/settings', '/q/'])
+      expect([page, csp(await request(t.baseUrl).get(page))]).toEqual([page, api]);
     const docs = csp(await request(t.baseUrl).get('/docs'));
     expect(docs).toMatch(/script-src 'self'(;|$)/);
     expect(docs).toContain("style-src 'self' 'unsafe-inline'");

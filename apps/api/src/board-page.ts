@@ -17,7 +17,6 @@ export function installBoardPage(http: FastifyInstance, dir: string = boardPageD
     // The address `npm start` prints is the site root: it leads to the board.
     if (path === '/' && isRead(req)) return void reply.redirect('/board/', 302);
     if (path !== '/board' && !path.startsWith('/board/')) return done();
-    page.headers(reply);
     const inPage = path.slice('/board'.length) || '/';
     if (inPage.startsWith('/assets/')) return page.asset(reply, inPage);
     // A path with an extension that is not an asset is a missing file, not a view of the page.

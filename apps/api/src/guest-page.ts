@@ -14,7 +14,6 @@ export function installGuestPage(http: FastifyInstance, dir: string = guestPageD
   http.addHook('onRequest', (req, reply, done) => {
     const path = pathOf(req);
     if (path !== '/q' && !path.startsWith('/q/')) return done();
-    page.headers(reply);
     void reply.header('Referrer-Policy', 'no-referrer');
     const inPage = path.slice('/q'.length) || '/';
     if (inPage.startsWith('/assets/')) return page.asset(reply, inPage);

@@ -11,18 +11,6 @@ export function builtPageDir(name: 'board' | 'guest'): string {
   return basename(up) === 'dist' ? join(up, 'web', name) : join(up, 'dist/web', name);
 }
 
-// The pages read and write through the same origin only; QR codes are inline SVG or data URLs.
-const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
-
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 const sending = new WeakSet<FastifyInstance>();
@@ -36,25 +24,23 @@ export function installFileSending(http: FastifyInstance): void {
 }
 
 /**
- * What the board page and the guest page share: their headers, their hashed assets (Vite names them
- * by content hash, so they never change under one name), and index.html with no caching, or a plain
- * 503 when the page was not built. Pages are served from an onRequest hook rather than routes, so the
- * access matrix (which reads the router's routes) is not asked to cover static files; a file that is
- * not there falls through to the not-found answer.
+ * What the board page and the guest page share: their hashed assets (Vite names them by content
+ * hash, so they never change under one name), and index.html with no caching, or a plain 503 when
+ * the page was not built. Pages are served from an onRequest hook rather than routes, so the access
+ * matrix (which reads the router's routes) is not asked to cover static files; a file that is not
+ * there falls through to the not-found answer. Their security headers, the CSP included, are the
+ * api's own, set on every answer by security-headers.ts: a second copy kept here had drifted from
+ * it (it lacked object-src 'none').
  */
 export function pageServer(
   dir: string,
   label: string,
 ): {
-  headers(reply: FastifyReply): void;
   asset(reply: FastifyReply, path: string): void;
   index(reply: FastifyReply): void;
 } {
   const index = join(dir, 'index.html');
   return {
-    headers(reply) {
-      void reply.header('Content-Security-Policy', PAGE_CSP).header('X-Content-Type-Options', 'nosniff');
-    },
     asset(reply, path) {
       void reply.sendFile(path, dir, { index: false, immutable: true, maxAge: YEAR_MS, dotfiles: 'ignore' });
     },

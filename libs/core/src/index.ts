@@ -14,6 +14,7 @@ export * from './history/history.writer.js';
 export * from './http/access-log.hook.js';
 export * from './http/body-parsing.js';
 export * from './http/hostile-input.js';
+export * from './http/is-email-address.validator.js';
 export * from './http/is-instant.validator.js';
 export * from './http/is-plain-text.validator.js';
 export * from './http/validation.pipe.js';

@@ -1,8 +1,8 @@
-import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { EMAIL_MESSAGE, IsPlainText, type Role, ROLES } from '@hostboard/core';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmailAddress, IsPlainText, type Role, ROLES } from '@hostboard/core';
 
 export class AddMemberDto {
-  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsEmailAddress()
   @MaxLength(254)
   email: string;
 

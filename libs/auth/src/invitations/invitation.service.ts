@@ -133,7 +133,18 @@ export class InvitationService {
     const user = await this.tx.read((manager) => this.users.findById(manager, found.userId));
     if (!user) throw invalid();
     if (found.delivery === 'in-person' && found.accountExisted) {
-      if (currentPassword === undefined || !(await this.auth.verifyPassword(user.passwordHash, currentPassword))) {
+      // The inviter holds this link and may try passwords with it: each try counts as a failed
+      // sign-in of the account would, so the link is no way around the login limits.
+      if (currentPassword === undefined || !(await this.auth.checkPasswordOf(user, currentPassword))) {
+        if (currentPassword !== undefined)
+          await this.tx.run(({ manager }) =>
+            this.audit.record(manager, {
+              action: 'invitation-claim-failed',
+              venueId: found.venueId,
+              subjectUserId: user.id,
+              details: { invitationId: found.id },
+            }),
+          );
         throw new DomainException(
           ErrorCode.UNAUTHENTICATED,
           `${BAD_LOGIN} This invitation also needs the account's current password.`,

@@ -151,15 +151,12 @@ export class AuthService {
   ): Promise<{ endedSessions: number }> {
     const user = await this.tx.read((manager) => this.users.findById(manager, identity.userId));
     if (!user) throw DomainException.unauthenticated();
-    const ip = requestContext.current()?.ip ?? 'unknown';
-    await this.limiter.attempt(user.email, ip);
-    if (!(await this.hasher.verify(user.passwordHash ?? undefined, currentPassword))) {
+    if (!(await this.checkPasswordOf(user, currentPassword))) {
       await this.tx.run(({ manager }) =>
         this.audit.record(manager, { action: 'password-change-failed', subjectUserId: user.id }),
       );
       throw DomainException.validation('The current password is not right.', { field: 'currentPassword' });
     }
-    await this.limiter.succeeded(user.email, ip);
     await this.assertOwnChoice(user, newPassword, 'newPassword');
     const passwordHash = await this.hashNew(newPassword);
     return this.tx.run(async (tx) => {
@@ -195,6 +192,22 @@ export class AuthService {
     if (user.mustChangePassword && (await this.verifyPassword(user.passwordHash, password))) {
       throw DomainException.validation(OWN_CHOICE, { field });
     }
+  }
+
+  /**
+   * Whether `password` is the account's, checked the way a sign-in checks it: counted against the
+   * account and the caller's address by the login limits (429 past them, slowed when the account is
+   * under attack), a success forgiving the count. For every check a caller could repeat at will with
+   * a password guess (a password change, an invitation claim): otherwise it is a way around the
+   * login limits to the same answer.
+   */
+  async checkPasswordOf(user: StaffUser, password: string): Promise<boolean> {
+    const ip = requestContext.current()?.ip ?? 'unknown';
+    const { slowdownMs } = await this.limiter.attempt(user.email, ip);
+    if (slowdownMs > 0) await new Promise((resolve) => setTimeout(resolve, slowdownMs));
+    const ok = await this.hasher.verify(user.passwordHash ?? undefined, password);
+    if (ok) await this.limiter.succeeded(user.email, ip);
+    return ok;
   }
 
   verifyPassword(stored: string | null, password: string): Promise<boolean> {

@@ -1,9 +1,8 @@
-import { EMAIL_MESSAGE, IsInstant, IsPlainText } from '@hostboard/core';
+import { IsEmailAddress, IsInstant, IsPlainText } from '@hostboard/core';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
-  IsEmail,
   IsInt,
   IsOptional,
   IsString,
@@ -28,7 +27,7 @@ export class CreateReservationDto {
   partySize: number;
 
   @IsOptional()
-  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsEmailAddress()
   @MaxLength(254)
   email?: string;
 

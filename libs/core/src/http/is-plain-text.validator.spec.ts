@@ -37,6 +37,13 @@ describe('plainTextProblem', () => {
     }
   });
 
+  it('calls a name blank when it draws nothing, and leaves an empty one to MinLength and notes alone', () => {
+    for (const name of [' ', '\t', ' \n ', '\u200B', '\u3164', '\u2800', '\u0301', '\u{E0041}', '\uFE0F'])
+      expect([name, plainTextProblem(name, 'name')]).toEqual([name, 'name must not be blank']);
+    expect(plainTextProblem('', 'name')).toBeNull();
+    expect(plainTextProblem(' \n ', 'note', { lines: true })).toBeNull();
+  });
+
   it('names the field in its message, and leaves non-strings to @IsString', () => {
     expect(plainTextProblem('a\nb', 'label')).toBe('label must be a single line: line breaks are not allowed');
     expect(plainTextProblem(42, 'label')).toBeNull();

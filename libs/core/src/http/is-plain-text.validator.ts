@@ -18,6 +18,12 @@ const UNUSUAL_LINE_BREAK = /[\u0085\u2028\u2029]/u;
 const OTHER_CONTROL = /[^\P{Cc}\t\n\r\u0085]/u;
 const TAB = /\t/u;
 const BIDI_CONTROL = /\p{Bidi_Control}/u;
+/**
+ * What draws nothing: white space, the default-ignorable code points (zero-width spaces and joiners,
+ * the soft hyphen, Hangul fillers, variation selectors, tag characters…), combining marks with no
+ * letter to sit on, and the blank Braille pattern. A name made only of these shows as an empty row.
+ */
+const DRAWS_NOTHING = /[\s\p{Default_Ignorable_Code_Point}\p{M}\u2800]/gu;
 
 export interface PlainTextOptions {
   /** Free text such as a note: ordinary line breaks (LF, CRLF) and tabs are allowed. */
@@ -27,6 +33,9 @@ export interface PlainTextOptions {
 /** Why `value` is not plain text for the field, or null when it is (or is not a string: @IsString says so). */
 export function plainTextProblem(value: unknown, field: string, options: PlainTextOptions = {}): string | null {
   if (typeof value !== 'string') return null;
+  // A name is read out and shown on the board: one that draws nothing names nobody. Said first, so
+  // that "\t" or " \n " is told it is blank rather than what it is made of. ("" is left to MinLength.)
+  if (!options.lines && value !== '' && value.replace(DRAWS_NOTHING, '') === '') return `${field} must not be blank`;
   if (options.lines) {
     if (UNUSUAL_LINE_BREAK.test(value))
       return `${field} must not contain Unicode line or paragraph separators; use ordinary line breaks`;
@@ -40,8 +49,8 @@ export function plainTextProblem(value: unknown, field: string, options: PlainTe
 }
 
 /**
- * A name (`lines` off: one line, no tab) or free text (`lines: true`) without control characters
- * other than line breaks and tabs, and without bidi controls. NUL and lone surrogates are refused
+ * A name (`lines` off: one line, no tab, something visible) or free text (`lines: true`) without
+ * control characters other than line breaks and tabs, and without bidi controls. NUL and lone surrogates are refused
  * earlier, for every field, by the global pipe (hostile-input.ts).
  */
 export function IsPlainText(options: PlainTextOptions = {}): PropertyDecorator {

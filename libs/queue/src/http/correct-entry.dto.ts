@@ -1,5 +1,5 @@
-import { EMAIL_MESSAGE, IsPlainText } from '@hostboard/core';
-import { IsEmail, Matches, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsEmailAddress, IsPlainText } from '@hostboard/core';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** A staff correction of a queue entry. Absent fields stay as they are; `email: null` or `phone: null` removes that channel. */
 export class CorrectEntryDto {
@@ -12,12 +12,8 @@ export class CorrectEntryDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
-  // Read aloud, shown on the board and written into emails: one line of plain text. Listed above
-  // the blank check so that a blank name ("\t", " \n ") is told it is blank first (class-validator
-  // reports the decorators bottom up).
+  // Read aloud, shown on the board and written into emails: one line of plain text, and not blank.
   @IsPlainText()
-  // A host reads the name aloud: one made only of spaces names nobody.
-  @Matches(/\S/, { message: 'name must not be blank' })
   name?: string;
 
   @ValidateIf((o: CorrectEntryDto) => o.partySize !== undefined)
@@ -27,7 +23,7 @@ export class CorrectEntryDto {
   partySize?: number;
 
   @IsOptional()
-  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsEmailAddress()
   @MaxLength(254)
   email?: string | null;
 

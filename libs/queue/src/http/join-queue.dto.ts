@@ -1,17 +1,13 @@
-import { EMAIL_MESSAGE, IsPlainText } from '@hostboard/core';
-import { IsEmail, Matches, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEmailAddress, IsPlainText } from '@hostboard/core';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /** A party joining the queue. Types are strict: "4" is not a party size. */
 export class JoinQueueDto {
   @IsString()
   @MinLength(1)
   @MaxLength(160)
-  // Read aloud, shown on the board and written into emails: one line of plain text. Listed above
-  // the blank check so that a blank name ("\t", " \n ") is told it is blank first (class-validator
-  // reports the decorators bottom up).
+  // Read aloud, shown on the board and written into emails: one line of plain text, and not blank.
   @IsPlainText()
-  // A host reads the name aloud: one made only of spaces names nobody.
-  @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 
   /** Bounded here only against absurd numbers; the venue's own limit is checked by the join. */
@@ -21,7 +17,7 @@ export class JoinQueueDto {
   partySize: number;
 
   @IsOptional()
-  @IsEmail({}, { message: EMAIL_MESSAGE })
+  @IsEmailAddress()
   @MaxLength(254)
   email?: string;
 
