@@ -6,6 +6,7 @@ import request from 'supertest';
 import { boardPageDir, installBoardPage } from '../../apps/api/src/board-page.js';
 import { installSecurityHeaders } from '../../apps/api/src/security-headers.js';
 import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp } from '../support/staff.js';
 
 /** Issue 12 item 5: security headers on every answer, and no source maps served in production. */
 
@@ -38,6 +39,22 @@ describe('security headers', () => {
       ['docs', request(t.baseUrl).get('/docs')],
     ];
     for (const [what, req] of answers) expectHardened(await req, what);
+  });
+
+  it("keep API answers out of every cache (they carry session tokens and guests' details); the pages stay cacheable", async () => {
+    const owner = await signUp(t, 'owner');
+    const login = await request(t.baseUrl)
+      .post('/v1/auth/sessions')
+      .send({ email: owner.email, password: owner.password })
+      .expect(201);
+    expect(login.headers['cache-control']).toBe('no-store');
+    for (const res of [
+      await request(t.baseUrl).get('/v1/venues').set(owner.auth).expect(200),
+      await request(t.baseUrl).get('/v1/venues'),
+      await request(t.baseUrl).get('/v1/nothing-here'),
+    ])
+      expect(res.headers['cache-control']).toBe('no-store');
+    expect((await request(t.baseUrl).get('/board/')).headers['cache-control']).toBe('no-cache');
   });
 
   it('keep the pages on their own origin: no inline scripts anywhere, inline styles only for the API docs', async () => {

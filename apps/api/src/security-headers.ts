@@ -60,6 +60,9 @@ export function setSecurityHeaders(req: FastifyRequest, reply: FastifyReply): vo
   const path = pathOf(req);
   const docsPath = path === '/docs' || path.startsWith('/docs/') || path.startsWith('/docs-');
   for (const [name, value] of docsPath ? docs : pages) reply.raw.setHeader(name, value);
+  // API answers carry session and queue tokens and guests' names and numbers: no browser or proxy
+  // keeps a copy (a shared tablet's cache, a corporate proxy). The pages and their hashed assets stay cacheable.
+  if (path.startsWith('/v1/')) reply.raw.setHeader('Cache-Control', 'no-store');
 }
 
 /**
