@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import { sqlState, SQLSTATE, violatedConstraint } from '@hostboard/core';
 import type { DataSource } from 'typeorm';
 import { violations } from '../support/invariants.js';
 import { errorOf, joined, moveClock, party, refusal, sandboxVenue, type Sandbox } from '../support/restaurant.js';
@@ -192,5 +193,40 @@ describe('a party seated before its booking', () => {
       );
     });
     await expect(sneak).rejects.toThrow(/reservation_tables_no_overlap/);
+  });
+
+  it('the database refuses a visit opened before its tables are taken, however it is written', async () => {
+    const v = await restaurant();
+    const dee = await booked(v, 'Dee Later', plus(120), 'T2');
+    // Seating Dee without moving her turn: the visit would open two hours before her tables' slot.
+    const unmoved = await ds()
+      .transaction(async (m) => {
+        await m.query(`UPDATE reservations SET state = 'SEATED' WHERE id = $1`, [dee.id]);
+        await m.query(`INSERT INTO visits (id, venue_id, reservation_id, opened_at) VALUES ($1, $2, $3, $4)`, [
+          randomUUID(),
+          v.id,
+          dee.id,
+          T0,
+        ]);
+      })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect({ state: sqlState(unmoved), constraint: violatedConstraint(unmoved) }).toEqual({
+      state: SQLSTATE.checkViolation,
+      constraint: 'seated_tables_taken_from_seating',
+    });
+    expect((await reservations(v)).find((r) => r.id === dee.id)?.state).toBe('CONFIRMED');
+
+    // Seated through the api, her turn starts now; putting it back to 8 PM is refused the same way.
+    await seat(v, dee.id).expect(201);
+    const pushedBack = await ds()
+      .query(`UPDATE reservation_tables SET slot = tstzrange($2, $3) WHERE reservation_id = $1`, [dee.id, plus(120), plus(210)])
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
+    expect(violatedConstraint(pushedBack)).toBe('seated_tables_taken_from_seating');
   });
 });
