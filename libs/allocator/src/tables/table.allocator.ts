@@ -51,8 +51,8 @@ export class TableAllocator {
   /**
    * OCCUPANCY_CONFLICT when a seated party is in the way of a slot `[start, end)`: a slot starting by
    * the venue's `now` meets whoever sits at the tables now, however long past their turn; a later
-   * one meets the seated parties whose turn it overlaps (a turn ending before it is judged by the
-   * turns alone, as for a confirmed party).
+   * one meets only the seated parties whose turn it overlaps (judged by the turns alone, as `checkFree`
+   * judges a confirmed party for a later slot). A turn starts when the party sat down (`occupyFrom`).
    */
   async assertNotOccupiedDuring(
     tx: EntityManager,
