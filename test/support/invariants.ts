@@ -77,6 +77,11 @@ const CHECKS: Array<{ name: string; sql: (at: (column: string) => string) => str
     sql: (at) => `SELECT r.id FROM reservations r WHERE (r.state = 'SEATED') <> EXISTS (SELECT 1 FROM visits v WHERE v.reservation_id = r.id AND v.closed_at IS NULL) ${at('r.venue_id')}`,
   },
   {
+    name: "an open visit's tables are taken from the moment it opened (a party seated early moved its slot)",
+    sql: (at) => `SELECT v.id FROM visits v JOIN reservation_tables rt ON rt.reservation_id = v.reservation_id
+           WHERE v.closed_at IS NULL AND lower(rt.slot) > v.opened_at ${at('v.venue_id')}`,
+  },
+  {
     name: 'board versions have no gaps and end at the venue version',
     sql: (at) => `SELECT v.id FROM venues v LEFT JOIN LATERAL (SELECT COUNT(*) AS n, COALESCE(MAX(version), 0) AS top FROM board_events b WHERE b.venue_id = v.id) b ON true
            WHERE (b.n <> v.version OR b.top <> v.version) ${at('v.id')}`,

@@ -125,8 +125,9 @@ export class BookingService {
     await this.tables.assertTarget(m, venue.id, input.tableIds, input.partySize);
     const end = new Date(start.getTime() + window.window.turnMinutes * 60_000);
     const now = this.clock.now(venue);
-    // A booking starting now cannot take a table someone is sitting at; a later one only needs the slot.
-    if (start.getTime() <= now.getTime()) await this.tables.assertNotOccupied(m, venue.id, input.tableIds);
+    // A booking starting now cannot take a table someone is sitting at; a later one cannot run into a
+    // seated party's turn (which starts when it sat down, even before the time it had booked).
+    await this.tables.assertNotOccupiedDuring(m, venue.id, input.tableIds, start, end, now);
     await this.tables.assertFree(m, venue.id, input.tableIds, start, end, now);
     const party = { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null };
     const r = await this.tables.reserve(m, venue, party, input.tableIds, { start, end }, 'CONFIRMED', now, null);

@@ -41,9 +41,12 @@ export class SeatingService {
     private readonly board: BoardEventWriter,
   ) {}
 
-  /** A visit opens on the reservation's tables; they become occupied. */
+  /**
+   * A visit opens on the reservation's tables; they become occupied from now. A party seated before
+   * its slot starts has its turn moved to start now (TableAllocator.occupyFrom).
+   */
   async seat(venueId: string, reservationId: string): Promise<{ reservation: ReservationView; visit: VisitView }> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ translate: tableTaken }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId);
       const r = await this.reservations.find(m, venueId, reservationId);
@@ -56,6 +59,7 @@ export class SeatingService {
       const tableIds = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
       await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
       const now = this.clock.now(venue);
+      const planned = await this.tables.occupyFrom(m, venueId, r.id, tableIds, now);
       await this.reservations.transition(m, r.id, ['CONFIRMED'], 'SEATED', now);
       const visit: Visit = { id: randomUUID(), venueId, reservationId: r.id, openedAt: now, closedAt: null };
       await m.insert(Visit, visit);
@@ -68,6 +72,7 @@ export class SeatingService {
         to: 'SEATED',
         at: now,
         operationId,
+        reason: planned ? `seated early: turn moved from ${planned.start.toISOString()} to ${now.toISOString()}` : null,
       });
       if (r.entryId && (await this.entries.transition(m, r.entryId, ['confirmed'], 'seated'))) {
         await this.history.append(m, {
@@ -125,15 +130,11 @@ export class SeatingService {
         });
       }
       await this.tables.assertTarget(m, venueId, tableIds, r.partySize);
-      const slotRows: Array<{ lo: Date; hi: Date }> = await m.query(
-        'SELECT lower(slot) AS lo, upper(slot) AS hi FROM reservation_tables WHERE reservation_id = $1 LIMIT 1',
-        [r.id],
-      );
-      const slot = slotRows[0];
+      const slot = await this.tables.slotOf(m, r.id);
       if (!slot) throw DomainException.validation('This reservation has no tables to move.');
       const now = this.clock.now(venue);
       await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
-      await this.tables.assertFree(m, venueId, tableIds, slot.lo, slot.hi, now, r.id);
+      await this.tables.assertFree(m, venueId, tableIds, slot.start, slot.end, now, r.id);
       const before = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
       await this.tables.move(m, venueId, r.id, tableIds);
       await this.history.append(m, {

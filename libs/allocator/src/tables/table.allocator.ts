@@ -49,6 +49,62 @@ export class TableAllocator {
   }
 
   /**
+   * OCCUPANCY_CONFLICT when a seated party is in the way of a slot `[start, end)`: a slot starting by
+   * the venue's `now` meets whoever sits at the tables now, however long past their turn; a later
+   * one meets only the seated parties whose turn it overlaps (judged by the turns alone, as `checkFree`
+   * judges a confirmed party for a later slot). A turn starts when the party sat down (`occupyFrom`).
+   */
+  async assertNotOccupiedDuring(
+    tx: EntityManager,
+    venueId: string,
+    tableIds: string[],
+    start: Date,
+    end: Date,
+    now: Date,
+  ): Promise<void> {
+    const condition = start.getTime() <= now.getTime() ? "r.state = 'SEATED'" : "r.state = 'SEATED' AND rt.slot && $3::tstzrange";
+    const extra = start.getTime() <= now.getTime() ? [] : [slotLiteral(start, end)];
+    checkNotOccupied(await this.placements(tx, venueId, tableIds, condition, extra));
+  }
+
+  /**
+   * A party seated before its slot starts sits at its tables from `now`, not from the time it booked:
+   * its turn moves to start now and keeps its length, so the exclusion constraint protects the
+   * interval the party really occupies (and the later one it had booked is free for others). The
+   * earlier turn is refused like any placement when another party holds, has booked or is still
+   * expected at one of the tables (see `checkFree`). A party seated on time or late keeps its slot.
+   * Answers the slot moved from, when it moved.
+   */
+  async occupyFrom(
+    tx: EntityManager,
+    venueId: string,
+    reservationId: string,
+    tableIds: string[],
+    now: Date,
+  ): Promise<{ start: Date; end: Date } | null> {
+    const planned = await this.slotOf(tx, reservationId);
+    if (!planned || planned.start.getTime() <= now.getTime()) return null;
+    const end = new Date(now.getTime() + (planned.end.getTime() - planned.start.getTime()));
+    await this.assertFree(tx, venueId, tableIds, now, end, now, reservationId);
+    await preparedQuery(tx, 'UPDATE reservation_tables SET slot = $2::tstzrange WHERE reservation_id = $1', [
+      reservationId,
+      slotLiteral(now, end),
+    ]);
+    return planned;
+  }
+
+  /** The slot a reservation's tables are placed for (all its tables share one); null without tables. */
+  async slotOf(tx: EntityManager, reservationId: string): Promise<{ start: Date; end: Date } | null> {
+    const rows: Array<{ lo: Date; hi: Date }> = await preparedQuery(
+      tx,
+      'SELECT lower(slot) AS lo, upper(slot) AS hi FROM reservation_tables WHERE reservation_id = $1 LIMIT 1',
+      [reservationId],
+    );
+    const row = rows[0];
+    return row ? { start: new Date(row.lo), end: new Date(row.hi) } : null;
+  }
+
+  /**
    * CONFLICT when one of the tables is held or booked for an overlapping slot, or kept at the venue's
    * `now` for a party that confirmed and is not seated yet (see `checkFree`).
    */
