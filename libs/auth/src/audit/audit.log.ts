@@ -17,7 +17,8 @@ export type AuditAction =
   | 'membership-changed'
   | 'membership-removed'
   | 'invitation-created'
-  | 'invitation-claimed';
+  | 'invitation-claimed'
+  | 'invitation-cancelled';
 
 export interface AuditEntry {
   action: AuditAction;
