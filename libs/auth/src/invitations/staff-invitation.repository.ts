@@ -50,12 +50,11 @@ export class StaffInvitationRepository {
    * The venue's open invitations (not ended, `now` strictly before the expiry, as a claim checks),
    * newest first. The partial unique index on open ones keeps this to one per person.
    */
-  async listOpen(tx: EntityManager, venueId: string, now: Date): Promise<DescribedInvitation[]> {
-    const rows: unknown[] = await tx.query(
+  listOpen(tx: EntityManager, venueId: string, now: Date): Promise<DescribedInvitation[]> {
+    return tx.query(
       `${DESCRIBED} WHERE i.venue_id = $1 AND i.ended_at IS NULL AND i.expires_at > $2 ORDER BY i.created_at DESC, i.id`,
       [venueId, now],
     );
-    return rows.map(described);
   }
 
   /**
@@ -63,8 +62,11 @@ export class StaffInvitationRepository {
    * ended). Another venue's id is not found, like an unknown one.
    */
   async lockInVenue(tx: EntityManager, venueId: string, id: string): Promise<DescribedInvitation | null> {
-    const rows: unknown[] = await tx.query(`${DESCRIBED} WHERE i.id = $1 AND i.venue_id = $2 FOR UPDATE OF i`, [id, venueId]);
-    return rows.length > 0 ? described(rows[0]) : null;
+    const rows: DescribedInvitation[] = await tx.query(`${DESCRIBED} WHERE i.id = $1 AND i.venue_id = $2 FOR UPDATE OF i`, [
+      id,
+      venueId,
+    ]);
+    return rows[0] ?? null;
   }
 
   /** Ends the open invitations of a user to a venue (a newer one replaces them; a removal cancels them). */
@@ -80,16 +82,4 @@ export class StaffInvitationRepository {
   async end(tx: EntityManager, id: string, at: Date, reason: InvitationEndReason): Promise<void> {
     await tx.update(StaffInvitation, { id }, { endedAt: at, endReason: reason });
   }
-}
-
-/** Timestamps arrive as Date from node-postgres and may arrive as text elsewhere: one shape for both. */
-function described(raw: unknown): DescribedInvitation {
-  const r = raw as Record<string, unknown> & DescribedInvitation;
-  const instant = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
-  return {
-    ...r,
-    createdAt: instant(r.createdAt),
-    expiresAt: instant(r.expiresAt),
-    endedAt: r.endedAt === null ? null : instant(r.endedAt),
-  };
 }
