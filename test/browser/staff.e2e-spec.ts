@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
@@ -78,6 +79,123 @@ d('staff tab in Chromium', () => {
     p.once('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
+  });
+
+  it('pending invitations: listed under the members after an add, cancelled with a second tap, read at 1024 and 390 px', async () => {
+    const venue = await createVenue(t, owner);
+    const api = () => request(t.baseUrl);
+    const invite = async (by: Staff, email: string, role: string, name?: string): Promise<void> => {
+      await api()
+        .post(`/v1/venues/${venue.id}/members`)
+        .set(by.auth)
+        .send({ email, role, ...(name ? { name } : {}) })
+        .expect(201);
+    };
+    // What a busy week leaves open: a host invited by a manager (a long address), a manager invited
+    // by the owner, and a link whose sender was made a host since (it does not work meanwhile).
+    const manager = await addMember(t, venue.id, owner, 'manager');
+    const leaving = await addMember(t, venue.id, owner, 'manager');
+    const longEmail = `alexandria.montgomery-featherstonehaugh-${randomBytes(2).toString('hex')}@riverside-hospitality-group.example.test`;
+    await invite(manager, longEmail, 'host', 'Alexandria Montgomery-Featherstonehaugh');
+    await invite(owner, `second.manager-${randomBytes(2).toString('hex')}@example.test`, 'manager');
+    await invite(leaving, `paused-${randomBytes(2).toString('hex')}@example.test`, 'host');
+    await api().patch(`/v1/venues/${venue.id}/members/${leaving.userId}`).set(owner.auth).send({ role: 'host' }).expect(200);
+
+    const p = await page();
+    await signInOn(p, owner.email, owner.password);
+    await p.locator(`[data-venue-id="${venue.id}"]`).waitFor();
+    await p.goto(`${t.baseUrl}/board/venues/${venue.id}/staff`);
+    const pending = p.getByTestId('pending-invitations');
+    await pending.getByTestId('invitation').nth(2).waitFor();
+
+    // An add without a password: the list under the members shows the new link at once.
+    const email = `fresh-host-${randomBytes(3).toString('hex')}@example.test`;
+    const form = p.getByTestId('add-member');
+    await form.locator('input[type=email]').fill(email);
+    await form.getByLabel('Name', { exact: true }).fill('Fresh Host');
+    await form.locator('button[type=submit]').click();
+    const row = pending.locator(`[data-testid=invitation][data-email="${email}"]`);
+    await row.waitFor();
+    const token = /#claim=([A-Za-z0-9_-]+)$/.exec((await p.getByTestId('invitation-link').textContent()) ?? '')?.[1] ?? '';
+    const listed = (await api().get(`/v1/venues/${venue.id}/invitations`).set(owner.auth).expect(200)).body as Array<{
+      email: string;
+      expiresAt: string;
+    }>;
+    const expiresAt = listed.find((i) => i.email === email)?.expiresAt ?? '';
+    const expires = new Intl.DateTimeFormat('en-US', {
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'America/Chicago',
+    }).format(new Date(expiresAt));
+    const text = (await row.textContent()) ?? '';
+    for (const part of [email, 'Fresh Host', 'host', 'sent by owner', `expires ${expires}`]) expect(text).toContain(part);
+    expect(await pending.getByTestId('invitation').count()).toBe(4);
+    expect(await pending.locator(`[data-email="${longEmail}"]`).textContent()).toContain('sent by manager');
+    expect(await pending.getByText('The link does not work now').count()).toBe(1);
+    await pending.scrollIntoViewIfNeeded();
+    await screenshot(p, 'staff-pending-invitations-1024');
+
+    // A phone (390 px): nothing reaches past the screen's edge, and every Cancel is a full-size target.
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+      locale: 'en-US',
+    });
+    contexts.push(phone);
+    const q = await phone.newPage();
+    await signInOn(q, owner.email, owner.password);
+    await q.locator(`[data-venue-id="${venue.id}"]`).waitFor();
+    await q.goto(`${t.baseUrl}/board/venues/${venue.id}/staff`);
+    const onPhone = q.getByTestId('pending-invitations');
+    await onPhone.getByTestId('invitation').nth(3).waitFor();
+    expect(await q.evaluate('document.documentElement.scrollWidth - innerWidth')).toBe(0);
+    const boxes = (await q.evaluate(`[...document.querySelectorAll(
+      '[data-testid=pending-invitations] [data-testid=invitation], [data-testid=pending-invitations] button'
+    )].map((e) => { const b = e.getBoundingClientRect(); return { left: b.left, right: b.right, height: b.height, button: e.tagName === 'BUTTON' }; })`)) as Array<{
+      left: number;
+      right: number;
+      height: number;
+      button: boolean;
+    }>;
+    expect(boxes.filter((b) => b.left < 0 || b.right > 390)).toEqual([]);
+    expect(boxes.filter((b) => b.button && b.height < 44)).toEqual([]);
+    expect(boxes.filter((b) => b.button)).toHaveLength(4);
+    await onPhone.getByTestId('invitation').first().scrollIntoViewIfNeeded();
+    await screenshot(q, 'staff-pending-invitations-390');
+    // The whole list, and a Cancel tapped once (its longer "Tap again" words stay on the screen too).
+    await onPhone.getByTestId('cancel-invitation').last().click();
+    expect(await q.evaluate('document.documentElement.scrollWidth - innerWidth')).toBe(0);
+    const armed = await onPhone.getByTestId('cancel-invitation').last().boundingBox();
+    expect((armed?.x ?? -1) >= 0 && (armed?.x ?? 0) + (armed?.width ?? 0) <= 390).toBe(true);
+    await screenshot(q, 'staff-pending-invitations-390-armed');
+
+    // Cancel asks for a second tap; the first changes nothing.
+    const cancel = row.getByTestId('cancel-invitation');
+    await cancel.click();
+    expect(await cancel.textContent()).toBe('Tap again: the link stops working');
+    await screenshot(p, 'staff-pending-invitations-armed');
+    expect(((await api().get(`/v1/venues/${venue.id}/invitations`).set(owner.auth)).body as unknown[]).length).toBe(4);
+    await cancel.click();
+    await row.waitFor({ state: 'detached' });
+    expect(await p.getByTestId('notice').last().textContent()).toContain(`The invitation to ${email} as host was cancelled`);
+    expect(await pending.getByTestId('invitation').count()).toBe(3);
+    // The link handed over is dead.
+    const claim = await api().post('/v1/auth/invitations/claim').send({ token, password: 'a long new password' });
+    expect(claim.status).toBe(401);
+
+    // A manager sees the owner's manager invitation but is offered no Cancel on it.
+    const m = await page();
+    await signInOn(m, manager.email, manager.password);
+    await m.locator(`[data-venue-id="${venue.id}"]`).waitFor();
+    await m.goto(`${t.baseUrl}/board/venues/${venue.id}/staff`);
+    const managerRow = m.getByTestId('pending-invitations').locator('[data-testid=invitation]', { hasText: 'second.manager-' });
+    await managerRow.waitFor();
+    expect(await managerRow.getByTestId('cancel-invitation').count()).toBe(0);
+    expect(await managerRow.textContent()).toContain('Only an owner can cancel this.');
   });
 
   it("a manager is offered only what a manager may do: the hosts' rows, not the owner's", async () => {

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import request from 'supertest';
 import { IdempotencyStore } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
+import { addMember, signUp, type Staff } from '../support/staff.js';
 import { activeEntries, deskJoin, party, sandboxVenue } from '../support/restaurant.js';
 
 describe('Idempotency-Key', () => {
@@ -127,6 +127,19 @@ describe('Idempotency-Key', () => {
       .expect(409);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(refused.body);
+  });
+
+  it('a DELETE retried with its key replays the first answer (204 with no body), not "not a member"', async () => {
+    const venue = (await request(t.baseUrl).post('/v1/venues').set(owner.auth).send(body()).expect(201)).body as { id: string };
+    const host = await addMember(t, venue.id, owner, 'host');
+    const remove = (key: string): request.Test =>
+      request(t.baseUrl).delete(`/v1/venues/${venue.id}/members/${host.userId}`).set(owner.auth).set('Idempotency-Key', key);
+    const first = await remove('k-delete').expect(204);
+    const again = await remove('k-delete').expect(204);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+    // A new key is a new request: that member is gone.
+    expect((await remove('k-delete-2')).status).toBe(404);
   });
 
   it('refuses a malformed key', async () => {

@@ -3,11 +3,13 @@ import { APP_GUARD } from '@nestjs/core';
 import { AuditLog } from './audit/audit.log.js';
 import { AccessGuard } from './guards/access.guard.js';
 import { AuthController } from './http/auth.controller.js';
+import { InvitationsController } from './http/invitations.controller.js';
 import { MembersController } from './http/members.controller.js';
 import { MembershipRepository } from './memberships/membership.repository.js';
 import { MembershipService } from './memberships/membership.service.js';
 import { OutboxWriter } from '@hostboard/outbox';
 import { InvitationService } from './invitations/invitation.service.js';
+import { PendingInvitationsService } from './invitations/pending-invitations.service.js';
 import { StaffInvitationRepository } from './invitations/staff-invitation.repository.js';
 import { AttemptLimiter } from './rate-limit/attempt.limiter.js';
 import { LimiterStore } from './rate-limit/limiter.store.js';
@@ -21,7 +23,7 @@ import { StaffUserRepository } from './users/staff-user.repository.js';
 
 /** Staff accounts, sessions, venue roles and the guard in front of every route. */
 @Module({
-  controllers: [AuthController, MembersController],
+  controllers: [AuthController, MembersController, InvitationsController],
   providers: [
     AuditLog,
     AuthService,
@@ -30,6 +32,7 @@ import { StaffUserRepository } from './users/staff-user.repository.js';
     LimiterStore,
     LoginLimiter,
     OutboxWriter,
+    PendingInvitationsService,
     StaffAccessEvents,
     StaffInvitationRepository,
     MembershipRepository,

@@ -7,6 +7,7 @@ export * from './memberships/membership.service.js';
 export * from './memberships/venue-membership.entity.js';
 export * from './invitations/invitation.email.js';
 export * from './invitations/invitation.service.js';
+export * from './invitations/pending-invitations.service.js';
 export * from './invitations/staff-invitation.entity.js';
 export * from './rate-limit/attempt.limiter.js';
 export * from './rate-limit/limiter.store.js';

@@ -36,6 +36,22 @@ export function localDateTime(iso: string, timeZone: string | undefined): string
   }
 }
 
+/** A venue-local day and time a few days off, read at a glance: "Fri, Nov 6, 3:00 PM". */
+export function localDayTime(iso: string, timeZone: string | undefined): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone,
+    }).format(new Date(iso));
+  } catch {
+    return iso;
+  }
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

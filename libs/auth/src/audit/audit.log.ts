@@ -18,7 +18,8 @@ export type AuditAction =
   | 'membership-removed'
   | 'invitation-created'
   | 'invitation-claimed'
-  | 'invitation-claim-failed';
+  | 'invitation-claim-failed'
+  | 'invitation-cancelled';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -71,7 +71,7 @@ export class InvitationService {
     const token = newSecretToken();
     const delivery: InvitationDelivery = this.config.SMTP_URL ? 'email' : 'in-person';
     const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
-    await this.invitations.endOpen(manager, input.venueId, input.user.id, now);
+    await this.invitations.endOpen(manager, input.venueId, input.user.id, now, 'replaced');
     const id = randomUUID();
     await this.invitations.insert(manager, {
       id,
@@ -85,6 +85,7 @@ export class InvitationService {
       createdAt: now,
       expiresAt,
       endedAt: null,
+      endReason: null,
     });
     if (delivery === 'email') {
       const venueName = await venueNameOf(manager, input.venueId);
@@ -114,8 +115,9 @@ export class InvitationService {
     };
   }
 
-  endOpen(manager: EntityManager, venueId: string, userId: string): Promise<void> {
-    return this.invitations.endOpen(manager, venueId, userId, this.clock.now());
+  /** A member's removal cancels the links still open to them. */
+  cancelOpen(manager: EntityManager, venueId: string, userId: string): Promise<void> {
+    return this.invitations.endOpen(manager, venueId, userId, this.clock.now(), 'cancelled');
   }
 
   /**
@@ -164,7 +166,7 @@ export class InvitationService {
         throw invalid();
       }
       const now = this.clock.now();
-      await this.invitations.end(manager, invitation.id, now);
+      await this.invitations.end(manager, invitation.id, now, 'claimed');
       await this.users.setPassword(manager, invitation.userId, passwordHash, false);
       const endedSessions = await this.auth.endAllSessions(tx, invitation.userId);
       const before = await this.memberships.roleOf(manager, invitation.venueId, invitation.userId);

@@ -5,6 +5,12 @@ import type { Role } from '@hostboard/core';
 export type InvitationDelivery = 'email' | 'in-person';
 
 /**
+ * Why a link stopped working: `claimed` by its holder, `replaced` by a newer invitation to the same
+ * person, or `cancelled` (by a manager, or with the member's removal). An expired one has no end.
+ */
+export type InvitationEndReason = 'claimed' | 'replaced' | 'cancelled';
+
+/**
  * An offer of a role at a venue to an account that grants nothing until its holder claims it with
  * the one-time link. Only the SHA-256 of the link's secret is kept.
  */
@@ -12,6 +18,10 @@ export type InvitationDelivery = 'email' | 'in-person';
 @Index('staff_invitations_user_idx', ['userId'])
 @Check('staff_invitations_role_check', `"role" IN ('host', 'manager', 'owner')`)
 @Check('staff_invitations_delivery_check', `"delivery" IN ('email', 'in-person')`)
+@Check('staff_invitations_end_reason_check', `"end_reason" IN ('claimed', 'replaced', 'cancelled')`)
+@Check('staff_invitations_ended_with_reason', `("ended_at" IS NULL) = ("end_reason" IS NULL)`)
+// One open link per person and venue (a newer invitation ends the older one); also the venue's list of open ones.
+@Index('staff_invitations_one_open', ['venueId', 'userId'], { unique: true, where: `"ended_at" IS NULL` })
 export class StaffInvitation {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -46,7 +56,11 @@ export class StaffInvitation {
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 
-  /** Claimed, or replaced by a later invitation: either way the link no longer works. */
+  /** Claimed, replaced by a later invitation or cancelled: either way the link no longer works. */
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
   endedAt: Date | null;
+
+  /** Why it ended; set together with `endedAt` (a check constraint keeps them together). */
+  @Column({ name: 'end_reason', type: 'text', nullable: true })
+  endReason: InvitationEndReason | null;
 }

@@ -196,7 +196,7 @@ export class MembershipService {
       assertMayGrant(actorRole, current);
       if (current === 'owner') await this.assertAnotherOwner(manager, venueId, userId);
       await this.memberships.remove(manager, venueId, userId);
-      await this.invitations.endOpen(manager, venueId, userId);
+      await this.invitations.cancelOpen(manager, venueId, userId);
       await this.audit.record(manager, {
         action: 'membership-removed',
         venueId,

@@ -19,7 +19,11 @@ export class AppExceptionFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const res = host.switchToHttp().getResponse<FastifyReply>();
     if (exception instanceof IdempotentReplay) {
-      void res.header('Idempotent-Replayed', 'true').status(exception.status).send(exception.body);
+      // A 204 has no body, whatever the key stored for it.
+      void res
+        .header('Idempotent-Replayed', 'true')
+        .status(exception.status)
+        .send(exception.status === 204 ? undefined : exception.body);
       return;
     }
     const domain = toDomain(exception);

@@ -10,8 +10,14 @@ import { IdempotencyStore } from './idempotency.store.js';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * Reads `Idempotency-Key` on POSTs and hands a claim to the request's first command transaction.
- * A completed key is answered here, before any work; the race of two requests in flight is settled
+ * The methods whose retries a key answers: POSTs (API.md), and DELETEs, whose second try after a
+ * lost answer would otherwise read "already removed" (or 409) for an act that worked.
+ */
+const KEYED_METHODS = new Set(['POST', 'DELETE']);
+
+/**
+ * Reads `Idempotency-Key` on POSTs and DELETEs and hands a claim to the request's first command
+ * transaction. A completed key is answered here, before any work; the race of two requests in flight is settled
  * inside the transaction (IdempotencyStore.enter).
  */
 @Injectable()
@@ -23,7 +29,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const header = req.headers['idempotency-key'];
     const ctx = requestContext.current();
-    if (req.method !== 'POST' || header === undefined || !ctx) return next.handle();
+    if (!KEYED_METHODS.has(req.method) || header === undefined || !ctx) return next.handle();
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || !KEY_PATTERN.test(key)) {
       throw DomainException.validation('Idempotency-Key must be 1 to 255 visible characters.');
@@ -33,7 +39,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       scope: scopeOf(ctx.principal, req.params),
       key,
       requestHash: hashRequest(req),
-      successStatus: typeof declared === 'number' ? declared : 201,
+      // Nest's own default when the handler declares none: 201 for a POST, 200 otherwise.
+      successStatus: typeof declared === 'number' ? declared : req.method === 'POST' ? 201 : 200,
       claimed: false,
     };
     const claim = ctx.idempotency;

@@ -133,7 +133,10 @@ export class IdempotencyStore {
   }
 }
 
-/** The stored body is exactly the JSON the client received (dates as strings, no undefined). */
+/**
+ * The stored body is exactly the JSON the client received (dates as strings, no undefined). A command
+ * that answers nothing (a 204 DELETE) stores `{}`: the column holds no SQL NULL, and a 204 replays bodiless.
+ */
 function toJson(body: unknown): unknown {
-  return body === undefined ? null : JSON.parse(JSON.stringify(body));
+  return body === undefined ? {} : JSON.parse(JSON.stringify(body));
 }

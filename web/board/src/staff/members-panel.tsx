@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import { say } from '../state/notice';
 import { session } from '../state/session';
+import { PendingInvitations } from './pending-invitations';
 import { ROLES, staffApi, type AddMemberAnswer, type Member, type Role } from './staff-api';
 
 /**
@@ -33,8 +34,11 @@ function byRoleThenName(a: Member, b: Member): number {
   );
 }
 
-export function MembersPanel({ venueId, role }: { venueId: string; role: Role }) {
+export function MembersPanel({ venueId, role, timeZone }: { venueId: string; role: Role; timeZone: string | undefined }) {
   const [members, setMembers] = useState<Member[] | null>(null);
+  /** Bumped after every act that may open or end an invitation (an add, a removal, a role change). */
+  const [invitationsRead, setInvitationsRead] = useState(0);
+  const rereadInvitations = (): void => setInvitationsRead((n) => n + 1);
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
   /** What the add form did, shown under it (above the list it was 3000 px from the form on a phone). */
   const [note, setNote] = useState<{ text: string; error: boolean; link?: string | null } | null>(null);
@@ -57,6 +61,7 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
       say('error', messageOf(err));
     }
     load();
+    rereadInvitations();
   };
   const me = session.value?.user.id;
   if (error) {
@@ -129,12 +134,14 @@ export function MembersPanel({ venueId, role }: { venueId: string; role: Role })
           ))}
         </tbody>
       </table>
+      <PendingInvitations venueId={venueId} timeZone={timeZone} refresh={invitationsRead} />
       <AddMemberForm
         venueId={venueId}
         actor={role}
         onAdded={(a) => {
           setNote({ text: a.message, error: false, link: a.invitation?.link ?? null });
           load();
+          rereadInvitations();
         }}
         onError={(text) => setNote({ text, error: true })}
       />

@@ -21,6 +21,22 @@ export interface AddMemberAnswer extends Member {
   invitation?: { delivery: 'email' | 'in-person'; token: string | null; link: string | null; expiresAt: string };
 }
 
+/** An open invitation link, as `GET …/invitations` lists it (never the link itself). */
+export interface PendingInvitation {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  delivery: 'email' | 'in-person';
+  sentBy: { userId: string; email: string; name: string } | null;
+  createdAt: string;
+  expiresAt: string;
+  /** The one asking may grant its role, so Cancel works (a manager: host invitations only). */
+  cancellable: boolean;
+  /** Its sender may still grant its role; while not, the link does not work. */
+  linkWorks: boolean;
+}
+
 /** The sign-in answer, with the flag the server sets on a password someone else chose. */
 export type StaffSession = Session & { mustChangePassword?: boolean };
 
@@ -33,6 +49,10 @@ export const staffApi = {
   remove: (venueId: string, userId: string) => api.request<void>('DELETE', `/v1/venues/${venueId}/members/${userId}`),
   resetPassword: (venueId: string, userId: string, password: string) =>
     api.post<{ endedSessions: number }>(`/v1/venues/${venueId}/members/${userId}/password`, { password }),
+  invitations: (venueId: string) => api.get<PendingInvitation[]>(`/v1/venues/${venueId}/invitations`),
+  /** A retry after no answer sends the same key, so a cancel that went through answers as it did then. */
+  cancelInvitation: (venueId: string, invitationId: string, idempotencyKey: string) =>
+    api.request<{ message: string }>('DELETE', `/v1/venues/${venueId}/invitations/${invitationId}`, { idempotencyKey }),
   changeOwnPassword: (currentPassword: string, newPassword: string) =>
     api.post<{ endedSessions: number }>('/v1/auth/password', { currentPassword, newPassword }),
   signOutEverywhere: () => api.request<void>('DELETE', '/v1/auth/sessions'),

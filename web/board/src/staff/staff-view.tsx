@@ -6,12 +6,13 @@ import './staff.css';
 
 /**
  * The Staff tab: the venue's members for managers and owners (list, add, change role, remove,
- * reset a password), and for everyone their own account (change password, sign out everywhere).
+ * reset a password, see and cancel pending invitations), and for everyone their own account
+ * (change password, sign out everywhere).
  */
-export function StaffView({ venueId, role }: TabProps) {
+export function StaffView({ venueId, role, data }: TabProps) {
   return (
     <main class="staff page">
-      {atLeast(role, 'manager') && <MembersPanel venueId={venueId} role={role} />}
+      {atLeast(role, 'manager') && <MembersPanel venueId={venueId} role={role} timeZone={data.venue.value?.timeZone} />}
       <AccountPanel />
     </main>
   );

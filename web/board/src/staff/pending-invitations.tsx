@@ -1,0 +1,99 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, messageOf, newKey } from '../api/client';
+import { ActButton } from '../components/act-button';
+import { localDayTime } from '../format';
+import { say } from '../state/notice';
+import { staffApi, type PendingInvitation } from './staff-api';
+
+/**
+ * The venue's open invitation links, under its members: who was invited, as what, by whom, until
+ * when, and Cancel (behind a second tap) where the one looking may grant that role. A link sent to
+ * the wrong address, or to a new host who never started, is stopped here before anyone claims it.
+ * `refresh` changes whenever the panel did something that may open or end a link (an add, a removal).
+ */
+export function PendingInvitations({
+  venueId,
+  timeZone,
+  refresh,
+}: {
+  venueId: string;
+  timeZone: string | undefined;
+  refresh: number;
+}) {
+  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // Only "no answer" may be the same cancel again: its key is kept for the retry, so a cancel that went
+  // through reads as done, not "already cancelled". Any answer closes the key.
+  const unanswered = useRef(new Map<string, string>());
+  const load = (): void => {
+    staffApi.invitations(venueId).then(
+      (list) => {
+        setInvitations(list);
+        setError(null);
+      },
+      (err: unknown) => setError(messageOf(err)),
+    );
+  };
+  useEffect(load, [venueId, refresh]);
+  const cancel = async (invitation: PendingInvitation): Promise<void> => {
+    const key = unanswered.current.get(invitation.id) ?? newKey();
+    try {
+      const done = await staffApi.cancelInvitation(venueId, invitation.id, key);
+      unanswered.current.delete(invitation.id);
+      say('ok', done.message);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 0) unanswered.current.set(invitation.id, key);
+      else unanswered.current.delete(invitation.id);
+      throw err;
+    } finally {
+      load();
+    }
+  };
+  return (
+    <section class="pending-invitations" data-testid="pending-invitations" aria-labelledby="pending-invitations-title">
+      <h3 id="pending-invitations-title">Pending invitations</h3>
+      {error && <p class="error">{error}</p>}
+      {!error && invitations === null && <p class="muted">Loading invitations…</p>}
+      {invitations?.length === 0 && <p class="empty">No invitation is waiting to be accepted.</p>}
+      {invitations && invitations.length > 0 && (
+        <ul class="invitation-list">
+          {invitations.map((i) => (
+            <li key={i.id} class="invitation" data-testid="invitation" data-email={i.email}>
+              <div class="invitation-who">
+                <strong>{i.email}</strong>
+                {i.name && i.name !== i.email && <span class="muted"> {i.name}</span>}
+                <span class="invitation-meta">
+                  <span class="invitation-role">{i.role}</span> · sent by {senderOf(i)}
+                  {i.delivery === 'email' ? ' by email' : ', handed over in person'}
+                </span>
+                <span class="invitation-meta" data-testid="invitation-expires">
+                  expires {localDayTime(i.expiresAt, timeZone)}
+                </span>
+                {!i.linkWorks && (
+                  <span class="invitation-paused">The link does not work now: whoever sent it can no longer add a {i.role}.</span>
+                )}
+              </div>
+              {i.cancellable ? (
+                <ActButton
+                  kind="danger"
+                  confirm="Tap again: the link stops working"
+                  testId="cancel-invitation"
+                  onAct={() => cancel(i)}
+                >
+                  Cancel
+                </ActButton>
+              ) : (
+                <span class="muted invitation-note">Only an owner can cancel this.</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function senderOf(i: PendingInvitation): string {
+  if (!i.sentBy) return 'a former member';
+  return i.sentBy.name && i.sentBy.name !== i.sentBy.email ? i.sentBy.name : i.sentBy.email;
+}
