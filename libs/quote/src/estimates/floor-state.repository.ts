@@ -13,7 +13,11 @@ const LEARNING_DAYS = 56;
  */
 @Injectable()
 export class FloorStateRepository {
-  /** The venue's tables (by label) and approved combinations (oldest first). */
+  /**
+   * The venue's tables in service (by label) and approved combinations of them (oldest first). A
+   * retired table is on no floor the host can offer from: read as free, it quoted "a few minutes"
+   * at a full room.
+   */
   seatingRead(venueId: string): ScalarRead<{
     tables: Array<{ id: string; capacity: number }>;
     combinations: Array<{ tableIds: string[]; capacity: number }>;
@@ -21,11 +25,13 @@ export class FloorStateRepository {
     return {
       sql: `SELECT json_build_object(
               'tables', (SELECT json_agg(json_build_object('id', id, 'capacity', capacity) ORDER BY label, id)
-                           FROM venue_tables WHERE venue_id = $1),
+                           FROM venue_tables WHERE venue_id = $1 AND retired_at IS NULL),
               'combinations', (SELECT json_agg(json_build_object('tableIds', table_ids, 'capacity', capacity) ORDER BY created_at, id) FROM (
                                  SELECT c.id, c.created_at, c.capacity, array_agg(m.table_id::text ORDER BY m.table_id) AS table_ids
                                    FROM table_combinations c JOIN table_combination_tables m ON m.combination_id = c.id
                                   WHERE c.venue_id = $1
+                                    AND NOT EXISTS (SELECT 1 FROM table_combination_tables ct JOIN venue_tables t ON t.id = ct.table_id
+                                                     WHERE ct.combination_id = c.id AND t.retired_at IS NOT NULL)
                                   GROUP BY c.id, c.capacity, c.created_at) c))`,
       params: [venueId],
       parse: (value) => {

@@ -1,0 +1,62 @@
+import request from 'supertest';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { joined, moveClock, party, sandboxVenue, type Sandbox, type Window } from '../support/restaurant.js';
+
+/**
+ * The floor-aware quote on floors other than the guide's example: what it reads must be the floor
+ * the host can actually offer from. Friday 12 June 2026, Chicago (CDT, UTC−5).
+ */
+const DAY = '2026-06-12';
+const at = (hhmm: string): string => new Date(`${DAY}T${hhmm}:00-05:00`).toISOString();
+const FRIDAY = [5];
+
+describe('floor quotes on real floors', () => {
+  let t: TestApp;
+  let owner: Staff;
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'floor-venues-owner');
+  });
+  afterAll(() => t.close());
+
+  async function venue(tables: Array<{ label: string; capacity: number }>, windows: Window[], clock: string): Promise<Sandbox> {
+    return sandboxVenue(t, owner, { clock, windows, tables, patch: { policy: { quoteModel: 'floor' } } });
+  }
+
+  /** A party joins, is offered `labels`, accepts and is seated now. */
+  async function seatParty(v: Sandbox, size: number, labels: string[]): Promise<void> {
+    const j = await joined(t, owner, v.id, party(size));
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: labels.map((l) => v.tableIds[l]) })
+      .expect(201);
+    const { offer, reservation } = offered.body as { offer: { id: string }; reservation: { id: string } };
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${reservation.id}/seat`).set(owner.auth).send({}).expect(201);
+  }
+
+  it('a retired table is not a free table', async () => {
+    // A bar with two 2-tops; B2 is retired (taken off the floor), B1 is seated now for a 60-minute turn.
+    const v = await venue(
+      [
+        { label: 'B1', capacity: 2 },
+        { label: 'B2', capacity: 2 },
+      ],
+      [{ days: FRIDAY, start: '17:00', end: '23:00', turnMinutes: 60 }],
+      at('18:00'),
+    );
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/tables/${v.tableIds['B2']}/retire`).set(owner.auth).send({}).expect(200);
+    await seatParty(v, 2, ['B1']);
+    const counts = (await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200)).body as {
+      free: number;
+    };
+    expect(counts.free).toBe(0);
+    await moveClock(t, owner, v.id, at('18:10'));
+    // The only table frees when its party's turn ends, 50 minutes from now: not "a few minutes".
+    const j = await joined(t, owner, v.id, party(2));
+    expect(j.quotedWaitMinutes).toBe(50);
+  });
+});
