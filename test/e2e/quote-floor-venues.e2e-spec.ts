@@ -59,4 +59,57 @@ describe('floor quotes on real floors', () => {
     const j = await joined(t, owner, v.id, party(2));
     expect(j.quotedWaitMinutes).toBe(50);
   });
+
+  /** A desk booking of `label` starting at `start`. */
+  async function book(v: Sandbox, label: string, start: string): Promise<void> {
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'Booked Guest', partySize: 2, email: 'booked@example.com', start, tableIds: [v.tableIds[label]] })
+      .expect(201);
+  }
+
+  it('a table booked before a turn could end is not free now, however far the booking is past the hour', async () => {
+    // A 90-minute turn. B1 is seated now; B2 is booked at 19:15, 75 minutes from now: an offer of B2
+    // now would overlap that booking and is refused, so the couple waits for B1, 90 minutes.
+    const v = await venue(
+      [
+        { label: 'B1', capacity: 2 },
+        { label: 'B2', capacity: 2 },
+      ],
+      [{ days: FRIDAY, start: '17:00', end: '23:30', turnMinutes: 90 }],
+      at('18:00'),
+    );
+    await seatParty(v, 2, ['B1']);
+    await book(v, 'B2', at('19:15'));
+    const j = await joined(t, owner, v.id, party(2));
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['B2']] })
+      .expect(409);
+    expect(j.quotedWaitMinutes).toBe(90);
+  });
+
+  it('a table booked after a short turn could end is free now', async () => {
+    // A bar turning in 30 minutes. B1 is seated now; B2 is booked at 18:45: a couple offered B2 now
+    // is done by 18:30, so the host offers it at once (and the offer goes through).
+    const v = await venue(
+      [
+        { label: 'B1', capacity: 2 },
+        { label: 'B2', capacity: 2 },
+      ],
+      [{ days: FRIDAY, start: '17:00', end: '23:30', turnMinutes: 30 }],
+      at('18:00'),
+    );
+    await seatParty(v, 2, ['B1']);
+    await book(v, 'B2', at('18:45'));
+    const j = await joined(t, owner, v.id, party(2));
+    expect(j.quotedWaitMinutes).toBe(5);
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['B2']] })
+      .expect(201);
+  });
 });

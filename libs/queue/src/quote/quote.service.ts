@@ -56,6 +56,7 @@ export class QuoteService {
         ahead: this.entries.countActiveRead(venue.id),
         seating: undefined,
         floor: undefined,
+        bookings: undefined,
         waitingAhead: undefined,
         visits: undefined,
       };
@@ -81,8 +82,8 @@ export class QuoteService {
       minutes: turnMinutes === null ? null : position * turnMinutes,
       inputs: { position, ahead, kind, turnMinutes },
     };
-    const { seating, floor, waitingAhead, visits } = found;
-    if (!seating || !floor || !waitingAhead || !visits) throw new Error('the floor model was not read');
+    const { seating, floor, bookings, waitingAhead, visits } = found;
+    if (!seating || !floor || !bookings || !waitingAhead || !visits) throw new Error('the floor model was not read');
     // Both models, always: the venue's policy.quoteModel only chooses which one the party is told.
     const facts = {
       partySize: join.partySize,
@@ -91,7 +92,7 @@ export class QuoteService {
       windowTurnMinutes: turnMinutes,
       turns,
     };
-    const estimate = this.estimator.fromInputs(venue, facts, { seating, floor, waitingAhead, visits });
+    const estimate = this.estimator.fromInputs(venue, facts, { seating, floor, bookings, waitingAhead, visits });
     const waitMinutes = estimate.shownMinutes;
     return { position, ahead, waitMinutes, quote: quoteText(position, ahead, waitMinutes, true), estimate };
   }

@@ -5,6 +5,8 @@ import { RECENT_VISITS, type CompletedVisit } from '../floor/learned-turns.js';
 
 /** How far back completed visits are read to learn turn lengths. */
 const LEARNING_DAYS = 56;
+/** How far ahead bookings are read: no service, and so no quote, runs longer than a day. */
+const BOOKINGS_AHEAD_MS = 24 * 60 * 60_000;
 
 /**
  * The SQL the floor-aware quote reads: the seating, who waits ahead, and the venue's completed
@@ -44,6 +46,30 @@ export class FloorStateRepository {
           })),
         };
       },
+    };
+  }
+
+  /**
+   * Tables booked for later: each confirmed booking whose slot begins after `now` (and within a day),
+   * with its tables and slot. The floor read shows a table's next hour only, and as taken from now on;
+   * an offer is refused for any overlap with a booking, however far ahead, and allowed before it.
+   */
+  bookingsRead(venueId: string, now: Date): ScalarRead<Array<{ tableIds: string[]; start: Date; end: Date }>> {
+    return {
+      sql: `SELECT json_agg(json_build_object('tableIds', b.table_ids, 'start', b.start_at, 'end', b.end_at) ORDER BY b.start_at) FROM (
+              SELECT array_agg(rt.table_id::text ORDER BY rt.table_id) AS table_ids,
+                     min(lower(rt.slot)) AS start_at, max(upper(rt.slot)) AS end_at
+                FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
+               WHERE rt.venue_id = $1 AND rt.active AND r.state = 'CONFIRMED'
+               GROUP BY r.id
+              HAVING min(lower(rt.slot)) > $2 AND min(lower(rt.slot)) < $3) b`,
+      params: [venueId, now, new Date(now.getTime() + BOOKINGS_AHEAD_MS)],
+      parse: (value) =>
+        jsonRows<{ tableIds: string[]; start: string; end: string }>(value).map((b) => ({
+          tableIds: b.tableIds,
+          start: new Date(b.start),
+          end: new Date(b.end),
+        })),
     };
   }
 

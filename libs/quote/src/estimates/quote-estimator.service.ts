@@ -40,6 +40,7 @@ export class QuoteEstimator {
     return {
       seating: this.state.seatingRead(venue.id),
       floor: this.floor.floorRead(venue.id, join.now),
+      bookings: this.state.bookingsRead(venue.id, join.now),
       waitingAhead: this.state.waitingSizesRead(venue.id, join.businessDate),
       visits: this.state.completedVisitsRead(venue, daypart, join.now),
     };
@@ -51,9 +52,12 @@ export class QuoteEstimator {
     const daypart = daypartOf(now, venue.timeZone);
     const { tables, combinations } = inputs.seating;
     const { floor: floorTables, waitingAhead, visits } = inputs;
+    const minutesFromNow = (at: Date): number => (at.getTime() - now.getTime()) / 60_000;
     const placements = new Map<string, Placement>();
     for (const t of floorTables) {
       if (t.state === 'free' || !t.placement) continue;
+      // A booking that has not begun is in `bookings`: its table is free until then.
+      if (t.state === 'booked' && new Date(t.placement.slot.start) > now) continue;
       const seated = t.state === 'occupied';
       const since = seated ? (t.until ?? t.placement.slot.start) : t.placement.slot.start;
       const minutes = seated
@@ -73,6 +77,11 @@ export class QuoteEstimator {
       tables,
       combinations,
       placements: [...placements.values()],
+      bookings: inputs.bookings.map((b) => ({
+        tableIds: b.tableIds,
+        startMinutes: minutesFromNow(b.start),
+        endMinutes: minutesFromNow(b.end),
+      })),
       waitingAhead,
       windowTurnMinutes: join.windowTurnMinutes,
       learnedTurns: learnTurns(visits, venue.timeZone, daypart),
