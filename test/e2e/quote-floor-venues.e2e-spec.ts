@@ -1,7 +1,16 @@
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { joined, moveClock, party, sandboxVenue, type Sandbox, type Window } from '../support/restaurant.js';
+import {
+  joined,
+  messages,
+  moveClock,
+  party,
+  sandboxVenue,
+  type JoinBody,
+  type Sandbox,
+  type Window,
+} from '../support/restaurant.js';
 
 /**
  * The floor-aware quote on floors other than the guide's example: what it reads must be the floor
@@ -111,5 +120,74 @@ describe('floor quotes on real floors', () => {
       .set(owner.auth)
       .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['B2']] })
       .expect(201);
+  });
+
+  describe('a wait that runs past the end of service', () => {
+    /** What a join says about the end of service, beside the quote. */
+    type Told = JoinBody & { serviceEndsAt: string | null; pastServiceEnd: boolean };
+    const END_LINE = 'Service ends at 10:00 PM CDT, before this wait is over: we may not be able to seat you.';
+
+    it.each(['floor', 'turns'] as const)('says so in the answer, the email and the text (%s)', async (model) => {
+      // A bar with two 2-tops, dinner to 22:00, a 60-minute turn; both tables seated at 21:30 and 21:35.
+      const v = await sandboxVenue(t, owner, {
+        clock: at('21:30'),
+        windows: [{ days: FRIDAY, start: '17:00', end: '22:00', turnMinutes: 60 }],
+        tables: [
+          { label: 'B1', capacity: 2 },
+          { label: 'B2', capacity: 2 },
+        ],
+        patch: { policy: { quoteModel: model } },
+      });
+      await seatParty(v, 2, ['B1']);
+      await moveClock(t, owner, v.id, at('21:35'));
+      await seatParty(v, 2, ['B2']);
+      await moveClock(t, owner, v.id, at('21:40'));
+      // 20 minutes of service left; the quote (floor: B1 frees in 50; turns: 1 × 60) runs past it.
+      const j = (await joined(t, owner, v.id, {
+        name: 'Late Couple',
+        partySize: 2,
+        email: 'late@example.test',
+        phone: '+13125550123',
+      })) as Told;
+      expect(j.quotedWaitMinutes).toBe(model === 'floor' ? 50 : 60);
+      expect(j.serviceEndsAt).toBe(at('22:00'));
+      expect(j.pastServiceEnd).toBe(true);
+      // The quote itself keeps the spec's words.
+      expect(j.quote).toBe(`position 1 (0 ahead), quoted ~${j.quotedWaitMinutes} min (approx)`);
+      const sent = (await messages(t, owner, v.id)).filter((m) => m.entryId === j.entry.id && m.template === 'queue-joined');
+      const email = sent.find((m) => m.channel === 'email');
+      const text = sent.find((m) => m.channel === 'sms');
+      expect(email?.body).toContain(
+        `Quoted wait: about ${j.quotedWaitMinutes} minutes (approx). This is an estimate, not a promise.\n${END_LINE}\n`,
+      );
+      expect(text?.body).toContain(END_LINE);
+      // No offer can be made once service has ended.
+      await moveClock(t, owner, v.id, at('22:05'));
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/offers`)
+        .set(owner.auth)
+        .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['B1']] })
+        .expect(422);
+    });
+
+    it('says nothing more when the wait ends within service, and counts a window that follows without a gap', async () => {
+      const v = await sandboxVenue(t, owner, {
+        clock: at('21:40'),
+        windows: [
+          { days: FRIDAY, start: '17:00', end: '22:00', turnMinutes: 60 },
+          { days: FRIDAY, start: '22:00', end: '02:00', turnMinutes: 45 },
+        ],
+        tables: [{ label: 'B1', capacity: 2 }],
+        patch: { policy: { quoteModel: 'floor' } },
+      });
+      await seatParty(v, 2, ['B1']);
+      const j = (await joined(t, owner, v.id, party(2))) as Told;
+      expect(j.quotedWaitMinutes).toBe(60);
+      // Late service follows dinner at 22:00: service ends at 02:00 Saturday.
+      expect(j.serviceEndsAt).toBe(new Date('2026-06-13T02:00:00-05:00').toISOString());
+      expect(j.pastServiceEnd).toBe(false);
+      const email = (await messages(t, owner, v.id)).find((m) => m.entryId === j.entry.id && m.template === 'queue-joined');
+      expect(email?.body).not.toContain('Service ends');
+    });
   });
 });

@@ -5,18 +5,28 @@
  * the token: the party's own phone keeps that (see the /q/ page).
  */
 
+/**
+ * Told beside a quoted wait that runs past the end of service, in the queueing email and text: no
+ * table can be offered after it, and the quote alone would read as a promise the venue cannot keep.
+ */
+export const pastServiceEndLine = (serviceEndsAt: string): string =>
+  `Service ends at ${serviceEndsAt}, before this wait is over: we may not be able to seat you.`;
+
 export function queueJoinedText(f: {
   venueName: string;
   partySize: number;
   position: number;
   waitMinutes: number | null;
   joinedAt: string;
+  /** When service ends (venue-local, with its zone), given only when the quoted wait runs past it. */
+  serviceEndsAt?: string | null;
   link: string | null;
 }): string {
   return [
     `${f.venueName}: you are in the queue for ${f.partySize} (joined ${f.joinedAt}).`,
     `Queue position when you joined: ${f.position}.`,
     ...(f.waitMinutes === null ? [] : [`Quoted wait about ${f.waitMinutes} min (approx), an estimate, not a promise.`]),
+    ...(f.serviceEndsAt ? [pastServiceEndLine(f.serviceEndsAt)] : []),
     'We will text you when your table is ready.',
     ...(f.link ? [`Your queue page: ${f.link}`] : []),
   ].join(' ');

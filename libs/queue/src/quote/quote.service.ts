@@ -13,6 +13,8 @@ export interface JoinQuoteFacts {
   businessDate: string;
   /** The running window's turn, null without one. */
   turnMinutes: number | null;
+  /** When the running service stops (no offer after it), null without one. */
+  serviceEndsAt: Date | null;
   now: Date;
   /** The venue's seating capacities (table venues), already read by the join's seatable check. */
   capacities: number[];
@@ -30,6 +32,8 @@ export interface Standing {
   quote: string;
   /** Table venues: both models' estimates, stored with the entry. */
   estimate?: JoinEstimate;
+  /** The quoted wait ends after service does: no offer can be made then, so the party is told. */
+  pastServiceEnd: boolean;
 }
 
 /**
@@ -73,7 +77,7 @@ export class QuoteService {
     const { ahead } = found;
     const position = ahead + 1;
     if (venue.seating === 'pool') {
-      return { position, ahead, waitMinutes: null, quote: quoteText(position, ahead, null) };
+      return { position, ahead, waitMinutes: null, quote: quoteText(position, ahead, null), pastServiceEnd: false };
     }
     // The same arithmetic as tableQuote, with the counting done by the database.
     const kind = tableKind(join.partySize, join.capacities);
@@ -94,7 +98,11 @@ export class QuoteService {
     };
     const estimate = this.estimator.fromInputs(venue, facts, { seating, floor, bookings, waitingAhead, visits });
     const waitMinutes = estimate.shownMinutes;
-    return { position, ahead, waitMinutes, quote: quoteText(position, ahead, waitMinutes, true), estimate };
+    const pastServiceEnd =
+      waitMinutes !== null &&
+      join.serviceEndsAt !== null &&
+      join.now.getTime() + waitMinutes * 60_000 > join.serviceEndsAt.getTime();
+    return { position, ahead, waitMinutes, quote: quoteText(position, ahead, waitMinutes, true), estimate, pastServiceEnd };
   }
 
   /** The entry's quote row, for the join to write with the entry in one statement. */
