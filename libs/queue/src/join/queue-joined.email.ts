@@ -1,4 +1,4 @@
-import { pastServiceEndLine } from '@hostboard/outbox';
+import { pastServiceEndLine, waitInWords } from '@hostboard/outbox';
 
 export interface QueueJoinedFacts {
   venueName: string;
@@ -26,7 +26,7 @@ export function queueJoinedEmail(f: QueueJoinedFacts): { subject: string; body: 
     `Queue position when you joined: ${f.position}`,
     ...(f.waitMinutes === null
       ? []
-      : [`Quoted wait: about ${f.waitMinutes} minutes (approx). This is an estimate, not a promise.`]),
+      : [`Quoted wait: about ${waitInWords(f.waitMinutes)} (approx). This is an estimate, not a promise.`]),
     ...(f.serviceEndsAt ? [pastServiceEndLine(f.serviceEndsAt)] : []),
     '',
     'We will email you when your table is ready.',
