@@ -190,4 +190,39 @@ describe('floor quotes on real floors', () => {
       expect(email?.body).not.toContain('Service ends');
     });
   });
+
+  it('a party seated at dinner keeps a dinner turn after 22:00: the quote does not jump at the daypart’s edge', async () => {
+    // Dinner turns in 40 minutes here (five visits of 40 minutes, 17:00–20:25); the window says 90.
+    const v = await venue(
+      [
+        { label: 'A1', capacity: 2 },
+        { label: 'A2', capacity: 2 },
+      ],
+      [{ days: FRIDAY, start: '17:00', end: '23:30', turnMinutes: 90 }],
+      at('17:00'),
+    );
+    for (let i = 0; i < 5; i++) {
+      const start = new Date(new Date(at('17:00')).getTime() + i * 41 * 60_000).toISOString();
+      await moveClock(t, owner, v.id, start);
+      await seatParty(v, 2, ['A1']);
+      const board = (await request(t.baseUrl).get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
+        tables: Array<{ label: string; placement: { visitId: string | null } | null }>;
+      };
+      const visitId = board.tables.find((x) => x.label === 'A1')?.placement?.visitId;
+      await moveClock(t, owner, v.id, new Date(new Date(start).getTime() + 40 * 60_000).toISOString());
+      await request(t.baseUrl).post(`/v1/venues/${v.id}/visits/${visitId}/clear`).set(owner.auth).send({}).expect(200);
+    }
+    // Two couples sit down at 21:45, at dinner: expected to leave at 22:25.
+    await moveClock(t, owner, v.id, at('21:45'));
+    await seatParty(v, 2, ['A1']);
+    await seatParty(v, 2, ['A2']);
+    await moveClock(t, owner, v.id, at('21:55'));
+    const before = await joined(t, owner, v.id, party(2));
+    expect(before.quotedWaitMinutes).toBe(30);
+    // 22:00 is the "late" daypart, which has no visits yet: the seated couples still sat at dinner.
+    // The couple ahead takes the first table free at 22:25, this couple the second: 25 minutes, not 75.
+    await moveClock(t, owner, v.id, at('22:00'));
+    const after = await joined(t, owner, v.id, party(2));
+    expect(after.quotedWaitMinutes).toBe(25);
+  });
 });

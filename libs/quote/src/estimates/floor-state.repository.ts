@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { jsonRows, type ScalarRead } from '@hostboard/core';
-import { DAYPART_HOURS, type Daypart } from '../floor/daypart.js';
+import { DAYPART_HOURS, DAYPARTS } from '../floor/daypart.js';
 import { RECENT_VISITS, type CompletedVisit } from '../floor/learned-turns.js';
 
 /** How far back completed visits are read to learn turn lengths. */
@@ -84,12 +84,13 @@ export class FloorStateRepository {
   }
 
   /**
-   * Completed visits (seat → clear) of the last eight weeks before `now` that were seated in
-   * `daypart` (venue-local), with the seats of their tables: the `RECENT_VISITS` newest per capacity,
-   * so a join reads a few dozen rows however long the venue has run. learnTurns takes the medians.
+   * Completed visits (seat → clear) of the last eight weeks before `now`, with the seats of their
+   * tables: the `RECENT_VISITS` newest per daypart (venue-local, of the seating) and capacity, so a
+   * join reads a few dozen rows however long the venue has run. learnTurns takes the medians of one
+   * daypart; every daypart is read because a party seated at dinner keeps a dinner turn after 22:00.
    */
-  completedVisitsRead(venue: { id: string; timeZone: string }, daypart: Daypart, now: Date): ScalarRead<CompletedVisit[]> {
-    const { sql, params } = visitsQuery(venue, daypart, now);
+  completedVisitsRead(venue: { id: string; timeZone: string }, now: Date): ScalarRead<CompletedVisit[]> {
+    const { sql, params } = visitsQuery(venue, now);
     return {
       sql: `SELECT json_agg(json_build_object('openedAt', opened_at, 'closedAt', closed_at, 'capacity', capacity)) FROM (${sql}) r`,
       params,
@@ -103,20 +104,25 @@ export class FloorStateRepository {
   }
 }
 
+/** The daypart of an hour (SQL), as daypartOf counts it: the bands that do not wrap, else `late`. */
+function daypartSql(hour: string): string {
+  const bands = DAYPARTS.map((d) => [d, ...DAYPART_HOURS[d]] as const).filter(([, from, to]) => from < to);
+  return `CASE ${bands.map(([d, from, to]) => `WHEN ${hour} >= ${from} AND ${hour} < ${to} THEN '${d}'`).join(' ')} ELSE 'late' END`;
+}
+
 /** The completed visits of `completedVisitsRead`, as SQL and its parameters. */
-function visitsQuery(venue: { id: string; timeZone: string }, daypart: Daypart, now: Date): { sql: string; params: unknown[] } {
-  const [from, to] = DAYPART_HOURS[daypart];
+function visitsQuery(venue: { id: string; timeZone: string }, now: Date): { sql: string; params: unknown[] } {
+  const daypart = daypartSql('extract(hour FROM timezone($4, v.opened_at))');
   return {
     sql: `SELECT opened_at, closed_at, capacity FROM (
          SELECT v.opened_at, v.closed_at, sum(t.capacity)::int AS capacity,
-                row_number() OVER (PARTITION BY sum(t.capacity) ORDER BY v.closed_at DESC, v.id) AS recent
+                row_number() OVER (PARTITION BY ${daypart}, sum(t.capacity) ORDER BY v.closed_at DESC, v.id) AS recent
            FROM visits v
            JOIN reservation_tables rt ON rt.reservation_id = v.reservation_id
            JOIN venue_tables t ON t.id = rt.table_id
           WHERE v.venue_id = $1 AND v.closed_at IS NOT NULL AND v.closed_at <= $2 AND v.closed_at > $3
-            AND (extract(hour FROM timezone($4, v.opened_at)) >= $5 ${from < to ? 'AND' : 'OR'} extract(hour FROM timezone($4, v.opened_at)) < $6)
           GROUP BY v.id, v.opened_at, v.closed_at
-       ) visits WHERE recent <= $7`,
-    params: [venue.id, now, new Date(now.getTime() - LEARNING_DAYS * 86_400_000), venue.timeZone, from, to, RECENT_VISITS],
+       ) visits WHERE recent <= $5`,
+    params: [venue.id, now, new Date(now.getTime() - LEARNING_DAYS * 86_400_000), venue.timeZone, RECENT_VISITS],
   };
 }

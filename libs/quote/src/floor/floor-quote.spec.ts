@@ -141,6 +141,24 @@ describe('the floor-aware quote', () => {
     expect(q.inputs.bookedLater).toBe(2);
   });
 
+  it('a party seated in another daypart keeps that daypart’s learned turn', () => {
+    // Now is "late", where nothing is learned (the window says 60); the couples sat at dinner, 40 minutes there.
+    const dinner = { daypart: 'dinner', learnedTurns: { 2: { minutes: 40, visits: 5 } } };
+    const q = floorQuote(
+      floor({
+        tables: [{ id: 'a', capacity: 2 }],
+        combinations: [],
+        placements: [{ tableIds: ['a'], state: 'seated', minutes: 15, satIn: dinner }],
+      }),
+    );
+    expect(q.minutes).toBe(25);
+    // The couple joining now would sit "late": the window's turn for it.
+    expect(q.inputs.turns).toEqual({
+      '2 (dinner)': { minutes: 40, source: 'learned', visits: 5 },
+      '2': { minutes: 60, source: 'window' },
+    });
+  });
+
   it('rounds to 5 minutes', () => {
     expect(floorQuote(floor({ placements: seatedAll(38) })).minutes).toBe(20); // 22 → 20
     expect(floorQuote(floor({ placements: seatedAll(37) })).minutes).toBe(25); // 23 → 25

@@ -15,6 +15,11 @@ export interface Placement {
   tableIds: string[];
   state: 'seated' | 'held' | 'booked';
   minutes: number;
+  /**
+   * A party seated in another daypart than now's keeps that daypart's turn (it sat at dinner, it
+   * dines as at dinner): the turns learned there, by capacity, and the daypart's name.
+   */
+  satIn?: { daypart: string; learnedTurns: Record<number, LearnedTurn> };
 }
 
 /**
@@ -87,25 +92,29 @@ export function floorQuote(input: FloorQuoteInput): FloorQuote {
   const capacityOf = new Map(input.tables.map((t) => [t.id, t.capacity]));
   const turns: FloorQuoteInputs['turns'] = {};
   let unknownTurn = false;
-  /** Turns are keyed by the seats of the tables a party occupies (a combination: the sum). */
-  const turnFor = (tableIds: string[]): number => {
+  /**
+   * Turns are keyed by the seats of the tables a party occupies (a combination: the sum), learned
+   * for now's daypart unless the party sat in another (kept under "seats (daypart)").
+   */
+  const turnFor = (tableIds: string[], satIn?: Placement['satIn']): number => {
     const seats = tableIds.reduce((sum, id) => sum + (capacityOf.get(id) ?? 0), 0);
-    const learned = input.learnedTurns[seats];
+    const key = satIn ? `${seats} (${satIn.daypart})` : String(seats);
+    const learned = (satIn?.learnedTurns ?? input.learnedTurns)[seats];
     if (learned) {
-      turns[seats] = { minutes: learned.minutes, source: 'learned', visits: learned.visits };
+      turns[key] = { minutes: learned.minutes, source: 'learned', visits: learned.visits };
       return learned.minutes;
     }
     if (input.windowTurnMinutes === null) {
       unknownTurn = true;
       return 0;
     }
-    turns[seats] = { minutes: input.windowTurnMinutes, source: 'window' };
+    turns[key] = { minutes: input.windowTurnMinutes, source: 'window' };
     return input.windowTurnMinutes;
   };
 
   const freeAt = new Map(input.tables.map((t) => [t.id, 0]));
   for (const p of input.placements) {
-    const turn = turnFor(p.tableIds);
+    const turn = turnFor(p.tableIds, p.satIn);
     const leaves = p.state === 'seated' ? Math.max(turn - p.minutes, OVERDUE_MINUTES) : Math.max(p.minutes, 0) + turn;
     for (const id of p.tableIds) freeAt.set(id, Math.max(freeAt.get(id) ?? 0, leaves));
   }
