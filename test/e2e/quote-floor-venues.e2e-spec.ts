@@ -225,4 +225,27 @@ describe('floor quotes on real floors', () => {
     const after = await joined(t, owner, v.id, party(2));
     expect(after.quotedWaitMinutes).toBe(25);
   });
+
+  it('with no service running (requireServiceWindow off), no table can be offered: no minutes are quoted', async () => {
+    // Dinner from 17:00; the venue takes joins outside its windows. At 15:30 the 2-top is free, but
+    // an offer waits for dinner: "a few minutes" would be 90 minutes out.
+    const v = await venue(
+      [{ label: 'A1', capacity: 2 }],
+      [{ days: FRIDAY, start: '17:00', end: '22:00', turnMinutes: 60 }],
+      at('15:30'),
+    );
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}`)
+      .set(owner.auth)
+      .send({ policy: { requireServiceWindow: false } })
+      .expect(200);
+    const j = await joined(t, owner, v.id, party(2));
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['A1']] })
+      .expect(422);
+    expect(j.quotedWaitMinutes).toBeNull();
+    expect(j.quote).toBe('position 1 (0 ahead) (approx)');
+  });
 });

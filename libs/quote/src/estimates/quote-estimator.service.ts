@@ -96,11 +96,14 @@ export class QuoteEstimator {
       learnedTurns: learnedIn(daypart),
     });
     const model = venue.quoteModel;
+    // Offers need a running window: with none (a venue that takes joins outside its windows), a free
+    // table is no table, and the floor says no minutes, as the formula says none.
+    const minutes = join.windowTurnMinutes === null ? null : floor.minutes;
     return {
       model,
       turns: join.turns,
-      floor: { minutes: floor.minutes, inputs: { ...floor.inputs, daypart } },
-      shownMinutes: model === 'floor' ? floor.minutes : join.turns.minutes,
+      floor: { minutes, inputs: { ...floor.inputs, daypart } },
+      shownMinutes: model === 'floor' ? minutes : join.turns.minutes,
     };
   }
 
