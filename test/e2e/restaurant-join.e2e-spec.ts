@@ -371,10 +371,13 @@ describe('restaurant queue: joining', () => {
         'ahead',
         'approx',
         'entry',
+        // Added beside API.md's fields (docs/api-additions.md): whether the wait runs past the end of service.
+        'pastServiceEnd',
         'position',
         'queueToken',
         'quote',
         'quotedWaitMinutes',
+        'serviceEndsAt',
       ]);
       expect(res.entry).toEqual({
         id: expect.any(String),

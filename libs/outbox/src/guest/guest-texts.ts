@@ -5,18 +5,46 @@
  * the token: the party's own phone keeps that (see the /q/ page).
  */
 
+/**
+ * A quoted wait in words for the queueing email: "1 minute", "45 minutes", and from two hours on
+ * in hours, "2 hours 30 minutes" (never "2325 minutes"), as the board shows the host the same wait.
+ */
+export function waitInWords(minutes: number): string {
+  const unit = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+  if (minutes < 120) return unit(minutes, 'minute');
+  const rest = minutes % 60;
+  return `${unit(Math.floor(minutes / 60), 'hour')}${rest === 0 ? '' : ` ${unit(rest, 'minute')}`}`;
+}
+
+/** The same wait, short, for a text: "45 min", "2 h 30 min", "4 h". */
+export function waitShort(minutes: number): string {
+  if (minutes < 120) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
+}
+
+/**
+ * Told beside a quoted wait that runs past the end of service, in the queueing email and text: no
+ * table can be offered after it, and the quote alone would read as a promise the venue cannot keep.
+ */
+export const pastServiceEndLine = (serviceEndsAt: string): string =>
+  `Service ends at ${serviceEndsAt}, before this wait is over: we may not be able to seat you.`;
+
 export function queueJoinedText(f: {
   venueName: string;
   partySize: number;
   position: number;
   waitMinutes: number | null;
   joinedAt: string;
+  /** When service ends (venue-local, with its zone), given only when the quoted wait runs past it. */
+  serviceEndsAt?: string | null;
   link: string | null;
 }): string {
   return [
     `${f.venueName}: you are in the queue for ${f.partySize} (joined ${f.joinedAt}).`,
     `Queue position when you joined: ${f.position}.`,
-    ...(f.waitMinutes === null ? [] : [`Quoted wait about ${f.waitMinutes} min (approx), an estimate, not a promise.`]),
+    ...(f.waitMinutes === null ? [] : [`Quoted wait about ${waitShort(f.waitMinutes)} (approx), an estimate, not a promise.`]),
+    ...(f.serviceEndsAt ? [pastServiceEndLine(f.serviceEndsAt)] : []),
     'We will text you when your table is ready.',
     ...(f.link ? [`Your queue page: ${f.link}`] : []),
   ].join(' ');

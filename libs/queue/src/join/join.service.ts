@@ -55,6 +55,10 @@ export interface JoinResult {
   quotedWaitMinutes: number | null;
   approx: true;
   quote: string;
+  /** When the running service stops (no offer can be made after it); null when none runs. */
+  serviceEndsAt: string | null;
+  /** The quoted wait ends after `serviceEndsAt`: the party is told it may not be seated. */
+  pastServiceEnd: boolean;
   /** Shown once: a replay of the join answers null. */
   queueToken: string | null;
 }
@@ -170,7 +174,14 @@ export class JoinService {
     // The business date is the running window's (the day it started, past midnight too), else today.
     const businessDate = running?.businessDate ?? this.clock.localDate(venue, now);
     const contactKey = venue.oneEntryPerContact ? contact.key : null;
-    const facts = { partySize: input.partySize, businessDate, turnMinutes: running?.window.turnMinutes ?? null, now, capacities };
+    const facts = {
+      partySize: input.partySize,
+      businessDate,
+      turnMinutes: running?.window.turnMinutes ?? null,
+      serviceEndsAt: running?.serviceEndsAt ?? null,
+      now,
+      capacities,
+    };
     const found = await readTogether(tx.manager, {
       duplicate: contactKey ? this.entries.activeWithContactRead(venue.id, businessDate, contact) : undefined,
       ...this.quotes.joinReads(venue, facts),
@@ -179,6 +190,8 @@ export class JoinService {
       throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: found.duplicate } : {});
     }
     const standing = this.quotes.standingFrom(venue, facts, found);
+    // Told with the quote when the wait runs past it, venue-local with its zone ("10:00 PM CDT").
+    const serviceEnd = standing.pastServiceEnd && facts.serviceEndsAt ? this.clock.localStamp(venue, facts.serviceEndsAt) : null;
     const entry: QueueEntry = {
       id: randomUUID(),
       venueId: venue.id,
@@ -221,6 +234,7 @@ export class JoinService {
         position: standing.position,
         waitMinutes: standing.waitMinutes,
         joinedAt: this.clock.localStamp(venue, now),
+        serviceEndsAt: serviceEnd,
       });
       rows.push(
         this.outbox.row({
@@ -240,6 +254,8 @@ export class JoinService {
       quotedWaitMinutes: standing.waitMinutes,
       approx: true,
       quote: standing.quote,
+      serviceEndsAt: facts.serviceEndsAt?.toISOString() ?? null,
+      pastServiceEnd: standing.pastServiceEnd,
       queueToken: token.token.queueToken,
     };
     // The answer travels with the rows: every check is behind us, and this is what the join returns.
@@ -260,6 +276,7 @@ export class JoinService {
         position: standing.position,
         waitMinutes: standing.waitMinutes,
         joinedAt: this.clock.localStamp(venue, now),
+        serviceEndsAt: serviceEnd,
         link: this.guest.queueLink,
       });
       await this.guest.text(tx.manager, { venueId: venue.id, party: entry, template: QUEUE_JOINED_TEMPLATE, body, at: now });

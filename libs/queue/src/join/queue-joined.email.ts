@@ -1,3 +1,5 @@
+import { pastServiceEndLine, waitInWords } from '@hostboard/outbox';
+
 export interface QueueJoinedFacts {
   venueName: string;
   partyName: string;
@@ -6,6 +8,8 @@ export interface QueueJoinedFacts {
   waitMinutes: number | null;
   /** Venue-local with its zone, e.g. "7:42 PM CST": on the night clocks fall back, 1:33 AM happens twice. */
   joinedAt: string;
+  /** When service ends, venue-local with its zone, given only when the quoted wait runs past it. */
+  serviceEndsAt?: string | null;
 }
 
 export const QUEUE_JOINED_TEMPLATE = 'queue-joined';
@@ -22,7 +26,8 @@ export function queueJoinedEmail(f: QueueJoinedFacts): { subject: string; body: 
     `Queue position when you joined: ${f.position}`,
     ...(f.waitMinutes === null
       ? []
-      : [`Quoted wait: about ${f.waitMinutes} minutes (approx). This is an estimate, not a promise.`]),
+      : [`Quoted wait: about ${waitInWords(f.waitMinutes)} (approx). This is an estimate, not a promise.`]),
+    ...(f.serviceEndsAt ? [pastServiceEndLine(f.serviceEndsAt)] : []),
     '',
     'We will email you when your table is ready.',
   ];

@@ -13,6 +13,8 @@ export interface JoinQuoteFacts {
   businessDate: string;
   /** The running window's turn, null without one. */
   turnMinutes: number | null;
+  /** When the running service stops (no offer after it), null without one. */
+  serviceEndsAt: Date | null;
   now: Date;
   /** The venue's seating capacities (table venues), already read by the join's seatable check. */
   capacities: number[];
@@ -30,6 +32,8 @@ export interface Standing {
   quote: string;
   /** Table venues: both models' estimates, stored with the entry. */
   estimate?: JoinEstimate;
+  /** The quoted wait ends after service does: no offer can be made then, so the party is told. */
+  pastServiceEnd: boolean;
 }
 
 /**
@@ -56,6 +60,7 @@ export class QuoteService {
         ahead: this.entries.countActiveRead(venue.id),
         seating: undefined,
         floor: undefined,
+        bookings: undefined,
         waitingAhead: undefined,
         visits: undefined,
       };
@@ -72,7 +77,7 @@ export class QuoteService {
     const { ahead } = found;
     const position = ahead + 1;
     if (venue.seating === 'pool') {
-      return { position, ahead, waitMinutes: null, quote: quoteText(position, ahead, null) };
+      return { position, ahead, waitMinutes: null, quote: quoteText(position, ahead, null), pastServiceEnd: false };
     }
     // The same arithmetic as tableQuote, with the counting done by the database.
     const kind = tableKind(join.partySize, join.capacities);
@@ -81,8 +86,8 @@ export class QuoteService {
       minutes: turnMinutes === null ? null : position * turnMinutes,
       inputs: { position, ahead, kind, turnMinutes },
     };
-    const { seating, floor, waitingAhead, visits } = found;
-    if (!seating || !floor || !waitingAhead || !visits) throw new Error('the floor model was not read');
+    const { seating, floor, bookings, waitingAhead, visits } = found;
+    if (!seating || !floor || !bookings || !waitingAhead || !visits) throw new Error('the floor model was not read');
     // Both models, always: the venue's policy.quoteModel only chooses which one the party is told.
     const facts = {
       partySize: join.partySize,
@@ -91,9 +96,13 @@ export class QuoteService {
       windowTurnMinutes: turnMinutes,
       turns,
     };
-    const estimate = this.estimator.fromInputs(venue, facts, { seating, floor, waitingAhead, visits });
+    const estimate = this.estimator.fromInputs(venue, facts, { seating, floor, bookings, waitingAhead, visits });
     const waitMinutes = estimate.shownMinutes;
-    return { position, ahead, waitMinutes, quote: quoteText(position, ahead, waitMinutes, true), estimate };
+    const pastServiceEnd =
+      waitMinutes !== null &&
+      join.serviceEndsAt !== null &&
+      join.now.getTime() + waitMinutes * 60_000 > join.serviceEndsAt.getTime();
+    return { position, ahead, waitMinutes, quote: quoteText(position, ahead, waitMinutes, true), estimate, pastServiceEnd };
   }
 
   /** The entry's quote row, for the join to write with the entry in one statement. */

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { TableFloorReader } from '@hostboard/allocator';
 import type { PendingInsert, Results } from '@hostboard/core';
 import type { QuoteModel, Venue } from '@hostboard/venue';
-import { daypartOf } from '../floor/daypart.js';
+import { daypartOf, type Daypart } from '../floor/daypart.js';
 import { floorQuote, type Placement } from '../floor/floor-quote.js';
-import { learnTurns } from '../floor/learned-turns.js';
+import { learnTurns, type LearnedTurn } from '../floor/learned-turns.js';
 import { EntryQuote } from './entry-quote.entity.js';
 import { FloorStateRepository } from './floor-state.repository.js';
 
@@ -36,12 +36,12 @@ export class QuoteEstimator {
 
   /** What the floor-aware model reads, as parts of one statement: a join sends them with its own reads. */
   reads(venue: Venue, join: Pick<JoinFacts, 'businessDate' | 'now'>) {
-    const daypart = daypartOf(join.now, venue.timeZone);
     return {
       seating: this.state.seatingRead(venue.id),
       floor: this.floor.floorRead(venue.id, join.now),
+      bookings: this.state.bookingsRead(venue.id, join.now),
       waitingAhead: this.state.waitingSizesRead(venue.id, join.businessDate),
-      visits: this.state.completedVisitsRead(venue, daypart, join.now),
+      visits: this.state.completedVisitsRead(venue, join.now),
     };
   }
 
@@ -51,9 +51,18 @@ export class QuoteEstimator {
     const daypart = daypartOf(now, venue.timeZone);
     const { tables, combinations } = inputs.seating;
     const { floor: floorTables, waitingAhead, visits } = inputs;
+    const learned = new Map<Daypart, Record<number, LearnedTurn>>();
+    const learnedIn = (d: Daypart): Record<number, LearnedTurn> => {
+      const found = learned.get(d) ?? learnTurns(visits, venue.timeZone, d);
+      learned.set(d, found);
+      return found;
+    };
+    const minutesFromNow = (at: Date): number => (at.getTime() - now.getTime()) / 60_000;
     const placements = new Map<string, Placement>();
     for (const t of floorTables) {
       if (t.state === 'free' || !t.placement) continue;
+      // A booking that has not begun is in `bookings`: its table is free until then.
+      if (t.state === 'booked' && new Date(t.placement.slot.start) > now) continue;
       const seated = t.state === 'occupied';
       const since = seated ? (t.until ?? t.placement.slot.start) : t.placement.slot.start;
       const minutes = seated
@@ -61,28 +70,40 @@ export class QuoteEstimator {
         : Math.max(0, (new Date(since).getTime() - now.getTime()) / 60_000);
       const p = placements.get(t.placement.reservationId);
       if (p) p.tableIds.push(t.id);
-      else
+      else {
+        // A party that sat in another daypart (at dinner, now past 22:00) dines at that daypart's pace.
+        const satDaypart = seated ? daypartOf(new Date(since), venue.timeZone) : daypart;
         placements.set(t.placement.reservationId, {
           tableIds: [t.id],
           state: seated ? 'seated' : t.state === 'held' ? 'held' : 'booked',
           minutes,
+          ...(satDaypart === daypart ? {} : { satIn: { daypart: satDaypart, learnedTurns: learnedIn(satDaypart) } }),
         });
+      }
     }
     const floor = floorQuote({
       partySize: join.partySize,
       tables,
       combinations,
       placements: [...placements.values()],
+      bookings: inputs.bookings.map((b) => ({
+        tableIds: b.tableIds,
+        startMinutes: minutesFromNow(b.start),
+        endMinutes: minutesFromNow(b.end),
+      })),
       waitingAhead,
       windowTurnMinutes: join.windowTurnMinutes,
-      learnedTurns: learnTurns(visits, venue.timeZone, daypart),
+      learnedTurns: learnedIn(daypart),
     });
     const model = venue.quoteModel;
+    // Offers need a running window: with none (a venue that takes joins outside its windows), a free
+    // table is no table, and the floor says no minutes, as the formula says none.
+    const minutes = join.windowTurnMinutes === null ? null : floor.minutes;
     return {
       model,
       turns: join.turns,
-      floor: { minutes: floor.minutes, inputs: { ...floor.inputs, daypart } },
-      shownMinutes: model === 'floor' ? floor.minutes : join.turns.minutes,
+      floor: { minutes, inputs: { ...floor.inputs, daypart } },
+      shownMinutes: model === 'floor' ? minutes : join.turns.minutes,
     };
   }
 

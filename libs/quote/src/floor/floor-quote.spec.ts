@@ -106,6 +106,59 @@ describe('the floor-aware quote', () => {
     expect(q.inputs.turns['2']).toEqual({ minutes: 30, source: 'learned', visits: 7 });
   });
 
+  it('a table booked for later takes only a party whose turn ends before the booking begins', () => {
+    const one = (bookings: FloorQuoteInput['bookings'], windowTurnMinutes = 60): number | null =>
+      floorQuote(
+        floor({
+          tables: [
+            { id: 'a', capacity: 2 },
+            { id: 'b', capacity: 2 },
+          ],
+          combinations: [],
+          placements: [{ tableIds: ['a'], state: 'seated', minutes: 0 }],
+          bookings,
+          windowTurnMinutes,
+        }),
+      ).minutes;
+    // b is booked from 75 to 165 minutes from now with a 90-minute turn: a party sat now would
+    // overlap it, so the couple waits for a, free in 90.
+    expect(one([{ tableIds: ['b'], startMinutes: 75, endMinutes: 165 }], 90)).toBe(90);
+    // With a 30-minute turn the couple fits before a booking 45 minutes out.
+    expect(one([{ tableIds: ['b'], startMinutes: 45, endMinutes: 75 }], 30)).toBe(5);
+    // Booked soon on both: the first table free for a whole turn after a booking ends.
+    const q = floorQuote(
+      floor({
+        tables: [{ id: 'a', capacity: 2 }],
+        combinations: [],
+        bookings: [
+          { tableIds: ['a'], startMinutes: 20, endMinutes: 80 },
+          { tableIds: ['a'], startMinutes: 100, endMinutes: 160 },
+        ],
+      }),
+    );
+    // 80 to 140 would overlap the second booking: after it, at 160.
+    expect(q.minutes).toBe(160);
+    expect(q.inputs.bookedLater).toBe(2);
+  });
+
+  it('a party seated in another daypart keeps that daypart’s learned turn', () => {
+    // Now is "late", where nothing is learned (the window says 60); the couples sat at dinner, 40 minutes there.
+    const dinner = { daypart: 'dinner', learnedTurns: { 2: { minutes: 40, visits: 5 } } };
+    const q = floorQuote(
+      floor({
+        tables: [{ id: 'a', capacity: 2 }],
+        combinations: [],
+        placements: [{ tableIds: ['a'], state: 'seated', minutes: 15, satIn: dinner }],
+      }),
+    );
+    expect(q.minutes).toBe(25);
+    // The couple joining now would sit "late": the window's turn for it.
+    expect(q.inputs.turns).toEqual({
+      '2 (dinner)': { minutes: 40, source: 'learned', visits: 5 },
+      '2': { minutes: 60, source: 'window' },
+    });
+  });
+
   it('rounds to 5 minutes', () => {
     expect(floorQuote(floor({ placements: seatedAll(38) })).minutes).toBe(20); // 22 → 20
     expect(floorQuote(floor({ placements: seatedAll(37) })).minutes).toBe(25); // 23 → 25

@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ScalarRead } from '@hostboard/core';
 import type { Venue } from '../venues/venue.entity.js';
-import { runningWindowAt, type RunningWindow } from './running-window.js';
+import { runningWindowAt, serviceEndAt, type RunningWindow } from './running-window.js';
 import type { ServiceWindow } from './service-window.entity.js';
 import { ServiceWindowRepository } from './service-window.repository.js';
 
-export type RunningServiceWindow = RunningWindow<ServiceWindow>;
+export type RunningServiceWindow = RunningWindow<ServiceWindow> & {
+  /** When the service stops: this window's end, or that of windows of the same day that follow it without a gap. */
+  serviceEndsAt: Date;
+};
 
 /**
  * Which of a venue's service windows runs at an instant, and its business date. Pass the venue's
@@ -18,12 +21,17 @@ export class RunningWindowFinder {
   constructor(private readonly windows: ServiceWindowRepository) {}
 
   async find(tx: EntityManager, venue: Pick<Venue, 'id' | 'timeZone'>, now: Date): Promise<RunningServiceWindow | null> {
-    return runningWindowAt(await this.windows.list(tx, venue.id), venue.timeZone, now);
+    return running(await this.windows.list(tx, venue.id), venue.timeZone, now);
   }
 
   /** `find` as a part of a combined read (readTogether). */
   findRead(venue: Pick<Venue, 'id' | 'timeZone'>, now: Date): ScalarRead<RunningServiceWindow | null> {
     const list = this.windows.listRead(venue.id);
-    return { ...list, parse: (value) => runningWindowAt(list.parse(value), venue.timeZone, now) };
+    return { ...list, parse: (value) => running(list.parse(value), venue.timeZone, now) };
   }
+}
+
+function running(windows: ServiceWindow[], timeZone: string, now: Date): RunningServiceWindow | null {
+  const run = runningWindowAt(windows, timeZone, now);
+  return run ? { ...run, serviceEndsAt: serviceEndAt(windows, timeZone, run) } : null;
 }

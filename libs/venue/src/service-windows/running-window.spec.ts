@@ -1,4 +1,4 @@
-import { hhmm, minuteOfDay, runningWindowAt, windowsOverlap, type WindowTimes } from './running-window.js';
+import { hhmm, minuteOfDay, runningWindowAt, serviceEndAt, windowsOverlap, type WindowTimes } from './running-window.js';
 
 const w = (days: number[], start: string, end: string): WindowTimes & { name: string } => ({
   name: `${days.join(',')} ${start}-${end}`,
@@ -59,6 +59,24 @@ describe('the running service window', () => {
     expect(windowsOverlap(w([7], '20:00', '01:00'), w([1], '00:30', '06:00'))).toBe(true);
     expect(windowsOverlap(w([7], '20:00', '01:00'), w([1], '01:00', '06:00'))).toBe(false);
     expect(windowsOverlap(w([1, 3], '11:00', '15:00'), w([2, 4], '11:00', '15:00'))).toBe(false);
+  });
+
+  it('service ends where the running window ends, unless the next one of the same day starts right then', () => {
+    const endOf = (windows: WindowTimes[], now: string): string | undefined => {
+      const running = runningWindowAt(windows, CHICAGO, new Date(now));
+      return running ? serviceEndAt(windows, CHICAGO, running).toISOString() : undefined;
+    };
+    // Dinner alone: 22:00 Chicago.
+    expect(endOf([dinner], '2026-06-13T02:40:00.000Z')).toBe('2026-06-13T03:00:00.000Z');
+    // Lunch to 15:00, then an afternoon window from 15:00 to 17:00 and dinner from 17:00: one service to 22:00.
+    const lunch = w([5], '11:00', '15:00');
+    const afternoon = w([5], '15:00', '17:00');
+    expect(endOf([lunch, afternoon, dinner], '2026-06-12T19:50:00.000Z')).toBe('2026-06-13T03:00:00.000Z');
+    // Lunch with a gap before dinner: service ends at 15:00, the gap is not service.
+    expect(endOf([lunch, dinner], '2026-06-12T19:50:00.000Z')).toBe('2026-06-12T20:00:00.000Z');
+    // Past midnight: Friday 18:00–02:00 ends at 02:00 Saturday; a Saturday window from 02:00 is another day's.
+    const earlySaturday = w([6], '02:00', '04:00');
+    expect(endOf([lateFriday, earlySaturday], '2026-06-13T06:30:00.000Z')).toBe('2026-06-13T07:00:00.000Z');
   });
 
   it('reads and writes HH:mm', () => {

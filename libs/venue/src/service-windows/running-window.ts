@@ -78,6 +78,26 @@ export function runningWindowAt<W extends WindowTimes>(windows: W[], timeZone: s
   return { window, businessDate: best.businessDate, startsAt: new Date(best.startMs), endsAt: new Date(best.endMs) };
 }
 
+/**
+ * When the service that `running` belongs to stops: its end, or, where another window of the same
+ * business date starts right then (lunch to 15:00, afternoon from 15:00), that one's end, and so on.
+ * No offer can be made after it (offers need a running window), and the day's waiting parties leave
+ * the queue once its business date has passed, so a wait running past it is no promise of a table.
+ */
+export function serviceEndAt<W extends WindowTimes>(windows: W[], timeZone: string, running: RunningWindow<W>): Date {
+  let end = running.endsAt.getTime();
+  for (let extended = true; extended;) {
+    extended = false;
+    for (const run of runsAround(windows, timeZone, end)) {
+      if (run.businessDate === running.businessDate && run.startMs <= end && end < run.endMs) {
+        end = run.endMs;
+        extended = true;
+      }
+    }
+  }
+  return new Date(end);
+}
+
 /** One window's run from one venue-local date: the window by its index in the list. */
 interface Run {
   index: number;

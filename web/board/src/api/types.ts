@@ -190,6 +190,9 @@ export interface JoinResult {
   ahead: number;
   quotedWaitMinutes: number | null;
   quote: string;
+  /** When the running service stops; the quoted wait runs past it when `pastServiceEnd` (older servers: absent). */
+  serviceEndsAt?: string | null;
+  pastServiceEnd?: boolean;
   queueToken: string | null;
 }
 

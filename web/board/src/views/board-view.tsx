@@ -12,7 +12,7 @@ import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TableSheet } from '../components/table-sheet';
 import { tableLabels, ToSeatPanel } from '../components/to-seat-panel';
 import { TokenCard } from '../components/token-card';
-import { duration } from '../format';
+import { duration, localTime } from '../format';
 import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
 import { wallSecond } from '../state/clock';
@@ -156,7 +156,12 @@ export function BoardView({ venueId, data, role }: TabProps) {
           country={venue?.country}
           onClose={() => setSheet(null)}
           onJoined={(joined: JoinResult) => {
-            setSheet({ kind: 'token', name: joined.entry.name, quote: plainQuote(joined), token: joined.queueToken });
+            setSheet({
+              kind: 'token',
+              name: joined.entry.name,
+              quote: plainQuote(joined, board.venue.timeZone),
+              token: joined.queueToken,
+            });
             void afterAct();
           }}
         />
@@ -247,10 +252,17 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
   return null;
 }
 
-/** "Number 3 in line, about 25 minutes" rather than the API's compact quote. */
-function plainQuote(j: JoinResult): string {
+/**
+ * "Number 3 in line, about 25 minutes" rather than the API's compact quote; when the wait runs past
+ * the end of service, the warning the party's email gives too, so the host says what it will read.
+ */
+function plainQuote(j: JoinResult, timeZone: string): string {
   const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${duration(j.quotedWaitMinutes)}` : '';
-  return `Number ${j.position} in line${wait}.`;
+  const end =
+    j.pastServiceEnd && j.serviceEndsAt
+      ? ` Service ends at ${localTime(j.serviceEndsAt, timeZone)}, before this wait is over: we may not be able to seat them.`
+      : '';
+  return `Number ${j.position} in line${wait}.${end}`;
 }
 
 /**

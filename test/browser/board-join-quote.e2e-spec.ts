@@ -1,0 +1,77 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { joined, moveClock, party, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, newTablet } from './chromium.js';
+
+const STEP = 10_000;
+const at = (hhmm: string): string => new Date(`2026-06-12T${hhmm}:00-05:00`).toISOString(); // Friday, Chicago
+
+const d = describeWithChromium('the board page is tested in a real browser');
+
+/**
+ * What the host reads out at the desk after a join: the same wait the party's email states, and,
+ * when that wait runs past the end of service, the same warning the email gives.
+ */
+d('the quote on the desk’s token card', () => {
+  let t: TestApp;
+  let owner: Staff;
+  let browser: Browser;
+  let v: Sandbox;
+  let page: Page;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'join-quote-owner');
+    browser = await launchChromium();
+    // A bar with one 2-top, dinner to 22:00 with a 60-minute turn; a couple is seated at 21:30.
+    v = await sandboxVenue(t, owner, {
+      clock: at('21:30'),
+      windows: [{ days: [5], start: '17:00', end: '22:00', turnMinutes: 60 }],
+      tables: [{ label: 'B1', capacity: 2 }],
+      patch: { policy: { quoteModel: 'floor' } },
+    });
+    const first = await joined(t, owner, v.id, party(2));
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: first.entry.id, entryVersion: first.entry.version, tableIds: [v.tableIds['B1']] })
+      .expect(201);
+    const { offer, reservation } = offered.body as { offer: { id: string }; reservation: { id: string } };
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${reservation.id}/seat`).set(owner.auth).send({}).expect(201);
+    await moveClock(t, owner, v.id, at('21:40'));
+
+    const context = await newTablet(browser);
+    contexts.push(context);
+    page = await context.newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${v.id}"]`);
+    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('a wait past the end of service says so', async () => {
+    await page.getByTestId('open-join').click();
+    await page.fill('input[name=name]', 'Late Couple');
+    await page.fill('input[name=partySize]', '2');
+    await page.fill('input[name=email]', 'late-couple@example.test');
+    await page.getByTestId('join-submit').click();
+    const card = page.getByTestId('token-card');
+    await card.waitFor({ timeout: STEP });
+    // B1 frees at 22:30 (50 minutes), after service ends at 22:00.
+    expect(await card.locator('.quote').textContent()).toBe(
+      'Number 1 in line, about 50 min. Service ends at 10:00 PM, before this wait is over: we may not be able to seat them.',
+    );
+    await page.getByTestId('token-done').click();
+  }, 60_000);
+});
