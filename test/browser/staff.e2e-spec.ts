@@ -76,8 +76,12 @@ d('staff tab in Chromium', () => {
     await p.reload();
     const row = p.locator(`[data-testid=member][data-email="${email}"]`);
     await row.waitFor();
-    p.once('dialog', (dialog) => void dialog.accept());
-    await row.getByRole('button', { name: 'Remove' }).click();
+    // Removing asks for a second tap, in the app (no browser dialog): the first only arms the button.
+    const remove = row.getByTestId('remove-member');
+    await remove.click();
+    expect(await remove.textContent()).toBe('Tap again: their access ends');
+    expect(await row.count()).toBe(1);
+    await remove.click();
     await row.waitFor({ state: 'detached' });
   });
 

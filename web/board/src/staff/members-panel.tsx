@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
+import { ActButton } from '../components/act-button';
 import { say } from '../state/notice';
 import { session } from '../state/session';
 import { PendingInvitations } from './pending-invitations';
@@ -118,16 +119,16 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
                   />
                 )}
                 {m.userId !== me && manages(role, m.role) && (
-                  <button
-                    type="button"
-                    class="btn btn-danger"
-                    onClick={() => {
-                      if (confirm(`Remove ${m.email} from this venue? Their access ends at once.`))
-                        void act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`);
-                    }}
+                  // A second tap, as everywhere on the board: a browser dialog is easy to dismiss
+                  // by habit on a tablet, and looks like the browser's, not the app's.
+                  <ActButton
+                    kind="danger"
+                    confirm="Tap again: their access ends"
+                    testId="remove-member"
+                    onAct={() => act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`)}
                   >
                     Remove
-                  </button>
+                  </ActButton>
                 )}
               </td>
             </tr>
