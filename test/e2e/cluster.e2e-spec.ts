@@ -6,6 +6,7 @@ import request from 'supertest';
 import { SystemClock } from '@hostboard/core';
 import { BullmqScheduler } from '@hostboard/jobs';
 import { BoardClient } from '../support/board-client.js';
+import { samplesOf } from '../support/metrics-scrape.js';
 import { backends, describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';
 
 const freePort = (): Promise<number> =>
@@ -34,10 +35,7 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
     const metricsToken = `metrics-${randomBytes(8).toString('hex')}`;
     const scraper = { Authorization: `Bearer ${metricsToken}` };
     /** One sample of a scrape's text, by its exact name and labels. */
-    const sample = (text: string, series: string): number => {
-      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-      return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
-    };
+    const sample = (text: string, series: string): number => samplesOf(text)[series] ?? Number.NaN;
     const password = `pw-${randomBytes(8).toString('hex')}`;
 
     const waitFor = async (what: () => boolean, ms: number, label: string): Promise<void> => {

@@ -17,6 +17,7 @@ import {
 } from '../support/restaurant.js';
 import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
 import { relayOn } from '../support/outbox-relay.js';
+import { growth, scrape } from '../support/metrics-scrape.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 
@@ -60,24 +61,6 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
   };
 
   const step = (): void => clock.advance(1_000);
-
-  /** The relay's figures for texts, as a scrape of /metrics reads them. */
-  const textFigures = async (): Promise<Record<string, number>> => {
-    const text = (
-      await request(t.baseUrl)
-        .get('/metrics')
-        .set({ Authorization: `Bearer ${METRICS_TOKEN}` })
-        .expect(200)
-    ).text;
-    const figures: Record<string, number> = {};
-    for (const [, name, value] of text.matchAll(
-      /^(hostboard_guest_messages_total\{channel="sms",outcome="\w+"\}|hostboard_guest_message_delay_seconds_(?:count|sum)\{channel="sms"\}) (\S+)$/gm,
-    ))
-      figures[name ?? ''] = Number(value);
-    return figures;
-  };
-  const grew = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
-    Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
 
   const offer = async (v: Sandbox, entryId: string, table = 'T1'): Promise<string> => {
     const entry = (await activeEntries(t, owner, v.id)).find((e) => e.id === entryId);
@@ -208,7 +191,7 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     const answers = [503, 429];
     provider.answer = () => answers.shift() ?? 201;
     const relay = relayWith();
-    const before = await textFigures();
+    const before = await scrape(t, METRICS_TOKEN);
 
     expect(await relay.relay()).toBe(0);
     expect(provider.received).toHaveLength(1);
@@ -232,7 +215,7 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     ]);
     // What an operator's scrape reads: two refusals tried again, two texts taken, 41 s and 40 s after
     // they were recorded (the queued text at 6:00:00 PM, the table-ready at 6:00:01, both taken at 6:00:41).
-    const figures = grew(await textFigures(), before);
+    const figures = growth(await scrape(t, METRICS_TOKEN), before);
     expect(figures).toMatchObject({
       'hostboard_guest_messages_total{channel="sms",outcome="retrying"}': 2,
       'hostboard_guest_messages_total{channel="sms",outcome="sent"}': 2,

@@ -6,6 +6,7 @@ import { JobScheduler, type JobHandler, type JobName } from '@hostboard/jobs';
 import { OfferExpiryHandlers, SweepService } from '@hostboard/offer';
 import { violations } from '../support/invariants.js';
 import { activeEntries, EVERY_DAY, joined, moveClock, party, refusal, sandboxVenue } from '../support/restaurant.js';
+import { growth, scrape } from '../support/metrics-scrape.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 
@@ -113,21 +114,8 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
   it('an operator reads how late each lapsed hold was released, from live venues only', async () => {
     clock.set(FRIDAY_6PM);
     owner = await signIn(t, owner.email, owner.password);
-    /** The histogram's samples: `le` → count, with its count and sum. */
-    const lag = async (): Promise<Record<string, number>> => {
-      const text = (
-        await request(t.baseUrl)
-          .get('/metrics')
-          .set({ Authorization: `Bearer ${METRICS_TOKEN}` })
-          .expect(200)
-      ).text;
-      const samples: Record<string, number> = {};
-      for (const [, name, le, value] of text.matchAll(
-        /^hostboard_hold_expiry_lag_seconds_(bucket|count|sum)(?:\{le="([^"]+)"\})? (\S+)$/gm,
-      ))
-        samples[le ?? name ?? ''] = Number(value);
-      return samples;
-    };
+    const lag = (): Promise<Record<string, number>> => scrape(t, METRICS_TOKEN);
+    const bucket = (le: string): string => `hostboard_hold_expiry_lag_seconds_bucket{le="${le}"}`;
     const before = await lag();
     const v = await liveRestaurant();
     const p = await joined(t, owner, v.id, party(2));
@@ -136,10 +124,11 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
     clock.advance(307_000);
     await request(t.baseUrl).post(`/v1/venues/${v.id}/sweeps`).set(owner.auth).send({}).expect(200);
     const after = await lag();
-    expect((after['count'] ?? 0) - (before['count'] ?? 0)).toBe(1);
-    expect((after['sum'] ?? 0) - (before['sum'] ?? 0)).toBeCloseTo(7, 3);
-    expect((after['5'] ?? 0) - (before['5'] ?? 0)).toBe(0);
-    expect((after['15'] ?? 0) - (before['15'] ?? 0)).toBe(1);
+    const grew = growth(after, before);
+    expect(grew['hostboard_hold_expiry_lag_seconds_count']).toBe(1);
+    expect(grew['hostboard_hold_expiry_lag_seconds_sum']).toBeCloseTo(7, 3);
+    expect(grew[bucket('5')]).toBe(0);
+    expect(grew[bucket('15')]).toBe(1);
 
     // A practice venue's clock is its manager's to move: its lapsed holds say nothing of the system.
     const practice = await sandboxVenue(t, owner, { clock: '2026-10-09T18:00:00-05:00', tables: [{ label: 'P1', capacity: 2 }] });
@@ -151,7 +140,7 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       .expect(201);
     await moveClock(t, owner, practice.id, '2026-10-09T19:00:00-05:00');
     expect((await historyOf(practice.id, q.entry.id)).map((h) => h.to)).toContain('waiting');
-    expect((await lag())['count']).toBe(after['count']);
+    expect((await lag())['hostboard_hold_expiry_lag_seconds_count']).toBe(after['hostboard_hold_expiry_lag_seconds_count']);
   });
 
   it('a seat count read after a hold lapsed, with nobody sweeping, no longer counts the held seats', async () => {
