@@ -244,6 +244,50 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     expect(provider.received).toHaveLength(3);
   });
 
+  it('a table-ready text the provider refused until its offer ended has failed: the party reads not reached', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    // A 90-second hold ends before the fourth try (10 s + 30 s + 90 s of backoff).
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 90 } })
+      .expect(200);
+    const p = await joined(t, owner, v.id, { name: 'Outage Hold', partySize: 2, phone: '+13125550184' });
+    await relayAll(relayWith());
+    step();
+    await offer(v, p.entry.id);
+    provider.answer = () => 503;
+    const relay = relayWith();
+    await relay.relay();
+    for (const wait of [10_000, 30_000]) {
+      clock.advance(wait);
+      await relay.relay();
+    }
+    expect(provider.received).toHaveLength(4);
+    // The hold ends; the sweep records the lapse, and the next run gives up on "your table is ready".
+    clock.advance(60_000);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/sweeps`).set(owner.auth).send({}).expect(200);
+    await relay.relay();
+
+    const [lapsed, ready] = await messages(t, owner, v.id);
+    expect(lapsed).toMatchObject({ template: 'offer-lapsed', status: 'recorded', notSentReason: NOT_SENT.offerNeverSent });
+    // The guest never got it, and the provider's refusal is why: failed, as a fourth refusal would be.
+    expect(ready).toMatchObject({
+      template: 'table-ready',
+      status: 'failed',
+      failureReason: expect.stringContaining('503'),
+      notSentReason: NOT_SENT.offerEnded,
+    });
+    expect(await reachOf(v, p.entry.id)).toBe('failed');
+    // Open boards hear it, as they hear a fourth refusal.
+    const events = (await ds().query(`SELECT type, data FROM board_events WHERE venue_id = $1 AND type = 'message.failed'`, [
+      v.id,
+    ])) as Array<{ data: { messageId: string; entryId: string } }>;
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ messageId: ready?.id, entryId: p.entry.id })]);
+    expect(provider.received).toHaveLength(4);
+  });
+
   it('a text whose outcome is unknown (the request went out, no answer came) is never sent twice', async () => {
     clock.set(FRIDAY_6PM);
     const v = await liveVenue(t, owner);
