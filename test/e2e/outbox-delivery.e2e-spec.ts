@@ -15,7 +15,8 @@ import {
   type MessageBody,
   type Sandbox,
 } from '../support/restaurant.js';
-import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { fakeSmsProvider, type Answer, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { waitFor } from '../support/board-client.js';
 import { relayOn } from '../support/outbox-relay.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
@@ -286,6 +287,58 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     ])) as Array<{ data: { messageId: string; entryId: string } }>;
     expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ messageId: ready?.id, entryId: p.entry.id })]);
     expect(provider.received).toHaveLength(4);
+  });
+
+  it('a relay run hands a phone no text while an earlier one to it is still with the provider', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Slow Lane', partySize: 2, phone: '+13125550185' });
+    await relayAll(relayWith());
+    step();
+    const offerId = await offer(v, p.entry.id);
+    // A slow provider: it holds its answer to "your table is ready".
+    let answerReady: (a: Answer) => void = () => undefined;
+    provider.answer = () => new Promise<Answer>((resolve) => (answerReady = resolve));
+    const first = relayWith().relay();
+    let meanwhile: number;
+    try {
+      await waitFor(() => provider.received.length === 2, 5000, 'the table-ready text in flight');
+      step();
+      await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(owner.auth).send({}).expect(200);
+      provider.answer = () => 201;
+      // The next five-second run (or another worker) while the first is still waiting for its answer.
+      meanwhile = await relayWith().relay();
+    } finally {
+      answerReady(201);
+      await first;
+    }
+    expect(meanwhile).toBe(0);
+    await relayAll(relayWith());
+    const recorded = (await messages(t, owner, v.id)).reverse();
+    expect(recorded.map((m) => [m.template, m.status])).toEqual([
+      ['queue-joined', 'sent'],
+      ['table-ready', 'sent'],
+      ['offer-withdrawn', 'sent'],
+    ]);
+    expect(provider.received.map((r) => r.form.get('Body'))).toEqual(recorded.map((m) => m.body));
+  });
+
+  it("a text left `sending` by a relay that died holds the phone's later texts back for a few minutes, not for good", async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Crashed Relay', partySize: 2, phone: '+13125550186' });
+    // Claimed by a relay that died before the provider answered: never handed over again.
+    await ds().query(`UPDATE outbox_messages SET status = 'sending', claimed_at = $2 WHERE entry_id = $1`, [
+      p.entry.id,
+      clock.now(),
+    ]);
+    step();
+    await offer(v, p.entry.id);
+    expect(await relayWith().relay()).toBe(0);
+    // Within the five-minute hold, the table-ready text still goes.
+    clock.advance(3 * 60_000);
+    expect(await relayWith().relay()).toBe(1);
+    expect(provider.received.map((r) => r.form.get('Body'))).toEqual([expect.stringContaining('your table is ready')]);
   });
 
   it('a text whose outcome is unknown (the request went out, no answer came) is never sent twice', async () => {

@@ -46,6 +46,14 @@ const TABLE_READY = 'table-ready';
 /** The announcements that follow a table-ready message of the same offer (libs/outbox/src/guest/announcements.ts). */
 const OFFER_ENDINGS: Announcement[] = ['offer-withdrawn', 'offer-lapsed'];
 
+/**
+ * How long a claimed message may take to be handed over: a run claims up to 50, four recipients at
+ * a time, each hand-over answered within the provider timeout (10 s), so about two minutes at worst.
+ * One still `sending` after this was left by a relay that died: it no longer holds its recipient's
+ * later messages back (it is never sent again; a person checks it).
+ */
+const IN_FLIGHT_AT_MOST_MS = 3 * 60_000;
+
 /** A held-back message the provider had refused is `failed`; one never handed over stays `recorded`. */
 const GIVE_UP_STATUS = `CASE WHEN m.failure_reason IS NOT NULL THEN 'failed' ELSE m.status END`;
 const GAVE_UP_COLUMNS = 'm.id, m.venue_id, m.entry_id, m.channel, m.status';
@@ -141,7 +149,10 @@ export class OutboxRelayRepository {
    */
   async claim(tx: EntityManager, channels: OutboxChannel[], limit: number, now: Date): Promise<Claimed[]> {
     // Not before its backoff; and not while an earlier message to the same recipient waits for its
-    // retry, so a retried "you are in the queue" never arrives after "your table is ready".
+    // retry, so a retried "you are in the queue" never arrives after "your table is ready". Nor while
+    // an earlier one is still being handed over by another run: runs start every five seconds
+    // whether or not the last one finished, and with a slow provider "the host withdrew the table"
+    // was handed over while "your table is ready" still waited for its answer.
     return returningRows<Claimed>(
       await tx.query(
         `WITH next AS (SELECT id FROM outbox_messages n
@@ -151,11 +162,15 @@ export class OutboxRelayRepository {
                                            WHERE e.status = 'recorded' AND e.not_sent_reason IS NULL AND e.retry_at > $3
                                              AND e.channel = n.channel AND e.to_address = n.to_address
                                              AND (e.created_at, e.id) < (n.created_at, n.id))
+                          AND NOT EXISTS (SELECT 1 FROM outbox_messages s
+                                           WHERE s.status = 'sending' AND s.claimed_at > $4
+                                             AND s.channel = n.channel AND s.to_address = n.to_address
+                                             AND (s.created_at, s.id) < (n.created_at, n.id))
                         ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED),
-              claimed AS (UPDATE outbox_messages m SET status = 'sending' FROM next WHERE m.id = next.id
+              claimed AS (UPDATE outbox_messages m SET status = 'sending', claimed_at = $3 FROM next WHERE m.id = next.id
                 RETURNING m.id, m.venue_id, m.entry_id, m.channel, m.to_address, m.subject, m.body, m.created_at, m.attempts)
          SELECT * FROM claimed ORDER BY created_at, id`,
-        [limit, channels, now],
+        [limit, channels, now, new Date(now.getTime() - IN_FLIGHT_AT_MOST_MS)],
       ),
     );
   }

@@ -90,6 +90,7 @@ export class OutboxWriter {
         attempts: 0,
         retryAt: null,
         sentAt: null,
+        claimedAt: null,
       })),
     };
   }

@@ -13,6 +13,7 @@ import { StaffInvitations1796191233817 } from './1796191233817-staff-invitations
 import { WaitingDateIndex1796319033226 } from './1796319033226-waiting-date-index.js';
 import { OutboxNotSent1796400000000 } from './1796400000000-outbox-not-sent.js';
 import { OutboxRetries1796400100000 } from './1796400100000-outbox-retries.js';
+import { OutboxClaimedAt1796400200000 } from './1796400200000-outbox-claimed-at.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   WaitingDateIndex1796319033226,
   OutboxNotSent1796400000000,
   OutboxRetries1796400100000,
+  OutboxClaimedAt1796400200000,
 ];
