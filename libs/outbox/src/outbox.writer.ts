@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { insertEntities, type PendingInsert } from '@hostboard/core';
+import { inSmsAlphabet } from './channels/sms-alphabet.js';
 import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
 import { NOT_SENT } from './outbox-relay.repository.js';
 
@@ -80,7 +81,8 @@ export class OutboxWriter {
         to: m.to,
         template: m.template,
         subject: m.subject,
-        body: m.body,
+        // A text as the guest's phone gets it (and the manager reads it): in the SMS alphabet.
+        body: m.channel === 'sms' ? inSmsAlphabet(m.body) : m.body,
         status: 'recorded',
         entryId: m.entryId ?? null,
         reservationId: m.reservationId ?? null,
