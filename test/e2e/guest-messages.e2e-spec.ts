@@ -264,6 +264,41 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     expect(answers.slice(10)).toEqual([429, 429]);
   });
 
+  it('GET …/messages lists messages recorded at one instant of a practice clock in the order they were recorded', async () => {
+    // A sandbox venue's clock stands still between moves: a rehearsed evening records many messages
+    // at one instant, and the list (and its pages) must still read in the order they happened.
+    const v = await restaurant();
+    const parties = [];
+    for (let i = 0; i < 8; i++)
+      parties.push(await join(v, { name: `Same instant ${i}`, partySize: 2, phone: `+1312555014${i}` }));
+    const first = parties[0]?.entry.id ?? '';
+    const o = await offer(v, first, 'T1');
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${o.offer.id}/withdraw`).set(owner.auth).send({}).expect(200);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${first}/cancel`).set(owner.auth).send({}).expect(200);
+
+    const all = await messages(t, owner, v.id);
+    expect(new Set(all.map((m) => m.createdAt))).toEqual(new Set([T0]));
+    const joinedAt = all
+      .filter((m) => m.template === 'queue-joined')
+      .map((m) => /position when you joined: (\d+)/.exec(m.body)?.[1]);
+    expect(joinedAt).toEqual(['8', '7', '6', '5', '4', '3', '2', '1']);
+    expect(all.filter((m) => m.entryId === first).map((m) => m.template)).toEqual([
+      'queue-left',
+      'offer-withdrawn',
+      'table-ready',
+      'queue-joined',
+    ]);
+    // Page by page, the same order.
+    const paged: string[] = [];
+    for (let next: string | null = `/v1/venues/${v.id}/messages?limit=3`; next;) {
+      const res = await request(t.baseUrl).get(next).set(owner.auth).expect(200);
+      paged.push(...(res.body as MessageBody[]).map((m) => m.id));
+      const link = res.headers['link'] as string | undefined;
+      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+    }
+    expect(paged).toEqual(all.map((m) => m.id));
+  });
+
   it('GET …/messages: newest first, in pages with a Link header, filtered by template, channel and recipient', async () => {
     const v = await restaurant();
     const phones = ['+13125550130', '+13125550131', '+13125550132'];

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { insertEntities, type PendingInsert } from '@hostboard/core';
 import { inSmsAlphabet } from './channels/sms-alphabet.js';
+import { nextMessageId } from './message-id.js';
 import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
 import { NOT_SENT } from './outbox-relay.repository.js';
 
@@ -75,7 +75,8 @@ export class OutboxWriter {
     return {
       target: OutboxMessage,
       rows: messages.map((m) => ({
-        id: randomUUID(),
+        // In the order recorded (see nextMessageId): ties of created_at are broken by the id.
+        id: nextMessageId(),
         venueId: m.venueId,
         channel: m.channel ?? 'email',
         to: m.to,
