@@ -22,6 +22,9 @@ import { signUp, type Staff } from '../support/staff.js';
 
 const T0 = '2026-10-09T23:00:00.000Z'; // 6 PM in Chicago, a Friday
 const PUBLIC_URL = 'https://guests.example.test';
+/** The GSM 03.38 basic character set and its extension table: a text of these alone is sent 160 characters a part. */
+const GSM_7 =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€\f';
 
 interface OfferBody {
   offer: { id: string; entryId: string; reservationId: string; state: string; expiresAt: string };
@@ -126,6 +129,22 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     expect(mine.find((m) => m.channel === 'email')?.body).toContain(`Your queue page: ${PUBLIC_URL}/q/`);
   });
 
+  it('every text is in the SMS alphabet (GSM-7): a typographic dash or quote does not turn it into a dearer Unicode text', async () => {
+    const v = await restaurant();
+    await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ name: 'Joe’s Kitchen' }).expect(200);
+    const p = await join(v, { name: 'Gus', partySize: 2, phone: '+13125550131' });
+    const o = await offer(v, p.entry.id, 'T1');
+    await moveClock(t, owner, v.id, o.offer.expiresAt);
+    const texts = await of(v, p.entry.id);
+    expect(texts.map((m) => m.template).sort()).toEqual(['offer-lapsed', 'queue-joined', 'table-ready']);
+    // One character outside GSM-7 makes the whole text UCS-2: 70 characters a part instead of 160,
+    // so the 163 characters of the lapse text cost three parts instead of two.
+    for (const m of texts) expect([...m.body].filter((c) => !GSM_7.includes(c))).toEqual([]);
+    expect(texts.find((m) => m.template === 'offer-lapsed')?.body).toBe(
+      `Joe's Kitchen: The offer expired and its table was released. Nothing lost - the place was kept; watch for the next offer. Your queue page: ${PUBLIC_URL}/q/`,
+    );
+  });
+
   it('withdraw and lapse each add exactly one announcement (per channel), a kept place never re-promised, none on a replay', async () => {
     const v = await restaurant();
     const p = await join(v, { name: 'Wanda', partySize: 2, phone: '+13125550125' });
@@ -157,7 +176,7 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     const lapsed = (await of(v, p.entry.id)).filter((m) => m.template === 'offer-lapsed');
     expect(lapsed).toHaveLength(1);
     expect(lapsed[0]?.body).toBe(
-      `The Test Kitchen: The offer expired and its table was released. Nothing lost — the place was kept; watch for the next offer. Your queue page: ${PUBLIC_URL}/q/`,
+      `The Test Kitchen: The offer expired and its table was released. Nothing lost - the place was kept; watch for the next offer. Your queue page: ${PUBLIC_URL}/q/`,
     );
     expect((await activeEntries(t, owner, v.id)).find((e) => e.id === p.entry.id)?.status).toBe('waiting');
     expect((await of(v, p.entry.id)).map((m) => m.template).sort()).toEqual([
@@ -243,6 +262,41 @@ describe('guest messages: texts, announcements, the queue status read, the messa
       );
     expect(answers.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(answers.slice(10)).toEqual([429, 429]);
+  });
+
+  it('GET …/messages lists messages recorded at one instant of a practice clock in the order they were recorded', async () => {
+    // A sandbox venue's clock stands still between moves: a rehearsed evening records many messages
+    // at one instant, and the list (and its pages) must still read in the order they happened.
+    const v = await restaurant();
+    const parties = [];
+    for (let i = 0; i < 8; i++)
+      parties.push(await join(v, { name: `Same instant ${i}`, partySize: 2, phone: `+1312555014${i}` }));
+    const first = parties[0]?.entry.id ?? '';
+    const o = await offer(v, first, 'T1');
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${o.offer.id}/withdraw`).set(owner.auth).send({}).expect(200);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${first}/cancel`).set(owner.auth).send({}).expect(200);
+
+    const all = await messages(t, owner, v.id);
+    expect(new Set(all.map((m) => m.createdAt))).toEqual(new Set([T0]));
+    const joinedAt = all
+      .filter((m) => m.template === 'queue-joined')
+      .map((m) => /position when you joined: (\d+)/.exec(m.body)?.[1]);
+    expect(joinedAt).toEqual(['8', '7', '6', '5', '4', '3', '2', '1']);
+    expect(all.filter((m) => m.entryId === first).map((m) => m.template)).toEqual([
+      'queue-left',
+      'offer-withdrawn',
+      'table-ready',
+      'queue-joined',
+    ]);
+    // Page by page, the same order.
+    const paged: string[] = [];
+    for (let next: string | null = `/v1/venues/${v.id}/messages?limit=3`; next;) {
+      const res = await request(t.baseUrl).get(next).set(owner.auth).expect(200);
+      paged.push(...(res.body as MessageBody[]).map((m) => m.id));
+      const link = res.headers['link'] as string | undefined;
+      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+    }
+    expect(paged).toEqual(all.map((m) => m.id));
   });
 
   it('GET …/messages: newest first, in pages with a Link header, filtered by template, channel and recipient', async () => {

@@ -15,7 +15,8 @@ import {
   type MessageBody,
   type Sandbox,
 } from '../support/restaurant.js';
-import { fakeSmsProvider, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { fakeSmsProvider, type Answer, type FakeSmsProvider } from '../support/fake-sms-provider.js';
+import { waitFor } from '../support/board-client.js';
 import { relayOn } from '../support/outbox-relay.js';
 import { growth, scrape } from '../support/metrics-scrape.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
@@ -256,6 +257,102 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     expect(provider.received).toHaveLength(3);
   });
 
+  it('a table-ready text the provider refused until its offer ended has failed: the party reads not reached', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    // A 90-second hold ends before the fourth try (10 s + 30 s + 90 s of backoff).
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 90 } })
+      .expect(200);
+    const p = await joined(t, owner, v.id, { name: 'Outage Hold', partySize: 2, phone: '+13125550184' });
+    await relayAll(relayWith());
+    step();
+    await offer(v, p.entry.id);
+    provider.answer = () => 503;
+    const relay = relayWith();
+    await relay.relay();
+    for (const wait of [10_000, 30_000]) {
+      clock.advance(wait);
+      await relay.relay();
+    }
+    expect(provider.received).toHaveLength(4);
+    // The hold ends; the sweep records the lapse, and the next run gives up on "your table is ready".
+    clock.advance(60_000);
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/sweeps`).set(owner.auth).send({}).expect(200);
+    await relay.relay();
+
+    const [lapsed, ready] = await messages(t, owner, v.id);
+    expect(lapsed).toMatchObject({ template: 'offer-lapsed', status: 'recorded', notSentReason: NOT_SENT.offerNeverSent });
+    // The guest never got it, and the provider's refusal is why: failed, as a fourth refusal would be.
+    expect(ready).toMatchObject({
+      template: 'table-ready',
+      status: 'failed',
+      failureReason: expect.stringContaining('503'),
+      notSentReason: NOT_SENT.offerEnded,
+    });
+    expect(await reachOf(v, p.entry.id)).toBe('failed');
+    // Open boards hear it, as they hear a fourth refusal.
+    const events = (await ds().query(`SELECT type, data FROM board_events WHERE venue_id = $1 AND type = 'message.failed'`, [
+      v.id,
+    ])) as Array<{ data: { messageId: string; entryId: string } }>;
+    expect(events.map((e) => e.data)).toEqual([expect.objectContaining({ messageId: ready?.id, entryId: p.entry.id })]);
+    expect(provider.received).toHaveLength(4);
+  });
+
+  it('a relay run hands a phone no text while an earlier one to it is still with the provider', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Slow Lane', partySize: 2, phone: '+13125550185' });
+    await relayAll(relayWith());
+    step();
+    const offerId = await offer(v, p.entry.id);
+    // A slow provider: it holds its answer to "your table is ready".
+    let answerReady: (a: Answer) => void = () => undefined;
+    provider.answer = () => new Promise<Answer>((resolve) => (answerReady = resolve));
+    const first = relayWith().relay();
+    let meanwhile: number;
+    try {
+      await waitFor(() => provider.received.length === 2, 5000, 'the table-ready text in flight');
+      step();
+      await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(owner.auth).send({}).expect(200);
+      provider.answer = () => 201;
+      // The next five-second run (or another worker) while the first is still waiting for its answer.
+      meanwhile = await relayWith().relay();
+    } finally {
+      answerReady(201);
+      await first;
+    }
+    expect(meanwhile).toBe(0);
+    await relayAll(relayWith());
+    const recorded = (await messages(t, owner, v.id)).reverse();
+    expect(recorded.map((m) => [m.template, m.status])).toEqual([
+      ['queue-joined', 'sent'],
+      ['table-ready', 'sent'],
+      ['offer-withdrawn', 'sent'],
+    ]);
+    expect(provider.received.map((r) => r.form.get('Body'))).toEqual(recorded.map((m) => m.body));
+  });
+
+  it("a text left `sending` by a relay that died holds the phone's later texts back for a few minutes, not for good", async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });
+    const p = await joined(t, owner, v.id, { name: 'Crashed Relay', partySize: 2, phone: '+13125550186' });
+    // Claimed by a relay that died before the provider answered: never handed over again.
+    await ds().query(`UPDATE outbox_messages SET status = 'sending', claimed_at = $2 WHERE entry_id = $1`, [
+      p.entry.id,
+      clock.now(),
+    ]);
+    step();
+    await offer(v, p.entry.id);
+    expect(await relayWith().relay()).toBe(0);
+    // Within the five-minute hold, the table-ready text still goes.
+    clock.advance(3 * 60_000);
+    expect(await relayWith().relay()).toBe(1);
+    expect(provider.received.map((r) => r.form.get('Body'))).toEqual([expect.stringContaining('your table is ready')]);
+  });
+
   it('a text whose outcome is unknown (the request went out, no answer came) is never sent twice', async () => {
     clock.set(FRIDAY_6PM);
     const v = await liveVenue(t, owner);
@@ -263,7 +360,12 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
     provider.answer = () => 'drop';
     await relayWith().relay();
     expect(provider.received).toHaveLength(1);
-    expect((await messages(t, owner, v.id))[0]?.status).toBe('failed');
+    // The manager reads why in plain words, and that the guest may have it all the same.
+    expect((await messages(t, owner, v.id))[0]).toMatchObject({
+      status: 'failed',
+      failureReason:
+        'the text provider closed the connection without answering: the guest may have the text; it is not sent again, so it cannot arrive twice',
+    });
     provider.answer = () => 201;
     clock.advance(60_000);
     await relayWith().relay();

@@ -13,6 +13,7 @@ export type OutboxChannel = 'email' | 'sms';
 @Check('outbox_messages_channel_check', `"channel" IN ('email', 'sms')`)
 @Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded' AND "not_sent_reason" IS NULL` })
 @Check('outbox_messages_status_check', `"status" IN ('recorded', 'sending', 'sent', 'failed')`)
+@Index('outbox_messages_sending_idx', ['channel', 'to'], { where: `"status" = 'sending'` })
 export class OutboxMessage {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -74,4 +75,11 @@ export class OutboxMessage {
 
   @Column({ name: 'sent_at', type: 'timestamptz', precision: 6, nullable: true })
   sentAt: Date | null;
+
+  /**
+   * When a relay last claimed it (`sending`): while that is recent, the recipient's later messages
+   * wait for it; one left `sending` by a relay that died stops holding them back after a while.
+   */
+  @Column({ name: 'claimed_at', type: 'timestamptz', precision: 6, nullable: true })
+  claimedAt: Date | null;
 }

@@ -28,6 +28,14 @@ export const NOT_SENT = {
   contactRemoved: 'not sent: staff removed this contact from the party before a provider could take it',
 };
 
+/** A message held back after the provider had refused it: it failed (see `holdBack`). */
+export interface GaveUp {
+  id: string;
+  venue_id: string;
+  entry_id: string | null;
+  channel: OutboxChannel;
+}
+
 /**
  * Staff invitations carry a one-time link to a real person, whatever the venue's clock, and have their
  * own lifetime (libs/auth's STAFF_INVITATION_TEMPLATE; auth writes to the outbox, so no import back).
@@ -38,6 +46,18 @@ const TABLE_READY = 'table-ready';
 /** The announcements that follow a table-ready message of the same offer (libs/outbox/src/guest/announcements.ts). */
 const OFFER_ENDINGS: Announcement[] = ['offer-withdrawn', 'offer-lapsed'];
 
+/**
+ * How long a claimed message may take to be handed over: a run claims up to 50, four recipients at
+ * a time, each hand-over answered within the provider timeout (10 s), so about two minutes at worst.
+ * One still `sending` after this was left by a relay that died: it no longer holds its recipient's
+ * later messages back (it is never sent again; a person checks it).
+ */
+const IN_FLIGHT_AT_MOST_MS = 3 * 60_000;
+
+/** A held-back message the provider had refused is `failed`; one never handed over stays `recorded`. */
+const GIVE_UP_STATUS = `CASE WHEN m.failure_reason IS NOT NULL THEN 'failed' ELSE m.status END`;
+const GAVE_UP_COLUMNS = 'm.id, m.venue_id, m.entry_id, m.channel, m.status';
+
 /** The relay's reads and writes of the outbox: claims under `FOR UPDATE SKIP LOCKED`, outcomes. */
 @Injectable()
 export class OutboxRelayRepository {
@@ -46,6 +66,12 @@ export class OutboxRelayRepository {
    * a sandbox venue's (simulated clock, rehearsal data), a table-ready whose offer is no longer live
    * at `now`, anything recorded before `staleBefore` ("by 6:05 PM" hours later helps nobody). They
    * stay `recorded`, the manager's list shows why, and they leave the pending set for good.
+   *
+   * One that the provider had already refused (waiting for its next try, `failure_reason` set) is
+   * `failed` instead: the guest never got it because the provider did not take it, as after a fourth
+   * refusal, and the party must read "not reached". A hold shorter than the retries (10 s + 30 s +
+   * 90 s) ends before that fourth try, and the board otherwise never said so. Those come back
+   * (`gaveUp`) so the boards hear of them.
    */
   async holdBack(
     tx: EntityManager,
@@ -53,10 +79,10 @@ export class OutboxRelayRepository {
     now: Date,
     staleBefore: Date,
     maxAgeMinutes: number,
-  ): Promise<number> {
-    const rows = returningRows<{ id: string }>(
+  ): Promise<{ held: number; gaveUp: GaveUp[] }> {
+    const rows = returningRows<GaveUp & { status: string }>(
       await tx.query(
-        `UPDATE outbox_messages m SET not_sent_reason = h.reason
+        `UPDATE outbox_messages m SET not_sent_reason = h.reason, status = ${GIVE_UP_STATUS}
            FROM (SELECT c.id,
                         CASE WHEN v.sandbox THEN $3::text
                              WHEN c.template = $6::text AND NOT EXISTS (
@@ -69,7 +95,7 @@ export class OutboxRelayRepository {
                     AND c.template <> $8::text
                     FOR UPDATE OF c SKIP LOCKED) h
           WHERE m.id = h.id AND h.reason IS NOT NULL
-      RETURNING m.id`,
+      RETURNING ${GAVE_UP_COLUMNS}`,
         [
           channels,
           now,
@@ -86,9 +112,9 @@ export class OutboxRelayRepository {
     // not when that message was held back, nor at a contact staff corrected since it was addressed
     // (the new phone never had it, whatever became of it at the old one).
     // (A second statement: the first one's marks are not visible to itself.)
-    const followers = returningRows<{ id: string }>(
+    const followers = returningRows<GaveUp & { status: string }>(
       await tx.query(
-        `UPDATE outbox_messages m SET not_sent_reason = h.reason
+        `UPDATE outbox_messages m SET not_sent_reason = h.reason, status = ${GIVE_UP_STATUS}
            FROM (SELECT c.id,
                         (SELECT CASE WHEN r.not_sent_reason IS NOT NULL THEN $2::text ELSE $5::text END
                            FROM outbox_messages r
@@ -102,11 +128,17 @@ export class OutboxRelayRepository {
                     AND c.template = ANY($3::text[]) AND c.reservation_id IS NOT NULL
                     FOR UPDATE OF c SKIP LOCKED) h
           WHERE m.id = h.id AND h.reason IS NOT NULL
-      RETURNING m.id`,
+      RETURNING ${GAVE_UP_COLUMNS}`,
         [channels, NOT_SENT.offerNeverSent, OFFER_ENDINGS, TABLE_READY, NOT_SENT.offerSentElsewhere],
       ),
     );
-    return rows.length + followers.length;
+    const all = [...rows, ...followers];
+    return {
+      held: all.length,
+      gaveUp: all
+        .filter((r) => r.status === 'failed')
+        .map(({ id, venue_id, entry_id, channel }) => ({ id, venue_id, entry_id, channel })),
+    };
   }
 
   /**
@@ -117,7 +149,10 @@ export class OutboxRelayRepository {
    */
   async claim(tx: EntityManager, channels: OutboxChannel[], limit: number, now: Date): Promise<Claimed[]> {
     // Not before its backoff; and not while an earlier message to the same recipient waits for its
-    // retry, so a retried "you are in the queue" never arrives after "your table is ready".
+    // retry, so a retried "you are in the queue" never arrives after "your table is ready". Nor while
+    // an earlier one is still being handed over by another run: runs start every five seconds
+    // whether or not the last one finished, and with a slow provider "the host withdrew the table"
+    // was handed over while "your table is ready" still waited for its answer.
     return returningRows<Claimed>(
       await tx.query(
         `WITH next AS (SELECT id FROM outbox_messages n
@@ -127,11 +162,15 @@ export class OutboxRelayRepository {
                                            WHERE e.status = 'recorded' AND e.not_sent_reason IS NULL AND e.retry_at > $3
                                              AND e.channel = n.channel AND e.to_address = n.to_address
                                              AND (e.created_at, e.id) < (n.created_at, n.id))
+                          AND NOT EXISTS (SELECT 1 FROM outbox_messages s
+                                           WHERE s.status = 'sending' AND s.claimed_at > $4
+                                             AND s.channel = n.channel AND s.to_address = n.to_address
+                                             AND (s.created_at, s.id) < (n.created_at, n.id))
                         ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED),
-              claimed AS (UPDATE outbox_messages m SET status = 'sending' FROM next WHERE m.id = next.id
+              claimed AS (UPDATE outbox_messages m SET status = 'sending', claimed_at = $3 FROM next WHERE m.id = next.id
                 RETURNING m.id, m.venue_id, m.entry_id, m.channel, m.to_address, m.subject, m.body, m.created_at, m.attempts)
          SELECT * FROM claimed ORDER BY created_at, id`,
-        [limit, channels, now],
+        [limit, channels, now, new Date(now.getTime() - IN_FLIGHT_AT_MOST_MS)],
       ),
     );
   }

@@ -1,13 +1,13 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { BoardEventWriter } from '@hostboard/board';
-import { AppConfig, Clock, Metrics, TransactionRunner } from '@hostboard/core';
+import { AppConfig, Clock, Metrics, TransactionRunner, type Tx } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
 import { EmailChannel } from './channels/email.channel.js';
 import type { GuestChannel } from './channels/guest-channel.js';
 import { ProviderError } from './channels/provider-error.js';
 import { SmsAdapter } from './channels/sms.adapter.js';
 import type { OutboxChannel } from './outbox-message.entity.js';
-import { OutboxRelayRepository, type Claimed } from './outbox-relay.repository.js';
+import { OutboxRelayRepository, type Claimed, type GaveUp } from './outbox-relay.repository.js';
 
 /** At most this many messages per relay run. */
 const BATCH = 50;
@@ -67,16 +67,23 @@ export class OutboxRelay implements OnModuleInit {
   async relay(): Promise<number> {
     if (this.channels.size === 0) return 0;
     const channels = [...this.channels.keys()];
-    const claimed = await this.tx.run(async ({ manager }) => {
+    const now = this.clock.now();
+    const { claimed, gaveUp } = await this.tx.run(async ({ manager }) => {
       // The injected clock is the live venues' time; a sandbox's messages are held back whatever
       // their simulated stamps say.
-      const now = this.clock.now();
       const maxAge = this.config.OUTBOX_MAX_AGE_MINUTES;
       const staleBefore = new Date(now.getTime() - maxAge * 60_000);
-      const held = await this.repo.holdBack(manager, channels, now, staleBefore, maxAge);
-      if (held > 0) this.logger.log(`${held} recorded messages held back (sandbox, ended offer or too old)`);
-      return this.repo.claim(manager, channels, BATCH, now);
+      const back = await this.repo.holdBack(manager, channels, now, staleBefore, maxAge);
+      if (back.held > 0) this.logger.log(`${back.held} recorded messages held back (sandbox, ended offer or too old)`);
+      return { claimed: await this.repo.claim(manager, channels, BATCH, now), gaveUp: back.gaveUp };
     });
+    // Refused until it was too late to send: failed, and the party's row on the boards says so. Each
+    // in a transaction of its own: a board event locks its venue's row, which a command holds while
+    // it changes that party's messages, and the claim above holds message rows.
+    for (const m of gaveUp) {
+      await this.tx.run((tx) => this.announceFailure(tx, m, now));
+      this.metrics.guestMessages.inc({ channel: m.channel, outcome: 'failed' });
+    }
     // One lane per recipient, in the order recorded (a Map keeps the first-seen order).
     const lanes = new Map<string, Claimed[]>();
     for (const m of claimed) {
@@ -143,14 +150,13 @@ export class OutboxRelay implements OnModuleInit {
   private async failed(m: Claimed, reason: string): Promise<void> {
     await this.tx.run(async (tx) => {
       await this.repo.failed(tx.manager, m.id, reason);
-      if (m.entry_id)
-        await this.board.append(
-          tx,
-          m.venue_id,
-          'message.failed',
-          { messageId: m.id, entryId: m.entry_id, channel: m.channel },
-          this.clock.now(),
-        );
+      await this.announceFailure(tx, m, this.clock.now());
     });
+  }
+
+  /** Tells the boards that a message to a queue party failed (its row then reads "not reached"). */
+  private async announceFailure(tx: Tx, m: GaveUp, at: Date): Promise<void> {
+    if (m.entry_id)
+      await this.board.append(tx, m.venue_id, 'message.failed', { messageId: m.id, entryId: m.entry_id, channel: m.channel }, at);
   }
 }

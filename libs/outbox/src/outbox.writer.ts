@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { insertEntities, type PendingInsert } from '@hostboard/core';
+import { inSmsAlphabet } from './channels/sms-alphabet.js';
+import { nextMessageId } from './message-id.js';
 import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
 import { NOT_SENT } from './outbox-relay.repository.js';
 
@@ -74,13 +75,15 @@ export class OutboxWriter {
     return {
       target: OutboxMessage,
       rows: messages.map((m) => ({
-        id: randomUUID(),
+        // In the order recorded (see nextMessageId): ties of created_at are broken by the id.
+        id: nextMessageId(),
         venueId: m.venueId,
         channel: m.channel ?? 'email',
         to: m.to,
         template: m.template,
         subject: m.subject,
-        body: m.body,
+        // A text as the guest's phone gets it (and the manager reads it): in the SMS alphabet.
+        body: m.channel === 'sms' ? inSmsAlphabet(m.body) : m.body,
         status: 'recorded',
         entryId: m.entryId ?? null,
         reservationId: m.reservationId ?? null,
@@ -90,6 +93,7 @@ export class OutboxWriter {
         attempts: 0,
         retryAt: null,
         sentAt: null,
+        claimedAt: null,
       })),
     };
   }

@@ -32,7 +32,7 @@ export class SmsAdapter implements GuestChannel, OnModuleDestroy {
     if (!this.agent || !SMS_URL || !SMS_ACCOUNT_SID || !SMS_AUTH_TOKEN || !SMS_FROM)
       throw new Error('no text provider is configured');
     const url = new URL(`2010-04-01/Accounts/${encodeURIComponent(SMS_ACCOUNT_SID)}/Messages.json`, withSlash(SMS_URL));
-    const res = await request(url, {
+    const answer = await request(url, {
       method: 'POST',
       dispatcher: this.agent,
       headers: {
@@ -41,13 +41,17 @@ export class SmsAdapter implements GuestChannel, OnModuleDestroy {
         accept: 'application/json',
       },
       body: new URLSearchParams({ To: m.to, From: SMS_FROM, Body: m.body }).toString(),
-    }).catch((err: unknown) => {
-      throw connectionRefused(err) ? new ProviderError(`the provider refused the connection (${url.host})`, true) : err;
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 200 && res.statusCode < 300) return;
+    })
+      .then(async (res) => ({ status: res.statusCode, text: await res.body.text() }))
+      .catch((err: unknown) => {
+        if (connectionRefused(err)) throw new ProviderError(`the provider refused the connection (${url.host})`, true);
+        const unknown = unknownOutcome(err);
+        throw unknown ? new ProviderError(unknown, false) : err;
+      });
+    const { status, text } = answer;
+    if (status >= 200 && status < 300) return;
     // 429 and 5xx: the provider did not take it (Twilio answers 201 once it has), so it may be tried again.
-    throw new ProviderError(providerReason(res.statusCode, text), res.statusCode === 429 || res.statusCode >= 500);
+    throw new ProviderError(providerReason(status, text), status === 429 || status >= 500);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -67,4 +71,28 @@ export function providerReason(status: number, body: string): string {
     // Not JSON: the status and the start of the text.
   }
   return `${status}: ${body.slice(0, 200)}`;
+}
+
+/** No answer in time: the request went out, so the provider may have taken it. */
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** The connection closed after the request went out, before the answer. */
+const LOST = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A hand-over whose outcome is unknown, in words for the manager who reads the message list: the
+ * HTTP client's own ("Headers Timeout Error", "other side closed") said nothing about whether the
+ * guest has the text, and it may well: it is `failed` only because it is never sent twice. Null for
+ * any other error.
+ */
+export function unknownOutcome(err: unknown): string | null {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return null;
+  const happened = TIMEOUTS.has(code)
+    ? `did not answer within ${PROVIDER_TIMEOUT_MS / 1000} seconds`
+    : LOST.has(code)
+      ? 'closed the connection without answering'
+      : null;
+  return (
+    happened && `the text provider ${happened}: the guest may have the text; it is not sent again, so it cannot arrive twice`
+  );
 }

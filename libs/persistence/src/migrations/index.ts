@@ -14,6 +14,7 @@ import { WaitingDateIndex1796319033226 } from './1796319033226-waiting-date-inde
 import { OutboxNotSent1796400000000 } from './1796400000000-outbox-not-sent.js';
 import { OutboxRetries1796400100000 } from './1796400100000-outbox-retries.js';
 import { SeatedTablesFromSeating1796400200000 } from './1796400200000-seated-tables-from-seating.js';
+import { OutboxClaimedAt1796400250000 } from './1796400250000-outbox-claimed-at.js';
 import { InvitationEndReason1796400300000 } from './1796400300000-invitation-end-reason.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
@@ -33,5 +34,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   OutboxNotSent1796400000000,
   OutboxRetries1796400100000,
   SeatedTablesFromSeating1796400200000,
+  OutboxClaimedAt1796400250000,
   InvitationEndReason1796400300000,
 ];
