@@ -334,6 +334,17 @@ describe('guest messages: texts, announcements, the queue status read, the messa
       await request(t.baseUrl).get(`/v1/venues/${v.id}/messages`).query({ to: phones[1] }).set(owner.auth).expect(200)
     ).body as MessageBody[];
     expect(toOne.map((m) => [m.channel, m.to])).toEqual([['sms', phones[1]]]);
+    // However the manager types the number (national, spaced, a `+` left unencoded in the address),
+    // or the email (any case): the same messages, not a silent empty list.
+    const toTyped = async (query: string): Promise<Array<[string, string]>> =>
+      (
+        (await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?${query}`).set(owner.auth).expect(200)).body as MessageBody[]
+      ).map((m) => [m.channel, m.to]);
+    for (const typed of ['to=3125550131', 'to=(312)%20555-0131', 'to=+1%20312%20555%200131', 'to=+13125550131'])
+      expect([typed, await toTyped(typed)]).toEqual([typed, [['sms', phones[1]]]]);
+    const email = all.find((m) => m.channel === 'email' && m.to.startsWith('p1-'))?.to ?? '';
+    expect(await toTyped(`to=${encodeURIComponent(email.toUpperCase())}`)).toEqual([['email', email]]);
+    expect(await toTyped('to=5550131')).toEqual([]);
     const byTemplate = (
       await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?template=table-ready`).set(owner.auth).expect(200)
     ).body as MessageBody[];

@@ -13,6 +13,12 @@ export interface MessageFilter {
 /** Reads of the outbox for managers: newest first, keyset paging on (created_at, id). */
 @Injectable()
 export class MessagesRepository {
+  /** The venue's country, for reading a national number typed in the recipient filter. */
+  async countryOf(tx: EntityManager, venueId: string): Promise<string | null> {
+    const rows: Array<{ country: string | null }> = await tx.query('SELECT country FROM venues WHERE id = $1', [venueId]);
+    return rows[0]?.country ?? null;
+  }
+
   page(tx: EntityManager, venueId: string, filter: MessageFilter, take: number): Promise<OutboxMessage[]> {
     // Staff invitations carry a one-time link meant for one person: never listed to the venue's managers.
     const q = tx

@@ -3,6 +3,7 @@ import { DomainException, pageLimit, toPage, TransactionRunner, type Page } from
 import { MessagesRepository, type MessageFilter } from './messages.repository.js';
 import { toMessageView, type MessageView } from './outbox.writer.js';
 import type { MessagesQueryDto } from './http/messages-query.dto.js';
+import { recordedRecipient } from './recipient-filter.js';
 
 /** The cursor is the last row's (created_at, id), base64url: opaque to clients, exact for the keyset. */
 export function encodeCursor(m: { createdAt: string; id: string }): string {
@@ -33,7 +34,7 @@ export class MessagesService {
     const filter: MessageFilter = {
       ...(q.template !== undefined ? { template: q.template } : {}),
       ...(q.channel !== undefined ? { channel: q.channel } : {}),
-      ...(q.to !== undefined ? { to: q.to } : {}),
+      ...(q.to !== undefined ? { to: recordedRecipient(q.to, await this.tx.read((m) => this.repo.countryOf(m, venueId))) } : {}),
       ...(q.before !== undefined ? { before: decodeCursor(q.before) } : {}),
     };
     // One row more than asked says whether an older page exists, so nothing is cut silently.

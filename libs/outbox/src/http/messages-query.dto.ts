@@ -12,7 +12,7 @@ export class MessagesQueryDto extends PageQueryDto {
   @IsIn(['email', 'sms'])
   channel?: 'email' | 'sms';
 
-  /** The recipient: an email address or an E.164 phone number, exactly as recorded. */
+  /** The recipient: an email address (any case) or a phone number, national numbers read with the venue's country. */
   @IsOptional()
   @IsString()
   @MaxLength(320)
