@@ -7,6 +7,27 @@ import type { Venue } from './venue.entity.js';
 const STAMP_CACHE_LIMIT = 1024;
 
 /**
+ * English as written where each zone's own abbreviations are in use: Intl names a zone only in the
+ * locales of its country ("CDT" in en-US, "BST" and "CET" in en-GB, "AEST" in en-AU, "IST" in en-IN
+ * or en-IE, "NZST" in en-NZ), and an offset ("GMT+1") elsewhere. A guest in London read "GMT+1".
+ */
+const ZONE_NAME_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-IE'];
+const OFFSET_NAME = /^GMT[+-]/;
+
+/** "6:05 PM BST": the first of the locales above that names the zone; its offset where none does. */
+export function venueStamp(at: Date, timeZone: string): string {
+  const local = DateTime.fromJSDate(at, { zone: timeZone });
+  const time = local.setLocale('en-US').toFormat('h:mm a');
+  let offset = '';
+  for (const locale of ZONE_NAME_LOCALES) {
+    const name = local.setLocale(locale).toFormat('ZZZZ');
+    if (!OFFSET_NAME.test(name)) return `${time} ${name}`;
+    offset ||= name;
+  }
+  return `${time} ${offset}`;
+}
+
+/**
  * Time as a venue sees it: a sandbox venue's simulated clock (moved only by a manager), or the
  * injected clock for live venues. Every rule of a venue reads this, never the wall clock.
  */
@@ -30,13 +51,11 @@ export class VenueClock {
   /**
    * A venue-local stamp with its zone, e.g. "1:35 AM CDT": on the night clocks fall back, 1:35 AM
    * happens twice, and only the zone abbreviation (CDT, then CST) tells the two apart. Where a zone
-   * has no abbreviation in English, the offset is named instead ("GMT+1").
+   * has no abbreviation in English, the offset is named instead ("GMT+9").
    */
   localStamp(venue: Pick<Venue, 'timeZone'>, at: Date): string {
     // The stamp names a minute: every instant of one UTC minute has the same one in a zone (no zone's
     // offset in use today has seconds), so it is formatted once per zone and minute (the zone name costs an Intl call).
-    return this.stamps.get(`${venue.timeZone}|${Math.floor(at.getTime() / 60_000)}`, () =>
-      DateTime.fromJSDate(at, { zone: venue.timeZone }).setLocale('en-US').toFormat('h:mm a ZZZZ'),
-    );
+    return this.stamps.get(`${venue.timeZone}|${Math.floor(at.getTime() / 60_000)}`, () => venueStamp(at, venue.timeZone));
   }
 }
