@@ -1,6 +1,5 @@
 export * from './access/access.decorators.js';
 export * from './clock/clock.js';
-export * from './clock/wall-clock.js';
 export * from './config/app-config.js';
 export * from './core.module.js';
 export * from './errors/database-error.js';
