@@ -252,6 +252,14 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
       failureReason: expect.stringContaining('503'),
     });
     expect(await reachOf(v, p.entry.id)).toBe('failed');
+    // The manager's question after a bad evening: which guests did not hear from us?
+    const failedOnly = (await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?status=failed`).set(owner.auth).expect(200))
+      .body as MessageBody[];
+    expect(failedOnly.map((m) => [m.to, m.status])).toEqual([['+13125550182', 'failed']]);
+    expect((await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?status=sent`).set(owner.auth).expect(200)).body).toEqual(
+      [],
+    );
+    await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?status=lost`).set(owner.auth).expect(400);
     clock.advance(600_000);
     await relayWith().relay();
     expect(provider.received).toHaveLength(3);

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
+import { OutboxMessage, type OutboxChannel, type OutboxStatus } from './outbox-message.entity.js';
 
 export interface MessageFilter {
   template?: string;
   channel?: OutboxChannel;
+  status?: OutboxStatus;
   to?: string;
   /** Strictly older than this (created_at, id): the previous page's last row. */
   before?: { createdAt: Date; id: string };
@@ -27,6 +28,7 @@ export class MessagesRepository {
       .andWhere('m.template <> :invitation', { invitation: 'staff-invitation' });
     if (filter.template !== undefined) q.andWhere('m.template = :template', { template: filter.template });
     if (filter.channel !== undefined) q.andWhere('m.channel = :channel', { channel: filter.channel });
+    if (filter.status !== undefined) q.andWhere('m.status = :status', { status: filter.status });
     if (filter.to !== undefined) q.andWhere('m.to_address = :to', { to: filter.to });
     if (filter.before)
       q.andWhere('(m.created_at, m.id) < (:beforeAt, :beforeId)', {

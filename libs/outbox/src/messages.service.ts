@@ -34,6 +34,7 @@ export class MessagesService {
     const filter: MessageFilter = {
       ...(q.template !== undefined ? { template: q.template } : {}),
       ...(q.channel !== undefined ? { channel: q.channel } : {}),
+      ...(q.status !== undefined ? { status: q.status } : {}),
       ...(q.to !== undefined ? { to: recordedRecipient(q.to, await this.tx.read((m) => this.repo.countryOf(m, venueId))) } : {}),
       ...(q.before !== undefined ? { before: decodeCursor(q.before) } : {}),
     };
