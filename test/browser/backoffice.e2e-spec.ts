@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { EVERY_DAY, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { ARTIFACTS, describeWithChromium, launchChromium } from './chromium.js';
+import { ARTIFACTS, describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 /**
  * The back office (Set up, Staff, Messages, Reports) as a manager uses it on a phone and a tablet
@@ -443,6 +445,33 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await page.keyboard.press('Enter');
       await page.getByTestId('message').nth(first).waitFor();
       expect(await page.evaluate(`document.activeElement.dataset.testid`)).toBe('messages-older');
+      await page.context().close();
+    }, 60_000);
+
+    it('Messages: Not delivered lists only the messages that failed, and All brings the rest back', async () => {
+      // A text the provider refused for good (the relay's path to it is tested in outbox-delivery).
+      const ds = t.app.get<DataSource>(getDataSourceToken());
+      const [failed] = (await ds.query(
+        `UPDATE outbox_messages SET status = 'failed', failure_reason = 'the provider refused the number'
+          WHERE id = (SELECT id FROM outbox_messages WHERE venue_id = $1 ORDER BY created_at DESC, id DESC OFFSET 3 LIMIT 1)
+          RETURNING id`,
+        [v.id],
+      )) as [Array<{ id: string }>, number];
+      const page = await open(phone, 'messages');
+      await page.getByTestId('message').first().waitFor();
+      const all = await page.getByTestId('message').count();
+      await page.getByTestId('messages-failed-only').click();
+      await page.getByTestId('message').nth(1).waitFor({ state: 'detached' });
+      const row = page.getByTestId('message');
+      expect([await row.getAttribute('data-id'), await row.getAttribute('data-status')]).toEqual([failed[0]?.id, 'failed']);
+      expect(await page.getByTestId('messages-failed-only').getAttribute('aria-pressed')).toBe('true');
+      await screenshot(page, 'backoffice-phone-messages-not-delivered');
+      await page.getByTestId('messages-all').click();
+      await page
+        .getByTestId('message')
+        .nth(all - 1)
+        .waitFor();
+      await ds.query(`UPDATE outbox_messages SET status = 'recorded', failure_reason = NULL WHERE id = $1`, [failed[0]?.id]);
       await page.context().close();
     }, 60_000);
 

@@ -33,6 +33,8 @@ function merged(newest: Message[], older: Message[]): Message[] {
  * older pages are read on request and kept.
  */
 export function MessagesView({ venueId, data }: TabProps) {
+  /** "Not delivered": after a bad evening, the guests who did not hear from us, without paging through the rest. */
+  const [failedOnly, setFailedOnly] = useState(false);
   const [newest, setNewest] = useState<Page | null>(null);
   /** The older pages asked for; `next` is null once the oldest was read. */
   const [older, setOlder] = useState<Page | null>(null);
@@ -40,8 +42,11 @@ export function MessagesView({ venueId, data }: TabProps) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
+    // Another list: what was read of the other one is not part of it.
+    setNewest(null);
+    setOlder(null);
     const read = (): void => {
-      readPage(`/v1/venues/${venueId}/messages`).then(
+      readPage(`/v1/venues/${venueId}/messages${failedOnly ? '?status=failed' : ''}`).then(
         (p) => live && (setNewest(p), setError(null)),
         (err: unknown) => live && setError(messageOf(err)),
       );
@@ -52,7 +57,7 @@ export function MessagesView({ venueId, data }: TabProps) {
       live = false;
       window.clearInterval(timer);
     };
-  }, [venueId]);
+  }, [venueId, failedOnly]);
   // The cursor of the oldest page read so far (the newest page's, until an older one was read).
   const nextOlder = older ? older.next : (newest?.next ?? null);
   const showOlder = async (path: string): Promise<void> => {
@@ -77,8 +82,22 @@ export function MessagesView({ venueId, data }: TabProps) {
           {error}
         </p>
       )}
+      <div class="filters" role="group" aria-label="Show">
+        {[false, true].map((only) => (
+          <button
+            key={String(only)}
+            type="button"
+            class={`chip-btn${failedOnly === only ? ' on' : ''}`}
+            aria-pressed={failedOnly === only}
+            data-testid={only ? 'messages-failed-only' : 'messages-all'}
+            onClick={() => setFailedOnly(only)}
+          >
+            {only ? 'Not delivered' : 'All'}
+          </button>
+        ))}
+      </div>
       {messages === null && !error && <p class="muted">Loading messages…</p>}
-      {messages?.length === 0 && <p class="empty">No messages sent to guests yet.</p>}
+      {messages?.length === 0 && <p class="empty">{failedOnly ? 'No message has failed.' : 'No messages sent to guests yet.'}</p>}
       <ul class="message-list" data-testid="messages">
         {messages?.map((m) => (
           <li
