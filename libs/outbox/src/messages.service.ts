@@ -35,11 +35,14 @@ export class MessagesService {
       ...(q.template !== undefined ? { template: q.template } : {}),
       ...(q.channel !== undefined ? { channel: q.channel } : {}),
       ...(q.status !== undefined ? { status: q.status } : {}),
-      ...(q.to !== undefined ? { to: recordedRecipient(q.to, await this.tx.read((m) => this.repo.countryOf(m, venueId))) } : {}),
       ...(q.before !== undefined ? { before: decodeCursor(q.before) } : {}),
     };
-    // One row more than asked says whether an older page exists, so nothing is cut silently.
-    const rows = await this.tx.read((m) => this.repo.page(m, venueId, filter, limit + 1));
+    // One row more than asked says whether an older page exists, so nothing is cut silently. A
+    // recipient is read with the venue's country, in the same read.
+    const rows = await this.tx.read(async (m) => {
+      const to = q.to !== undefined ? { to: recordedRecipient(q.to, await this.repo.countryOf(m, venueId)) } : {};
+      return this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);
+    });
     return toPage(rows.map(toMessageView), limit, encodeCursor);
   }
 }
