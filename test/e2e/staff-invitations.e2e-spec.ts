@@ -1,8 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { JobScheduler } from '@hostboard/jobs';
+import { NOT_SENT } from '@hostboard/outbox';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
+import { relayOn } from '../support/outbox-relay.js';
 import { freshAddress } from '../support/restaurant.js';
 import { addMember, createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 
@@ -266,5 +271,81 @@ describe('pending invitations: listed and cancelled by managers and owners', () 
       status: 422,
       code: 'IDEMPOTENCY_KEY_REUSED',
     });
+  });
+});
+
+describe('an invitation email the relay has not sent yet dies with its link', () => {
+  const mail: Array<{ to: string; data: string }> = [];
+  let smtp: SMTPServer;
+  let smtpUrl: string;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let data = '';
+        stream.on('data', (c: Buffer) => (data += c.toString()));
+        stream.on('end', () => {
+          mail.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    // Invitations go by email; the in-process jobs are stopped so that only the test relays.
+    t = await startApp({ env: { SMTP_URL: smtpUrl, REDIS_URL: '' } });
+    await t.app.get(JobScheduler).stop();
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(resolve));
+  });
+
+  const invite = async (venueId: string, by: Staff, email: string, role: string): Promise<string> => {
+    const res = await request(t.baseUrl)
+      .post(`/v1/venues/${venueId}/members`)
+      .set(by.auth)
+      .send({ email, role, name: `New ${role}` })
+      .expect(201);
+    const body = res.body as { invitation: { id: string; delivery: string } };
+    expect(body.invitation.delivery).toBe('email');
+    return body.invitation.id;
+  };
+  const relayAll = async (): Promise<void> => {
+    const relay = relayOn(t, { SMTP_URL: smtpUrl });
+    while ((await relay.relay()) > 0);
+  };
+  const outbox = (email: string): Promise<Array<{ status: string; not_sent_reason: string | null }>> =>
+    t.app
+      .get<DataSource>(getDataSourceToken())
+      .query(`SELECT status, not_sent_reason FROM outbox_messages WHERE to_address = $1 ORDER BY id`, [email]);
+
+  it('a cancelled invitation’s email is held back with the reason; nothing reaches the address', async () => {
+    const owner = await signUp(t, 'mail-cancel-owner');
+    const venue = await createVenue(t, owner);
+    const email = `wrong-${randomBytes(4).toString('hex')}@example.test`;
+    const id = await invite(venue.id, owner, email, 'host');
+    await request(t.baseUrl).delete(`/v1/venues/${venue.id}/invitations/${id}`).set(owner.auth).expect(200);
+    await relayAll();
+    expect(mail.filter((m) => m.to === email)).toEqual([]);
+    expect(await outbox(email)).toEqual([{ status: 'recorded', not_sent_reason: NOT_SENT.invitationEnded }]);
+  });
+
+  it('an invitation sent again replaces the first: one email, with the link that works', async () => {
+    const owner = await signUp(t, 'mail-again-owner');
+    const venue = await createVenue(t, owner);
+    const email = `again-${randomBytes(4).toString('hex')}@example.test`;
+    await invite(venue.id, owner, email, 'host');
+    await invite(venue.id, owner, email, 'manager');
+    await relayAll();
+    const letters = mail.filter((m) => m.to === email);
+    expect(letters).toHaveLength(1);
+    expect(letters[0]?.data).toContain('as manager');
+    const token = /#claim=([A-Za-z0-9_-]{43})/.exec((letters[0]?.data ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
+    await request(t.baseUrl).post('/v1/auth/invitations/claim').send({ token, password: pw() }).expect(201);
+    expect((await outbox(email)).map((m) => m.not_sent_reason)).toEqual([NOT_SENT.invitationEnded, null]);
   });
 });

@@ -26,6 +26,7 @@ export const NOT_SENT = {
   offerSentElsewhere: 'not sent: the table-ready message of that offer went to the party’s earlier contact',
   tooOld: (minutes: number): string => `not sent: more than ${minutes} minutes old when a provider could take it`,
   contactRemoved: 'not sent: staff removed this contact from the party before a provider could take it',
+  invitationEnded: 'not sent: the invitation was cancelled or replaced before a provider could take it',
 };
 
 /** A message held back after the provider had refused it: it failed (see `holdBack`). */

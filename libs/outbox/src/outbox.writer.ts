@@ -65,6 +65,19 @@ export class OutboxWriter {
     );
   }
 
+  /**
+   * Holds back, with `reason`, the messages of `template` to `to` at a venue that the relay has not
+   * taken yet: what they carry stopped being true (the link of an invitation just cancelled). One
+   * already being handed over (`sending`) is left to finish.
+   */
+  async holdBackUnsent(tx: EntityManager, m: { venueId: string; template: string; to: string; reason: string }): Promise<void> {
+    await tx.query(
+      `UPDATE outbox_messages SET not_sent_reason = $4
+        WHERE venue_id = $1 AND template = $2 AND to_address = $3 AND status = 'recorded' AND not_sent_reason IS NULL`,
+      [m.venueId, m.template, m.to, m.reason],
+    );
+  }
+
   /** The row `record` writes, for a caller that writes it together with its other rows. */
   row(m: NewMessage): PendingInsert<OutboxMessage> {
     return this.rows([m]);

@@ -21,7 +21,7 @@ import { AuthService, BAD_LOGIN, type SessionView } from '../sessions/auth.servi
 import { hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '../sessions/secret-token.js';
 import type { StaffUser } from '../users/staff-user.entity.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
-import { claimPath, invitationEmail, STAFF_INVITATION_TEMPLATE } from './invitation.email.js';
+import { claimPath, holdBackInvitationEmail, invitationEmail, STAFF_INVITATION_TEMPLATE } from './invitation.email.js';
 import type { InvitationDelivery } from './staff-invitation.entity.js';
 import { StaffInvitationRepository } from './staff-invitation.repository.js';
 
@@ -72,6 +72,7 @@ export class InvitationService {
     const delivery: InvitationDelivery = this.config.SMTP_URL ? 'email' : 'in-person';
     const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
     await this.invitations.endOpen(manager, input.venueId, input.user.id, now, 'replaced');
+    await holdBackInvitationEmail(this.outbox, manager, input.venueId, input.user.email);
     const id = randomUUID();
     await this.invitations.insert(manager, {
       id,
@@ -116,8 +117,10 @@ export class InvitationService {
   }
 
   /** A member's removal cancels the links still open to them. */
-  cancelOpen(manager: EntityManager, venueId: string, userId: string): Promise<void> {
-    return this.invitations.endOpen(manager, venueId, userId, this.clock.now(), 'cancelled');
+  async cancelOpen(manager: EntityManager, venueId: string, userId: string): Promise<void> {
+    await this.invitations.endOpen(manager, venueId, userId, this.clock.now(), 'cancelled');
+    const user = await this.users.findById(manager, userId);
+    if (user) await holdBackInvitationEmail(this.outbox, manager, venueId, user.email);
   }
 
   /**

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock, DomainException, ErrorCode, mayGrant, TransactionRunner, type Role } from '@hostboard/core';
+import { OutboxWriter } from '@hostboard/outbox';
 import { AuditLog } from '../audit/audit.log.js';
 import { MembershipRepository } from '../memberships/membership.repository.js';
+import { holdBackInvitationEmail } from './invitation.email.js';
 import type { InvitationDelivery } from './staff-invitation.entity.js';
 import { StaffInvitationRepository, type DescribedInvitation } from './staff-invitation.repository.js';
 
@@ -49,6 +51,7 @@ export class PendingInvitationsService {
     private readonly invitations: StaffInvitationRepository,
     private readonly memberships: MembershipRepository,
     private readonly audit: AuditLog,
+    private readonly outbox: OutboxWriter,
   ) {}
 
   /** Open ones only (not ended, not expired at the clock's now), newest first. */
@@ -65,7 +68,8 @@ export class PendingInvitationsService {
   }
 
   /**
-   * Ends an open link: a claim of it from now on answers TOKEN_INVALID like any dead link. Only one
+   * Ends an open link: a claim of it from now on answers TOKEN_INVALID like any dead link, and its
+   * email, if the relay has not taken it yet, is never sent. Only one
    * who may grant its role cancels it. A link already claimed, replaced, cancelled or expired is
    * refused 409 with how it ended, so a second tap reads plainly; a retry with the same
    * Idempotency-Key gets the first answer.
@@ -82,6 +86,7 @@ export class PendingInvitationsService {
       const ended = endedState(invitation, now);
       if (ended) throw alreadyEnded(invitation, ended);
       await this.invitations.end(manager, invitation.id, now, 'cancelled');
+      await holdBackInvitationEmail(this.outbox, manager, venueId, invitation.email);
       await this.audit.record(manager, {
         action: 'invitation-cancelled',
         venueId,
