@@ -204,7 +204,7 @@ describe('a party’s contact, read and corrected by the host', () => {
     expect((await board()).queue.find((e) => e.id === p.entry.id)?.reach).toBe('failed');
   });
 
-  it('a table-ready text that failed to a wrong number: the corrected number is not told of a withdrawal it never heard the offer of', async () => {
+  it('a table-ready text that failed to a wrong number: the corrected number is sent the offer with what is left of its hold, then its withdrawal', async () => {
     const wrong = '+13125550146';
     const right = '+13125550147';
     const p = await joined(t, host, v.id, { name: 'Misheard', partySize: 2, phone: wrong });
@@ -214,31 +214,71 @@ describe('a party’s contact, read and corrected by the host', () => {
       .set(host.auth)
       .send({ entryId: p.entry.id, entryVersion: 1, tableIds: [v.tableIds['T1']] })
       .expect(201);
+    const expiresAt = (offered.body as { offer: { expiresAt: string } }).offer.expiresAt;
     await relay();
     expect((await messages(t, owner, v.id)).find((m) => m.template === 'table-ready')).toMatchObject({
       to: wrong,
       status: 'failed',
     });
+    // The guest comes to the desk a minute and a half later: "I never got a text".
+    clock.advance(90_000);
     const version = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
     await correct(host, p.entry.id, { entryVersion: version, phone: right }).expect(200);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+    // What is left of the hold, rounded down, and the same deadline as the first text.
+    const left = Math.floor((Date.parse(expiresAt) - clock.now().getTime()) / 60_000);
+    const resent = provider.taken()[0]?.form.get('Body') ?? '';
+    expect(resent).toContain(`Please confirm within ${left} minute`);
+    expect(resent).toContain('6:05 PM');
+    // A second correction (the name) sends nothing more.
+    const named = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await correct(host, p.entry.id, { entryVersion: named, name: 'Misheard Again' }).expect(200);
+    await relay();
+    expect(provider.taken()).toHaveLength(1);
+
     const offerId = (offered.body as { offer: { id: string } }).offer.id;
     await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(host.auth).expect(200);
     await relay();
-    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([]);
+    // The number that heard of the offer hears of its withdrawal.
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right, right]);
     expect((await messages(t, owner, v.id)).find((m) => m.template === 'offer-withdrawn')).toMatchObject({
       to: right,
-      status: 'recorded',
-      notSentReason: 'not sent: the table-ready message of that offer went to the party’s earlier contact',
+      status: 'sent',
     });
-    // The next offer's table-ready reaches the corrected number.
-    const again = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
-    await request(t.baseUrl)
+  });
+
+  it('a table-ready text delivered to a wrong number: the corrected number gets it too; a text still waiting goes only once', async () => {
+    const wrong = '+13125550148';
+    const right = '+13125550149';
+    const p = await joined(t, host, v.id, { name: 'Wrong Digit', partySize: 2, phone: wrong });
+    const offered = await request(t.baseUrl)
       .post(`/v1/venues/${v.id}/offers`)
       .set(host.auth)
-      .send({ entryId: p.entry.id, entryVersion: again, tableIds: [v.tableIds['T1']] })
+      .send({ entryId: p.entry.id, entryVersion: 1, tableIds: [v.tableIds['T1']] })
       .expect(201);
     await relay();
-    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([wrong, wrong]);
+    clock.advance(30_000);
+    const version = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await correct(host, p.entry.id, { entryVersion: version, phone: right }).expect(200);
+    // Corrected twice before the relay runs: the text waiting for the provider follows, one of it.
+    clock.advance(10_000);
+    const again = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    const other = '+13125550150';
+    await correct(host, p.entry.id, { entryVersion: again, phone: other }).expect(200);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([wrong, wrong, other]);
+    expect(provider.taken()[2]?.form.get('Body')).toContain('Please confirm within 4 minutes');
+    const offerId = (offered.body as { offer: { id: string } }).offer.id;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(host.auth).expect(200);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([wrong, wrong, other, other]);
+    // A party no longer holding an offer is sent nothing more on a correction.
+    const after = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await correct(host, p.entry.id, { entryVersion: after, phone: right }).expect(200);
+    await relay();
+    expect(provider.taken()).toHaveLength(4);
   });
 
   it('a name and contact corrected while the party holds an offer follow it to the table and the list to seat', async () => {

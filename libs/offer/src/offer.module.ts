@@ -17,6 +17,8 @@ import { BoardSnapshotSource } from '@hostboard/board';
 import { BoardSnapshotService } from './lifecycle/board-snapshot.service.js';
 import { OfferExpiryHandlers } from './jobs/offer-expiry.handlers.js';
 import { OfferExpiryScheduler } from './jobs/offer-expiry.scheduler.js';
+import { OfferContactFollower } from './lifecycle/offer-contact.follower.js';
+import { TableReadyMessages } from './lifecycle/table-ready.messages.js';
 
 /** Offers, promotions, acceptance, withdrawal, cancellation and the sweep. */
 @Module({
@@ -32,6 +34,8 @@ import { OfferExpiryScheduler } from './jobs/offer-expiry.scheduler.js';
     QueueReadService,
     SandboxClockService,
     TableOfferService,
+    TableReadyMessages,
+    OfferContactFollower,
     BoardSnapshotService,
     { provide: BoardSnapshotSource, useExisting: BoardSnapshotService },
     OfferExpiryScheduler,

@@ -111,7 +111,8 @@ export class OutboxRelayRepository {
     );
     // A party that never heard its table was ready is not told the offer was withdrawn or lapsed:
     // not when that message was held back, nor at a contact staff corrected since it was addressed
-    // (the new phone never had it, whatever became of it at the old one).
+    // (the new phone never had it, whatever became of it at the old one), unless the corrected
+    // contact was sent the offer itself (OfferContactFollower).
     // (A second statement: the first one's marks are not visible to itself.)
     const followers = returningRows<GaveUp & { status: string }>(
       await tx.query(
@@ -123,6 +124,11 @@ export class OutboxRelayRepository {
                           WHERE r.entry_id = c.entry_id AND r.reservation_id = c.reservation_id
                             AND r.channel = c.channel AND r.template = $4::text
                             AND (r.not_sent_reason IS NOT NULL OR r.to_address <> c.to_address)
+                            -- unless that contact was sent the offer too (after a correction)
+                            AND NOT EXISTS (SELECT 1 FROM outbox_messages s
+                                             WHERE s.entry_id = c.entry_id AND s.reservation_id = c.reservation_id
+                                               AND s.channel = c.channel AND s.template = $4::text
+                                               AND s.to_address = c.to_address AND s.not_sent_reason IS NULL)
                           LIMIT 1) AS reason
                    FROM outbox_messages c
                   WHERE c.status = 'recorded' AND c.not_sent_reason IS NULL AND c.channel = ANY($1)

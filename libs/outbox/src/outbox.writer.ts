@@ -45,6 +45,26 @@ export class OutboxWriter {
     await insertEntities(tx, target, rows);
   }
 
+  async recordAll(tx: EntityManager, messages: NewMessage[]): Promise<void> {
+    const { target, rows } = this.rows(messages);
+    await insertEntities(tx, target, rows);
+  }
+
+  /** Whether a message of this kind about a party's booking went, or is to go, to `to` (one held back or failed does not count). */
+  async hasMessage(
+    tx: EntityManager,
+    m: { entryId: string; reservationId: string; template: string; channel: OutboxChannel; to: string },
+  ): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT 1 FROM outbox_messages
+        WHERE entry_id = $1 AND reservation_id = $2 AND template = $3 AND channel = $4 AND to_address = $5
+          AND status <> 'failed' AND not_sent_reason IS NULL
+        LIMIT 1`,
+      [m.entryId, m.reservationId, m.template, m.channel, m.to],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Staff corrected a party's contact on `channel` from `from` to `to` (null: removed). A message is
    * addressed when it is recorded, so what the relay has not taken yet would still go to the address

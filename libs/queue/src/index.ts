@@ -1,3 +1,4 @@
+export * from './correction/entry-correction.hooks.js';
 export * from './correction/entry-correction.service.js';
 export * from './day-close/business-day.closer.js';
 export * from './entries/entry-read.service.js';

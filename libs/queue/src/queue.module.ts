@@ -7,6 +7,7 @@ import { VenueModule } from '@hostboard/venue';
 import { BusinessDayCloser } from './day-close/business-day.closer.js';
 import { EntryReadService } from './entries/entry-read.service.js';
 import { EntryCredentials } from './sessions/entry-credentials.js';
+import { EntryCorrectionHooks } from './correction/entry-correction.hooks.js';
 import { EntryCorrectionService } from './correction/entry-correction.service.js';
 import { EntryDetailsService } from './details/entry-details.service.js';
 import { EntryDetailsController } from './http/entry-details.controller.js';
@@ -35,6 +36,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     JoinLimiter,
     QuoteService,
     EntryCorrectionService,
+    EntryCorrectionHooks,
     EntryDetailsService,
     QueueTokenRepository,
     QueueTokenService,
@@ -49,6 +51,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
   ],
   exports: [
     QueueEntryRepository,
+    EntryCorrectionHooks,
     JoinService,
     QuoteService,
     QueueSessionService,

@@ -19,7 +19,7 @@ import {
   type ReservationView,
 } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { GuestMessenger, OutboxWriter, tableReadyText } from '@hostboard/outbox';
+import { OutboxWriter } from '@hostboard/outbox';
 import { QueueEntryRepository } from '@hostboard/queue';
 import { RunningWindowFinder, VenueClock, VenueRepository } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
@@ -28,7 +28,7 @@ import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 import { OFFER_NOT_OPEN } from './acceptance.service.js';
 import { SweepService } from './sweep.service.js';
-import { holdLengthWords, TABLE_READY_TEMPLATE, tableReadyEmail } from './table-ready.email.js';
+import { TableReadyMessages } from './table-ready.messages.js';
 
 export const SKIPS_HEAD = 'This queue is in strict order: offer a table to the oldest waiting party first (details.headEntryId).';
 
@@ -56,7 +56,7 @@ export class TableOfferService {
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly outbox: OutboxWriter,
-    private readonly guest: GuestMessenger,
+    private readonly ready: TableReadyMessages,
     private readonly sweep: SweepService,
     private readonly expiryJobs: OfferExpiryScheduler,
   ) {}
@@ -144,43 +144,16 @@ export class TableOfferService {
           { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
         ),
       ];
-      if (entry.email) {
-        const email = tableReadyEmail({
-          venueName: venue.name,
-          partyName: entry.name,
-          holdSeconds: venue.holdSeconds,
-          expiresAtLocal: this.clock.localStamp(venue, expiresAt),
-        });
-        rows.push(
-          this.outbox.row({
-            venueId,
-            to: entry.email,
-            template: TABLE_READY_TEMPLATE,
-            ...this.guest.withQueueLink(email),
-            entryId: entry.id,
-            reservationId: reservation.id,
-            at: now,
-          }),
-        );
-      }
-      // The same facts as a text, to a party that gave a phone.
-      if (entry.phone) {
-        const body = tableReadyText({
-          venueName: venue.name,
-          holdLength: holdLengthWords(venue.holdSeconds),
-          // With its zone, like the email: on the night clocks fall back, 1:35 AM happens twice.
-          expiresAtLocal: this.clock.localStamp(venue, expiresAt),
-          link: this.guest.queueLink,
-        });
-        await this.guest.text(m, {
-          venueId,
-          party: entry,
-          template: TABLE_READY_TEMPLATE,
-          body,
-          at: now,
-          reservationId: reservation.id,
-        });
-      }
+      // "Your table is ready", on each channel the party gave, with the other rows.
+      const ready = this.ready.build({
+        venue,
+        party: entry,
+        reservationId: reservation.id,
+        expiresAt,
+        holdSeconds: venue.holdSeconds,
+        at: now,
+      });
+      if (ready.length > 0) rows.push(this.outbox.rows(ready));
       await this.board.appendWith(
         tx,
         venueId,

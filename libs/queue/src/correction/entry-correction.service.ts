@@ -17,6 +17,7 @@ import {
   duplicateContact,
 } from '../join/join-rules.js';
 import { ENTRY_NOT_IN_QUEUE } from '../tokens/token-replacement.service.js';
+import { EntryCorrectionHooks } from './entry-correction.hooks.js';
 
 export interface EntryCorrection {
   entryVersion: number;
@@ -34,7 +35,8 @@ export const ENTRY_STALE = 'The entry changed since you read it; reload the queu
  * entry. The place is kept (received time and sequence untouched), the version bumps, a changed party
  * size is held to the cap again and a changed contact to the one-entry rule again, and the history
  * names what changed. Messages not yet handed to a provider follow a corrected contact (OutboxWriter.readdress):
- * the host corrected it because the old one was wrong.
+ * the host corrected it because the old one was wrong; what else must follow it (a live offer's
+ * message) is registered with EntryCorrectionHooks.
  */
 @Injectable()
 export class EntryCorrectionService {
@@ -48,6 +50,7 @@ export class EntryCorrectionService {
     private readonly seating: TablesRepository,
     private readonly outbox: OutboxWriter,
     private readonly reservations: ReservationRepository,
+    private readonly hooks: EntryCorrectionHooks,
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
@@ -115,6 +118,14 @@ export class EntryCorrectionService {
       ] as const) {
         if (from !== null && from !== to) await this.outbox.readdress(tx.manager, { entryId: entry.id, channel, from, to });
       }
+      if (next.email !== entry.email || next.phone !== entry.phone)
+        await this.hooks.contactCorrected(tx.manager, {
+          venue,
+          entry: { id: entry.id, name: next.name, status: entry.status },
+          before: { email: entry.email, phone: entry.phone },
+          after: { email: next.email, phone: next.phone },
+          at: now,
+        });
       const version = entry.version + 1;
       await this.history.append(tx.manager, {
         venueId,
