@@ -475,6 +475,28 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await page.context().close();
     }, 60_000);
 
+    it('Messages: a guest’s address, however typed, lists only the messages to that guest, each with the party’s name', async () => {
+      const page = await open(phone, 'messages');
+      await page.getByTestId('message').first().waitFor();
+      await page.getByTestId('messages-recipient').fill('  GUEST-3-2@Example.test ');
+      await page.getByTestId('messages-find').click();
+      await page.getByTestId('message').nth(3).waitFor({ state: 'detached' });
+      const to = await page.getByTestId('message-to').allTextContents();
+      // Joined, table ready, and (cancelled while offered) the withdrawal: three, all hers.
+      expect(to).toHaveLength(3);
+      for (const line of to) expect(line).toContain('to Guest 3-2 (guest-3-2@example.test)');
+      await screenshot(page, 'backoffice-phone-messages-recipient');
+      expect(await page.evaluate(OFF_SCREEN)).toEqual({ sideways: 0, offScreen: [] });
+      // Someone the venue never wrote to: said so, not an empty page.
+      await page.getByTestId('messages-recipient').fill('nobody@example.test');
+      await page.getByTestId('messages-find').click();
+      await page.locator('.empty', { hasText: 'No messages to nobody@example.test.' }).waitFor();
+      // Emptied: the whole list again.
+      await page.getByTestId('messages-recipient').fill('');
+      await page.getByTestId('message').nth(5).waitFor();
+      await page.context().close();
+    }, 60_000);
+
     it('Reports: a range that ends before it starts is refused, and no report of other dates is left under the new ones', async () => {
       const page = await open(phone, 'reports');
       await page.getByTestId('report-summary').waitFor();

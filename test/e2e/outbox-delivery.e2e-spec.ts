@@ -107,6 +107,28 @@ describe('outbox delivery: order, what is too late to send, retries', () => {
   const byTemplate = (list: MessageBody[], template: string): MessageBody | undefined =>
     list.find((m) => m.template === template);
 
+  it('the messages list names the party each message was about, by its name now, and when a provider took it', async () => {
+    clock.set(FRIDAY_6PM);
+    const v = await liveVenue(t, owner);
+    const p = await joined(t, owner, v.id, { name: 'Ana Lima', partySize: 2, phone: '+13125550171' });
+    clock.advance(20_000);
+    await relayAll(relayWith());
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}/queue/${p.entry.id}`)
+      .set(owner.auth)
+      .send({ entryVersion: p.entry.version, name: 'Ana Lima-Souza' })
+      .expect(200);
+    const listed = await messages(t, owner, v.id);
+    expect(listed.map((m) => [m.partyName, m.status, m.sentAt])).toEqual([
+      ['Ana Lima-Souza', 'sent', new Date(FRIDAY_6PM.getTime() + 20_000).toISOString()],
+    ]);
+    // Not sent yet: no sent time.
+    await joined(t, owner, v.id, { name: 'Bo', partySize: 2, phone: '+13125550172' });
+    const [newest] = await messages(t, owner, v.id);
+    expect(newest).toMatchObject({ partyName: 'Bo', status: 'recorded' });
+    expect(newest?.sentAt).toBeUndefined();
+  });
+
   it('a worker started with a provider after running without one sends only what is timely: not old messages, not ended offers, not sandboxes', async () => {
     clock.set(FRIDAY_6PM);
     const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 2 }] });

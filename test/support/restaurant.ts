@@ -43,6 +43,8 @@ export interface MessageBody {
   notSentReason?: string;
   entryId?: string;
   reservationId?: string;
+  sentAt?: string;
+  partyName?: string;
 }
 
 export interface Window {

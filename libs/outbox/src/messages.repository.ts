@@ -37,4 +37,20 @@ export class MessagesRepository {
       });
     return q.orderBy('m.created_at', 'DESC').addOrderBy('m.id', 'DESC').limit(take).getMany();
   }
+
+  /**
+   * The names of the parties the messages were about, by queue entry or booking id, as they are now
+   * (a corrected name reads corrected): a manager reviewing texts sees who a number belonged to.
+   */
+  async partyNames(tx: EntityManager, rows: OutboxMessage[]): Promise<Map<string, string>> {
+    const entries = [...new Set(rows.flatMap((r) => (r.entryId ? [r.entryId] : [])))];
+    const bookings = [...new Set(rows.flatMap((r) => (!r.entryId && r.reservationId ? [r.reservationId] : [])))];
+    if (entries.length === 0 && bookings.length === 0) return new Map();
+    const found: Array<{ id: string; name: string }> = await tx.query(
+      `SELECT id, name FROM queue_entries WHERE id = ANY($1::uuid[])
+        UNION ALL SELECT id, name FROM reservations WHERE id = ANY($2::uuid[])`,
+      [entries, bookings],
+    );
+    return new Map(found.map((f) => [f.id, f.name]));
+  }
 }

@@ -39,10 +39,19 @@ export class MessagesService {
     };
     // One row more than asked says whether an older page exists, so nothing is cut silently. A
     // recipient is read with the venue's country, in the same read.
-    const rows = await this.tx.read(async (m) => {
+    const { rows, names } = await this.tx.read(async (m) => {
       const to = q.to !== undefined ? { to: recordedRecipient(q.to, await this.repo.countryOf(m, venueId)) } : {};
-      return this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);
+      const page = await this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);
+      return { rows: page, names: await this.repo.partyNames(m, page) };
     });
-    return toPage(rows.map(toMessageView), limit, encodeCursor);
+    return toPage(
+      rows.map((r) => {
+        const view = toMessageView(r);
+        const partyName = names.get(r.entryId ?? r.reservationId ?? '');
+        return partyName === undefined ? view : Object.assign(view, { partyName });
+      }),
+      limit,
+      encodeCursor,
+    );
   }
 }

@@ -35,6 +35,10 @@ export interface MessageView {
   notSentReason?: string;
   entryId?: string;
   reservationId?: string;
+  /** When the provider took it (status `sent`). */
+  sentAt?: string;
+  /** The party it was about, by its name now (the messages list only). */
+  partyName?: string;
 }
 
 /** Records guest messages in the transaction of the change they report (recorded, not sent). */
@@ -146,5 +150,6 @@ export function toMessageView(r: OutboxMessage): MessageView {
     ...(r.notSentReason ? { notSentReason: r.notSentReason } : {}),
     ...(r.entryId ? { entryId: r.entryId } : {}),
     ...(r.reservationId ? { reservationId: r.reservationId } : {}),
+    ...(r.sentAt ? { sentAt: r.sentAt.toISOString() } : {}),
   };
 }

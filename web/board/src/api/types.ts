@@ -228,6 +228,10 @@ export interface Message {
   notSentReason?: string;
   entryId?: string;
   reservationId?: string;
+  /** When the provider took it. */
+  sentAt?: string;
+  /** The party it was about, by its name now. */
+  partyName?: string;
 }
 
 /** A board push: `board.event` carries a type and data, `board.version` only the version. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
-import { localDateTime } from '../format';
+import { localDateTime, localTime } from '../format';
 import { api } from '../state/session';
 import type { TabProps } from './registry';
 
@@ -35,6 +35,9 @@ function merged(newest: Message[], older: Message[]): Message[] {
 export function MessagesView({ venueId, data }: TabProps) {
   /** "Not delivered": after a bad evening, the guests who did not hear from us, without paging through the rest. */
   const [failedOnly, setFailedOnly] = useState(false);
+  /** A guest's phone or email as the manager typed it ("Did Ana get her text?"); the api reads any form of it. */
+  const [typed, setTyped] = useState('');
+  const [recipient, setRecipient] = useState('');
   const [newest, setNewest] = useState<Page | null>(null);
   /** The older pages asked for; `next` is null once the oldest was read. */
   const [older, setOlder] = useState<Page | null>(null);
@@ -46,7 +49,11 @@ export function MessagesView({ venueId, data }: TabProps) {
     setNewest(null);
     setOlder(null);
     const read = (): void => {
-      readPage(`/v1/venues/${venueId}/messages${failedOnly ? '?status=failed' : ''}`).then(
+      const query = new URLSearchParams();
+      if (failedOnly) query.set('status', 'failed');
+      if (recipient) query.set('to', recipient);
+      const qs = query.toString();
+      readPage(`/v1/venues/${venueId}/messages${qs ? `?${qs}` : ''}`).then(
         (p) => live && (setNewest(p), setError(null)),
         (err: unknown) => live && setError(messageOf(err)),
       );
@@ -57,7 +64,7 @@ export function MessagesView({ venueId, data }: TabProps) {
       live = false;
       window.clearInterval(timer);
     };
-  }, [venueId, failedOnly]);
+  }, [venueId, failedOnly, recipient]);
   // The cursor of the oldest page read so far (the newest page's, until an older one was read).
   const nextOlder = older ? older.next : (newest?.next ?? null);
   const showOlder = async (path: string): Promise<void> => {
@@ -82,6 +89,32 @@ export function MessagesView({ venueId, data }: TabProps) {
           {error}
         </p>
       )}
+      <form
+        class="message-search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setRecipient(typed.trim());
+        }}
+      >
+        <input
+          class="search"
+          type="search"
+          name="recipient"
+          placeholder="Guest's phone or email"
+          aria-label="Find the messages to a guest's phone or email"
+          data-testid="messages-recipient"
+          value={typed}
+          onInput={(e) => {
+            setTyped(e.currentTarget.value);
+            // Emptied (the field's clear button too): the whole list again.
+            if (e.currentTarget.value.trim() === '') setRecipient('');
+          }}
+        />
+        <button type="submit" class="btn btn-secondary" data-testid="messages-find">
+          Find
+        </button>
+      </form>
       <div class="filters" role="group" aria-label="Show">
         {[false, true].map((only) => (
           <button
@@ -97,7 +130,15 @@ export function MessagesView({ venueId, data }: TabProps) {
         ))}
       </div>
       {messages === null && !error && <p class="muted">Loading messages…</p>}
-      {messages?.length === 0 && <p class="empty">{failedOnly ? 'No message has failed.' : 'No messages sent to guests yet.'}</p>}
+      {messages?.length === 0 && (
+        <p class="empty">
+          {recipient
+            ? `No ${failedOnly ? 'failed ' : ''}messages to ${recipient}.`
+            : failedOnly
+              ? 'No message has failed.'
+              : 'No messages sent to guests yet.'}
+        </p>
+      )}
       <ul class="message-list" data-testid="messages">
         {messages?.map((m) => (
           <li
@@ -121,8 +162,10 @@ export function MessagesView({ venueId, data }: TabProps) {
                   {m.notSentReason ? ` (${m.notSentReason})` : ''}
                 </span>
               </span>
-              <span class="muted">
-                to {m.to} · {localDateTime(m.createdAt, tz)}
+              <span class="muted" data-testid="message-to">
+                to {m.partyName ? `${m.partyName} (${m.to})` : m.to} · {localDateTime(m.createdAt, tz)}
+                {/* The time only: the relay hands a message over within minutes of recording it, the same day. */}
+                {m.sentAt && tz ? ` · sent ${localTime(m.sentAt, tz)}` : ''}
               </span>
             </header>
             <pre class="body">{m.body}</pre>
