@@ -147,6 +147,8 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${party.entry.id}/token`).set(owner.auth).send({}).expect(201);
     await state(page, 'gone');
     await screenshot(page, 'guest-gone');
+    // The desk gives a new code only to a party still queued; one that left is added again.
+    expect(await page.getByTestId('gone').textContent()).toContain('or adds you again if you left it');
 
     const fresh = await phone();
     await fresh.goto(`${t.baseUrl}/q/`);

@@ -216,7 +216,10 @@ export function App() {
             A queue link stops working at the end of the day, when the desk gives you a new one, or an hour after you first
             confirm or leave with it.
           </p>
-          <p class="strong">Ask at the desk for a new queue link: the host gives you a new code to scan.</p>
+          <p class="strong">
+            Ask at the desk: the host gives you a new code to scan if you are still in the queue, or adds you again if you left
+            it.
+          </p>
         </section>
       )}
       {shown.kind === 'view' && (
