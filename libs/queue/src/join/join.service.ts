@@ -247,6 +247,30 @@ export class JoinService {
         }),
       );
     }
+    // The same facts as a text, to a party that gave a phone: in the same statement as the rest.
+    if (venue.seating === 'tables' && entry.phone) {
+      const body = queueJoinedText({
+        venueName: venue.name,
+        partySize: entry.partySize,
+        position: standing.position,
+        waitMinutes: standing.waitMinutes,
+        joinedAt: this.clock.localStamp(venue, now),
+        serviceEndsAt: serviceEnd,
+        link: this.guest.queueLink,
+      });
+      rows.push(
+        this.outbox.row({
+          venueId: venue.id,
+          channel: 'sms',
+          to: entry.phone,
+          template: QUEUE_JOINED_TEMPLATE,
+          subject: '',
+          body,
+          entryId: entry.id,
+          at: now,
+        }),
+      );
+    }
     const result: JoinResult = {
       entry: toEntryView(entry),
       position: standing.position,
@@ -268,19 +292,6 @@ export class JoinService {
       now,
       rows,
     );
-    // The same facts as a text, to a party that gave a phone.
-    if (venue.seating === 'tables' && entry.phone) {
-      const body = queueJoinedText({
-        venueName: venue.name,
-        partySize: entry.partySize,
-        position: standing.position,
-        waitMinutes: standing.waitMinutes,
-        joinedAt: this.clock.localStamp(venue, now),
-        serviceEndsAt: serviceEnd,
-        link: this.guest.queueLink,
-      });
-      await this.guest.text(tx.manager, { venueId: venue.id, party: entry, template: QUEUE_JOINED_TEMPLATE, body, at: now });
-    }
     return result;
   }
 }
