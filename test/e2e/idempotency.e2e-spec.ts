@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import pg from 'pg';
 import request from 'supertest';
 import { IdempotencyStore } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
@@ -223,6 +224,60 @@ describe('Idempotency-Key', () => {
       const res = await deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', 'k-late-r').expect(422);
       expect((res.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
       expect(await activeEntries(t, owner, venue.id)).toHaveLength(1);
+    });
+  });
+
+  /**
+   * A venue command takes the key's lock in the statement that takes the venue's (one round trip
+   * less); the key's lock still comes first, so a request whose key is still running is refused at
+   * once, not after waiting for the venue.
+   */
+  describe('the key’s lock, taken with the venue’s', () => {
+    it('joins with one key, sent together, run once (20 rounds)', async () => {
+      const venue = await sandboxVenue(t, owner, { clock: '2026-03-04T18:10:00-06:00' });
+      for (let round = 0; round < 20; round++) {
+        const p = party(2);
+        const answers = await Promise.all(
+          Array.from({ length: 5 }, () => deskJoin(t, owner, venue.id, p).set('Idempotency-Key', `k-join-race-${round}`)),
+        );
+        const fresh = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
+        const others = answers.filter(
+          (r) =>
+            (r.status === 201 && r.headers['idempotent-replayed'] === 'true') ||
+            (r.status === 409 && (r.body as { error: { code: string } }).error.code === 'IDEMPOTENCY_IN_PROGRESS'),
+        );
+        expect([fresh.length, others.length]).toEqual([1, 4]);
+      }
+      expect(await activeEntries(t, owner, venue.id)).toHaveLength(20);
+    });
+
+    const withServer = process.env['DATABASE_URL'] ? it : it.skip;
+    withServer('a key still running on another connection is refused at once while that connection holds the venue', async () => {
+      const venue = await sandboxVenue(t, owner, { clock: '2026-03-04T18:10:00-06:00' });
+      const key = 'k-held-elsewhere';
+      const other = new pg.Client({ connectionString: t.db.url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [
+          `staff:${owner.userId} venue:${venue.id.toLowerCase()}\n${key}`,
+        ]);
+        await other.query('SELECT id FROM venues WHERE id = $1 FOR UPDATE', [venue.id]);
+        // Had the venue's lock been taken first, this would wait until the other connection ends.
+        const res = await deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', key).timeout(5_000);
+        expect([res.status, (res.body as { error: { code: string } }).error.code]).toEqual([409, 'IDEMPOTENCY_IN_PROGRESS']);
+      } finally {
+        await other.query('ROLLBACK');
+        await other.end();
+      }
+      await deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', key).expect(201);
+      // An unknown venue is still not found, key or not.
+      const unknown = await request(t.baseUrl)
+        .post('/v1/venues/00000000-0000-4000-8000-000000000000/queue')
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-unknown')
+        .send(party(2));
+      expect(unknown.status).toBe(404);
     });
   });
 });

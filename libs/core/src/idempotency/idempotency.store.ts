@@ -37,17 +37,8 @@ export class IdempotencyStore {
    * row (`replayAfterFailure`). The database, not the timing, keeps the command from running twice.
    */
   async enter(tx: EntityManager, claim: IdempotencyClaim): Promise<void> {
-    const rows = await preparedQuery<{ locked: boolean }>(
-      tx,
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 7)) AS locked',
-      [`${claim.scope}\n${claim.key}`],
-    );
-    if (!rows[0]?.locked) {
-      throw new DomainException(
-        ErrorCode.IDEMPOTENCY_IN_PROGRESS,
-        'A request with this Idempotency-Key is still running; retry it shortly.',
-      );
-    }
+    const rows = await preparedQuery<{ locked: boolean }>(tx, `SELECT ${keyLockCondition('$1')} AS locked`, [keyLockName(claim)]);
+    if (!rows[0]?.locked) throw keyInProgress();
   }
 
   /**
@@ -139,4 +130,26 @@ export class IdempotencyStore {
  */
 function toJson(body: unknown): unknown {
   return body === undefined ? {} : JSON.parse(JSON.stringify(body));
+}
+
+/**
+ * The key's transaction-scoped advisory lock as a condition (`enter`), for a command's first statement
+ * to take it with its own lock (one round trip less, see KeyLock): `param` names the parameter that
+ * holds `keyLockName(claim)`. An uncorrelated subquery is a one-time filter, evaluated before the
+ * statement scans or locks any row: a key still running is refused at once, never after waiting on
+ * the venue's lock.
+ */
+export function keyLockCondition(param: string): string {
+  return `(SELECT pg_try_advisory_xact_lock(hashtextextended(${param}, 7)))`;
+}
+
+export function keyLockName(claim: Pick<IdempotencyClaim, 'scope' | 'key'>): string {
+  return `${claim.scope}\n${claim.key}`;
+}
+
+export function keyInProgress(): DomainException {
+  return new DomainException(
+    ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+    'A request with this Idempotency-Key is still running; retry it shortly.',
+  );
 }

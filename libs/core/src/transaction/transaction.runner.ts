@@ -5,7 +5,7 @@ import { DomainException } from '../errors/domain.exception.js';
 import { httpStatusOf } from '../errors/error-code.js';
 import { CommitThenRefuse } from './commit-then-refuse.js';
 import { ErrorCode } from '../errors/error-code.js';
-import { IdempotencyStore } from '../idempotency/idempotency.store.js';
+import { IdempotencyStore, keyLockName } from '../idempotency/idempotency.store.js';
 import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
 import { IdempotentReplay } from './idempotent-replay.js';
 import { withTimeout } from '../redis/redis-clients.js';
@@ -14,8 +14,16 @@ import type { PendingInsert } from './entity-rows.js';
 import { lockVenueRow } from './venue-lock.js';
 
 export interface CommandOptions<T> {
-  /** Runs first inside the transaction, e.g. `SELECT … FOR UPDATE` on the venue row. */
-  lock?: (tx: EntityManager) => Promise<void>;
+  /**
+   * Runs first inside the transaction, e.g. `SELECT … FOR UPDATE` on the venue row; given the
+   * Idempotency-Key's lock name when `keyLockedByCommand` (the lock's statement takes it too).
+   */
+  lock?: (tx: EntityManager, keyLock?: string) => Promise<void>;
+  /**
+   * The command's first statement (`lock`, or else the first of `fn`) takes the Idempotency-Key's
+   * lock with its own (`keyLockCondition` with `Tx.keyLock`), saving the key's own round trip.
+   */
+  keyLockedByCommand?: boolean;
   /** What a replay of this command answers, when it differs from the first answer (a token shown once). */
   storedAs?: (result: T) => unknown;
   /** Turns a database refusal (a unique or exclusion violation) into the domain's answer. */
@@ -57,8 +65,9 @@ export class TransactionRunner {
     const claim = this.takeClaim();
     try {
       const outcome = await this.run(async (tx): Promise<{ result: T } | { refusal: DomainException }> => {
-        if (claim) await this.idempotency.enter(tx.manager, claim);
-        await options.lock?.(tx.manager);
+        const keyLock = claim && options.keyLockedByCommand ? keyLockName(claim) : undefined;
+        if (claim && !keyLock) await this.idempotency.enter(tx.manager, claim);
+        await options.lock?.(tx.manager, keyLock);
         // What the key records for this result: its status, and the body a replay gets.
         const answer = (key: IdempotencyClaim, result: T): [IdempotencyClaim, number, unknown] => [
           key,
@@ -73,7 +82,8 @@ export class TransactionRunner {
         };
         let result: T;
         try {
-          result = await fn({ ...tx, answerRow });
+          // A lock of its own took the key's lock already: the work's first statement need not.
+          result = await fn({ ...tx, answerRow, ...(keyLock && !options.lock ? { keyLock } : {}) });
         } catch (err) {
           if (!(err instanceof CommitThenRefuse)) throw err;
           if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
@@ -108,7 +118,7 @@ export class TransactionRunner {
 
   /** A command of one venue: its row lock is taken first, before any read that informs the decision. */
   venueCommand<T>(venueId: string, fn: (tx: Tx) => Promise<T>, options: Omit<CommandOptions<T>, 'lock'> = {}): Promise<T> {
-    return this.command({ ...options, lock: (m) => lockVenueRow(m, venueId) }, fn);
+    return this.command({ ...options, lock: (m, keyLock) => lockVenueRow(m, venueId, keyLock), keyLockedByCommand: true }, fn);
   }
 
   /** Only the first command of a request answers for its Idempotency-Key. */

@@ -12,4 +12,9 @@ export interface Tx {
    * Empty when there is no key to record.
    */
   answerRow?(result: unknown): PendingInsert[];
+  /**
+   * In a command that takes the Idempotency-Key's lock in its first statement (`keyLockedByCommand`):
+   * the key's lock name, for that statement's `keyLockCondition`. Undefined without a key.
+   */
+  keyLock?: string;
 }

@@ -40,9 +40,9 @@ export class AcceptanceService {
     onlyEntryId?: string,
   ): Promise<{ offer: OfferView; reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      const venue = await this.venues.lock(m, venueId);
+      const venue = await this.venues.lock(m, venueId, tx.keyLock);
       // The offer, its reservation and tables in one read after the lock (issue 18).
       const found = await readTogether(m, {
         offer: this.offers.findRead(m, venueId, offerId),
@@ -120,8 +120,8 @@ export class AcceptanceService {
    */
   async withdraw(venueId: string, offerId: string): Promise<{ offer: OfferView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({}, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+    return this.tx.command({ keyLockedByCommand: true }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
       // The tables are read before the hold ends (ending it releases them), so the answer still says
       // which tables the withdrawn offer held.
       const { offer, tableIds } = await readTogether(tx.manager, {

@@ -52,8 +52,8 @@ export class CancellationService {
    */
   async cancelEntry(venueId: string, entryId: string, onlyEntryId?: string): Promise<CancelledEntry> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({}, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+    return this.tx.command({ keyLockedByCommand: true }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
       const entry = await this.entries.find(tx.manager, venueId, entryId);
       if (!entry || (onlyEntryId !== undefined && entry.id !== onlyEntryId))
         throw DomainException.notFound('The queue entry was not found.');
@@ -98,8 +98,8 @@ export class CancellationService {
 
   async cancelReservation(venueId: string, reservationId: string): Promise<{ reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({}, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+    return this.tx.command({ keyLockedByCommand: true }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
       const reservation = await this.reservations.find(tx.manager, venueId, reservationId);
       if (!reservation) throw DomainException.notFound('The reservation was not found.');
       const now = this.clock.now(venue);

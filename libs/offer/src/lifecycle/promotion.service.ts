@@ -41,8 +41,8 @@ export class PromotionService {
 
   async promote(venueId: string): Promise<PromotionResult> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command<PromotionResult>({ status: (r) => (r.offer ? 201 : 200) }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+    return this.tx.command<PromotionResult>({ status: (r) => (r.offer ? 201 : 200), keyLockedByCommand: true }, async (tx) => {
+      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
       if (venue.seating !== 'pool') {
         throw new DomainException(
           ErrorCode.RULE_VIOLATION,

@@ -63,9 +63,9 @@ export class TableOfferService {
 
   async offer(venueId: string, input: TableOfferInput): Promise<{ offer: OfferView; reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({ translate: tableTaken }, async (tx) => {
+    return this.tx.command({ translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      const venue = await this.venues.lock(m, venueId);
+      const venue = await this.venues.lock(m, venueId, tx.keyLock);
       if (venue.seating !== 'tables') {
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'This venue seats from one pool: promote the oldest group instead.');
       }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException, selectEntity, updateEntities } from '@hostboard/core';
+import { keyLockCondition, noVenueRow, selectEntity, updateEntities } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
@@ -9,11 +9,16 @@ export class VenueRepository {
     return selectEntity(tx, Venue, 'id = $1', [id]);
   }
 
-  /** The venue row lock: the first statement of every command of this venue. */
-  async lock(tx: EntityManager, id: string): Promise<Venue> {
-    const venue = await selectEntity(tx, Venue, 'id = $1 FOR UPDATE', [id]);
-    if (!venue) throw DomainException.notFound('The venue was not found.');
-    return venue;
+  /**
+   * The venue row lock: the first statement of every command of this venue. With `keyLock`
+   * (Tx.keyLock, in a command with `keyLockedByCommand`) it takes the Idempotency-Key's lock too.
+   */
+  async lock(tx: EntityManager, id: string, keyLock?: string): Promise<Venue> {
+    const venue =
+      keyLock === undefined
+        ? await selectEntity(tx, Venue, 'id = $1 FOR UPDATE', [id])
+        : await selectEntity(tx, Venue, `id = $1 AND ${keyLockCondition('$2')} FOR UPDATE`, [id, keyLock]);
+    return venue ?? noVenueRow(tx, id, keyLock);
   }
 
   /**
@@ -22,10 +27,18 @@ export class VenueRepository {
    * rolls the number back with everything else; `giveBackSequence` undoes it when a refused join
    * still commits (a business day it closed first).
    */
-  async lockTakingSequence(tx: EntityManager, id: string): Promise<Venue> {
-    const [venue] = await updateEntities(tx, Venue, 'queue_sequence_last = queue_sequence_last + 1', 'id = $1', [id]);
-    if (!venue) throw DomainException.notFound('The venue was not found.');
-    return venue;
+  async lockTakingSequence(tx: EntityManager, id: string, keyLock?: string): Promise<Venue> {
+    const [venue] =
+      keyLock === undefined
+        ? await updateEntities(tx, Venue, 'queue_sequence_last = queue_sequence_last + 1', 'id = $1', [id])
+        : await updateEntities(
+            tx,
+            Venue,
+            'queue_sequence_last = queue_sequence_last + 1',
+            `id = $1 AND ${keyLockCondition('$2')}`,
+            [id, keyLock],
+          );
+    return venue ?? noVenueRow(tx, id, keyLock);
   }
 
   async giveBackSequence(tx: EntityManager, venue: Venue): Promise<void> {
