@@ -135,6 +135,25 @@ describe('a party seated before its booking', () => {
     await book(v, 'Walk-in', plus(1), 'T1').expect(201);
   });
 
+  it('a booking for after the seated party’s turn moves onto its table, as a new one would be booked there; a seated party does not', async () => {
+    const v = await restaurant();
+    const ann = await booked(v, 'Ann Early', plus(120), 'T1');
+    const late = await booked(v, 'Nine PM', plus(180), 'T3');
+    const dee = await booked(v, 'Dee Now', plus(0), 'T2');
+    await seat(v, ann.id).expect(201);
+    await seat(v, dee.id).expect(201);
+    // Ann sits at T1 from 6:00 to 7:30 PM: the 9 PM party may be moved there, as it may be booked there.
+    const moved = await move(v, late.id, 'T1').expect(200);
+    expect((moved.body as { reservation: Reservation }).reservation.tableIds).toEqual([v.tableIds['T1']]);
+    // Dee, seated at T2 now, cannot be moved onto T1 while Ann sits there.
+    const seatedMove = await move(v, dee.id, 'T1');
+    expect(refusal(seatedMove)).toEqual({ status: 409, code: 'OCCUPANCY_CONFLICT' });
+    expect(errorOf(seatedMove).message).toBe('Table T1 is occupied by Ann Early.');
+    // T1 is booked from 9 PM now: a second move there for that turn is refused as a booking would be.
+    const other = await booked(v, 'Also Nine', plus(180), 'T3');
+    expect(refusal(await move(v, other.id, 'T1'))).toEqual(refusal(await book(v, 'Third Nine', plus(180), 'T1')));
+  });
+
   it('is refused while its earlier turn would run into another booking or a party still expected, and nothing changes', async () => {
     const v = await restaurant();
     // Cy has T1 at 6:30 PM (until 8 PM); Ann has it at 8 PM.

@@ -133,7 +133,10 @@ export class SeatingService {
       const slot = await this.tables.slotOf(m, r.id);
       if (!slot) throw DomainException.validation('This reservation has no tables to move.');
       const now = this.clock.now(venue);
-      await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
+      // A seated party moves to tables free now; a booking for later, to tables free for its turn,
+      // as a new booking for that turn would be (a party seated there now may have left by then).
+      if (r.state === 'SEATED') await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
+      else await this.tables.assertNotOccupiedDuring(m, venueId, tableIds, slot.start, slot.end, now);
       await this.tables.assertFree(m, venueId, tableIds, slot.start, slot.end, now, r.id);
       const before = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
       await this.tables.move(m, venueId, r.id, tableIds);
