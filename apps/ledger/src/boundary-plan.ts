@@ -35,7 +35,7 @@ export interface BoundaryPlan {
   /** Nothing available and a group still waiting. */
   full?: number;
   /** The first cancellation that released seats (a registration or a held / confirmed group). */
-  cancellation?: { index: number; ref: string };
+  cancellation?: { index: number; step: number; ref: string };
   /** A completed step with a live hold, for save-and-return (else the last row). */
   saveAt: number;
 }
@@ -114,10 +114,12 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
   let cancellation: BoundaryPlan['cancellation'];
   for (const i of cancelRows) {
     const before = s(i - 1);
-    const step = sheet.transactions[i]?.steps.find((x) => x.type === 'cancel');
+    const steps = sheet.transactions[i]?.steps ?? [];
+    const at = steps.findIndex((x) => x.type === 'cancel');
+    const step = steps[at];
     const p = step && 'ref' in step ? partyByRef(before, step.ref) : undefined;
     if (p && (p.state === 'confirmed' || p.state === 'held')) {
-      cancellation = { index: i, ref: p.ref };
+      cancellation = { index: i, step: at, ref: p.ref };
       break;
     }
   }

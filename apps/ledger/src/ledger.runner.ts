@@ -97,12 +97,15 @@ export class LedgerSession {
     ref: string,
     partySize: number,
     sequence?: number,
+    key?: string,
   ): Promise<ApiAnswer<{ entry: { id: string; queueSequence: number } }>> {
-    const a = await this.client.call<{ entry: { id: string; queueSequence: number } }>('POST', this.path('/queue'), {
-      name: ref,
-      partySize,
-    });
-    if (a.status === 201) {
+    const a = await this.client.call<{ entry: { id: string; queueSequence: number } }>(
+      'POST',
+      this.path('/queue'),
+      { name: ref, partySize },
+      key,
+    );
+    if (a.status === 201 && !a.replayed) {
       // The name now means this new request (a rejoin): the ids of its earlier registration, offer and hold are stale.
       this.reservations.delete(ref);
       this.offers.delete(ref);
@@ -190,7 +193,7 @@ export class LedgerSession {
     if (expired.length > 0) notes.push(`clock to ${t.time} expired ${expired.length} hold(s)`);
     const appIssues: string[] = [];
     for (const [i, step] of t.steps.entries()) {
-      const run = await this.runStep(t.op, step, notes);
+      const run = await this.runStep(t.op, step, notes, this.stepKey(t.op, i));
       const m = model?.outcomes[i];
       if (!m) {
         if (!run.ok) appIssues.push(`${t.op}: step ${i + 1} (${step.type}) did not do what the row says`);
@@ -230,19 +233,29 @@ export class LedgerSession {
     return `${this.venueId}-${op}`.replace(/[^\x21-\x7e]/g, '_').slice(0, 255);
   }
 
-  private async runStep(op: string, step: Step, notes: string[], key = this.keyOf(op)): Promise<StepRun> {
+  /**
+   * The Idempotency-Key of a row's step `index`. Each step is a request of its own: a second step
+   * sent with the first one's key is another request under a used key, refused (a cancel then a
+   * promotion) or answered with the first one's stored answer (two promotions, two joins). The first
+   * step keeps the row's own key, so "retry T-01" and the boundary tests still name it by the row.
+   */
+  stepKey(op: string, index: number): string {
+    return index === 0 ? this.keyOf(op) : this.keyOf(`${op}#${index + 1}`);
+  }
+
+  private async runStep(op: string, step: Step, notes: string[], key: string): Promise<StepRun> {
     switch (step.type) {
       case 'review': {
         // A review is a promotion attempt: under strict order it must hold nothing.
         const a = await this.promote(`${key}-review`);
         const got = a.body.offer ? this.refOfEntry(a.body.offer.entryId) : null;
-        notes.push(got ? `review promoted ${got}` : `no promotion: ${a.body.reason}`);
+        notes.push(got ? `review promoted ${got}` : `no promotion: ${refusal(a)}`);
         return { ok: true, held: got };
       }
       case 'promote': {
         const a = await this.promote(key);
         const got = a.body.offer ? this.refOfEntry(a.body.offer.entryId) : null;
-        notes.push(got ? `held for ${got}, expires ${a.body.offer?.expiresAt}` : `no promotion: ${a.body.reason}`);
+        notes.push(got ? `held for ${got}, expires ${a.body.offer?.expiresAt}` : `no promotion: ${refusal(a)}`);
         return { ok: got === step.expect, held: got };
       }
       case 'accept': {
@@ -265,15 +278,16 @@ export class LedgerSession {
         return { ok: state === 'expired' };
       }
       case 'join': {
-        const a = await this.join(step.ref, step.partySize, step.sequence);
+        // Keyed like every other step: a retried join row is recognised, not a second request in the queue.
+        const a = await this.join(step.ref, step.partySize, step.sequence, key);
         return { ok: a.status === 201 };
       }
       case 'retry': {
         const steps = this.stepsByOp.get(step.op);
         if (!steps) throw new Error(`retry of ${step.op}, which has not run`);
         let ok = true;
-        // The same operation again, with the same Idempotency-Key: it must be recognised.
-        for (const s of steps) ok = (await this.runStep(op, s, notes, this.keyOf(step.op))).ok && ok;
+        // The same operation again, each step with its own Idempotency-Key of the first time: it must be recognised.
+        for (const [i, s] of steps.entries()) ok = (await this.runStep(op, s, notes, this.stepKey(step.op, i))).ok && ok;
         return { ok };
       }
     }
@@ -295,6 +309,12 @@ function stepMismatch(op: string, i: number, step: Step, appOk: boolean, policyO
     return `${head} was ${did(appOk)} in the app; under the policy it is ${did(policyOk)}`;
   }
   return `${head} ${appOk ? 'succeeded' : 'failed'} in the app; under the policy it ${policyOk ? 'succeeds' : 'fails'}`;
+}
+
+/** Why a promotion held nobody: the app's reason, or the refusal itself (a promotion answered 4xx has no reason). */
+function refusal(a: ApiAnswer<PromotionAnswer>): string {
+  const error = (a.body as { error?: { code: string; message: string } } | null)?.error;
+  return error ? `${a.status} ${error.code}: ${error.message}` : String(a.body?.reason);
 }
 
 interface PromotionAnswer {

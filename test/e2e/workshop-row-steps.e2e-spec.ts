@@ -1,0 +1,100 @@
+import { runBoundary } from '../../apps/ledger/src/boundaries.js';
+import { runLedger } from '../../apps/ledger/src/ledger.runner.js';
+import { parseWorksheet, type Step, type Transaction, type Worksheet } from '../../apps/ledger/src/worksheet.js';
+import { violations } from '../support/invariants.js';
+import { TestLedgerBackend } from '../support/ledger-backend.js';
+
+const row = (op: string, time: string, action: string, steps: Step[], figures: string, queue: string[] = []): Transaction => {
+  const [confirmed = NaN, held = NaN, available = NaN] = figures.split('/').map(Number);
+  return { op, time, action, steps, expect: { confirmed, held, available, queue } };
+};
+
+/**
+ * Seven seats, twenty-five-minute holds, Asia/Kolkata. Rows of several steps, as an organizer writes
+ * them: a cancellation and the two holds it makes possible in one row, two groups joining in one row,
+ * and both rows retried. Each step is a request of its own, and a retry must be recognised step by step.
+ */
+function sheet(extra: Transaction[] = []): Worksheet {
+  return parseWorksheet({
+    name: 'Cedar Hall',
+    timeZone: 'Asia/Kolkata',
+    date: '2026-11-20',
+    start: '09:30',
+    capacity: 7,
+    policy: { order: 'strict', holdSeconds: 1500, onOfferExpired: 'leave-queue' },
+    reservations: [
+      { ref: 'R1', partySize: 5 },
+      { ref: 'R2', partySize: 1 },
+    ],
+    waiting: [{ ref: 'Q-01', partySize: 3, received: '10:00', sequence: 1 }],
+    transactions: [
+      row('C-00', '10:05', 'Review; Q-01 cannot fit', [{ type: 'review' }], '6/0/1', ['Q-01']),
+      row(
+        'C-01',
+        '10:10',
+        'Q-02 (2) and Q-03 (1) join',
+        [
+          { type: 'join', ref: 'Q-02', partySize: 2, sequence: 2 },
+          { type: 'join', ref: 'Q-03', partySize: 1, sequence: 3 },
+        ],
+        '6/0/1',
+        ['Q-01', 'Q-02', 'Q-03'],
+      ),
+      row(
+        'C-02',
+        '10:15',
+        'Review; cancel R1; hold 3 for Q-01 and 2 for Q-02',
+        [
+          { type: 'review' },
+          { type: 'cancel', ref: 'R1' },
+          { type: 'promote', expect: 'Q-01' },
+          { type: 'promote', expect: 'Q-02' },
+        ],
+        '1/5/1',
+        ['Q-03'],
+      ),
+      row('Retry C-01', '10:16', 'The joins are received again', [{ type: 'retry', op: 'C-01' }], '1/5/1', ['Q-03']),
+      row('Retry C-02', '10:17', 'The row is sent again', [{ type: 'retry', op: 'C-02' }], '1/5/1', ['Q-03']),
+      ...extra,
+    ],
+  });
+}
+
+const failures = (rows: Array<{ passed: boolean; op: string; worksheetIssues: string[]; appIssues: string[] }>): string[][] =>
+  rows.filter((r) => !r.passed).map((r) => [r.op, ...r.worksheetIssues, ...r.appIssues]);
+
+describe('a worksheet row of several steps (ledger)', () => {
+  const backend = new TestLedgerBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  afterEach(async () => expect(await violations(backend.dataSource)).toEqual([]));
+
+  it('holds seats for both groups after a cancellation in the same row', async () => {
+    const s = sheet();
+    s.transactions = s.transactions.slice(0, 3);
+    const { rows } = await runLedger(await backend.client(), s, 'row-steps-holds');
+    expect(failures(rows)).toEqual([]);
+    expect(rows[2]?.notes).toEqual([
+      'no promotion: One seat available; the oldest group needs three.',
+      'cancel R1: 200',
+      expect.stringMatching(/^held for Q-01, expires 2026-11-20T05:10:00/),
+      expect.stringMatching(/^held for Q-02, expires 2026-11-20T05:10:00/),
+    ]);
+  });
+
+  it('sends each step as its own request, and recognises a retried row step by step', async () => {
+    const { rows, session } = await runLedger(await backend.client(), sheet(), 'row-steps');
+    expect(failures(rows)).toEqual([]);
+    expect(rows.map((r) => r.passed)).toEqual([true, true, true, true, true]);
+    // The retried joins are the same two requests: no second Q-02 or Q-03 in the queue.
+    const queue = await session.queue();
+    expect(queue.entries.map((e) => `${e.name}:${e.status}`)).toEqual(['Q-01:offered', 'Q-02:offered', 'Q-03:waiting']);
+  });
+
+  it('retries the row’s cancellation with the key it was first sent with (section 5)', async () => {
+    const recancel = await runBoundary(backend, sheet(), 'Repeat cancellation');
+    expect(recancel.start).toBe('After Retry C-02 (10:17); retry C-02');
+    expect(recancel.evidence).toContain('same key 200 (replayed)');
+    expect(recancel.outcome).toBe('passed');
+  });
+});
