@@ -98,3 +98,58 @@ describe('a worksheet row of several steps (ledger)', () => {
     expect(recancel.outcome).toBe('passed');
   });
 });
+
+describe('a worksheet whose times do not run forward (ledger)', () => {
+  const backend = new TestLedgerBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+
+  const venues = async (): Promise<number> =>
+    Number((await backend.dataSource.query<Array<{ n: string }>>('SELECT count(*) AS n FROM venues'))[0]?.n);
+
+  /** A late-evening workshop: its rows cross midnight, which one worksheet date cannot say. */
+  const lateNight = (): Worksheet => {
+    const s = sheet();
+    s.name = 'Night Owl Lab';
+    s.timeZone = 'America/Los_Angeles';
+    s.start = '23:20';
+    s.waiting = [{ ref: 'Q-01', partySize: 3, received: '23:30', sequence: 1 }];
+    const times = ['23:35', '23:50', '23:55', '00:05', '00:10'];
+    s.transactions = s.transactions.map((t, i) => ({ ...t, time: times[i] ?? t.time }));
+    return s;
+  };
+
+  it('refuses rows that cross midnight, naming the row, before any venue is set up', async () => {
+    const before = await venues();
+    const message =
+      'worksheet: row Retry C-01: 00:05 is earlier than row C-02 (23:55); every time is on 2026-11-20, the worksheet\'s "date", so the rows must run in time order (a worksheet covers one day, up to midnight)';
+    expect(() => parseWorksheet(lateNight())).toThrow(message);
+    await expect(runLedger(await backend.client(), lateNight(), 'night-owl')).rejects.toThrow(message);
+    expect(await venues()).toBe(before);
+  });
+
+  it('refuses a waiting list out of order, and a time the clocks skip on a daylight-saving day', async () => {
+    const outOfOrder = sheet();
+    outOfOrder.waiting = [
+      { ref: 'Q-01', partySize: 3, received: '10:00', sequence: 1 },
+      { ref: 'Q-09', partySize: 1, received: '09:58', sequence: 2 },
+    ];
+    await expect(runLedger(await backend.client(), outOfOrder, 'out-of-order')).rejects.toThrow(
+      'worksheet: Q-09 was received: 09:58 is earlier than Q-01\'s received time (10:00); every time is on 2026-11-20, the worksheet\'s "date", so list the waiting requests oldest first, after the start',
+    );
+    const skipped = sheet();
+    skipped.timeZone = 'America/Chicago';
+    skipped.date = '2026-03-08';
+    skipped.start = '01:00';
+    skipped.waiting = [{ ref: 'Q-01', partySize: 3, received: '01:30', sequence: 1 }];
+    skipped.transactions = skipped.transactions.map((t, i) => ({
+      ...t,
+      time: ['01:45', '02:30', '03:10', '03:11', '03:12'][i] ?? t.time,
+    }));
+    const before = await venues();
+    await expect(runLedger(await backend.client(), skipped, 'spring-forward')).rejects.toThrow(
+      'worksheet: row C-01: 02:30 does not happen on 2026-03-08 in America/Chicago: the clocks skip it (daylight saving time)',
+    );
+    expect(await venues()).toBe(before);
+  });
+});

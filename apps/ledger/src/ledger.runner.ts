@@ -2,7 +2,7 @@ import type { RowExpectation } from '@hostboard/allocator';
 import { LedgerClient, localInstant, type ApiAnswer, type Counts } from './ledger.client.js';
 import { differences, paperProblems, type Figures } from './row-check.js';
 import { modelLedger } from './worksheet-model.js';
-import { refuseAmbiguousJoins, type Step, type Transaction, type Worksheet } from './worksheet.js';
+import { refuseAmbiguousJoins, refuseTimesOutOfOrder, type Step, type Transaction, type Worksheet } from './worksheet.js';
 
 /** One row checked three ways: the worksheet's own figures, the policy model's, and the app's. */
 export interface RowResult {
@@ -58,6 +58,7 @@ export class LedgerSession {
   async setUp(slug: string): Promise<void> {
     const s = this.sheet;
     // Again here, not only when parsed: a caller may have changed the policy (keep-place puts a lapsed group back).
+    refuseTimesOutOfOrder(s);
     refuseAmbiguousJoins(s);
     const venue = await this.client.must<{ id: string }>('POST', '/v1/venues', {
       slug,
