@@ -91,6 +91,25 @@ describe('a worksheet row of several steps (ledger)', () => {
     expect(queue.entries.map((e) => `${e.name}:${e.status}`)).toEqual(['Q-01:offered', 'Q-02:offered', 'Q-03:waiting']);
   });
 
+  it('fails a row whose join has the wrong sequence as the worksheet’s mistake, and goes on to the next rows', async () => {
+    const s = sheet();
+    const c01 = s.transactions[1];
+    if (c01) c01.steps = c01.steps.map((x) => (x.type === 'join' ? { ...x, sequence: x.sequence === 2 ? 3 : 2 } : x));
+    const { rows } = await runLedger(await backend.client(), s, 'row-steps-sequence');
+    expect(failures(rows)).toEqual([
+      [
+        'C-01',
+        'C-01: step 1 (join) does not hold under the policy: Q-02 joins with sequence 2',
+        'C-01: step 2 (join) does not hold under the policy: Q-03 joins with sequence 3',
+      ],
+    ]);
+    expect(rows[1]?.notes).toEqual([
+      'Q-02 got queue sequence 2, the worksheet says 3',
+      'Q-03 got queue sequence 3, the worksheet says 2',
+    ]);
+    expect(rows).toHaveLength(5);
+  });
+
   it('retries the row’s cancellation with the key it was first sent with (section 5)', async () => {
     const recancel = await runBoundary(backend, sheet(), 'Repeat cancellation');
     expect(recancel.start).toBe('After Retry C-02 (10:17); retry C-02');
