@@ -118,6 +118,54 @@ describe('a worksheet row of several steps (ledger)', () => {
   });
 });
 
+describe('section 5 on a worksheet that frees seats and promotes in one row (ledger)', () => {
+  const backend = new TestLedgerBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+
+  /** One seat, 45-second holds, Europe/London on the night the clocks go back; the cancellation and the hold share a row. */
+  const solo = (): Worksheet =>
+    parseWorksheet({
+      name: 'Solo Booth',
+      timeZone: 'Europe/London',
+      date: '2026-10-25',
+      start: '00:30',
+      capacity: 1,
+      policy: { order: 'strict', holdSeconds: 45, onOfferExpired: 'leave-queue' },
+      reservations: [{ ref: 'A', partySize: 1 }],
+      waiting: [
+        { ref: 'W-01', partySize: 1, received: '00:40', sequence: 1 },
+        { ref: 'W-02', partySize: 1, received: '00:40', sequence: 2 },
+      ],
+      transactions: [
+        row('S-00', '00:50', 'Full', [{ type: 'review' }], '1/0/0', ['W-01', 'W-02']),
+        row(
+          'S-01',
+          '00:55',
+          'A cancels; hold W-01',
+          [
+            { type: 'cancel', ref: 'A' },
+            { type: 'promote', expect: 'W-01' },
+          ],
+          '0/1/0',
+          ['W-02'],
+        ),
+        row('S-02', '00:56', 'W-01 accepts', [{ type: 'accept', ref: 'W-01', expect: 'refused' }], '0/0/1', ['W-02']),
+      ],
+    });
+
+  it('says why a case is unverified without denying the holds the worksheet makes', async () => {
+    const stamp = await runBoundary(backend, solo(), 'Full timestamp');
+    expect(stamp.outcome).toBe('unverified');
+    expect(stamp.evidence).toBe(
+      'no row ends where a promotion would hold seats: a reset case starts between rows, and S-01 frees seats and promotes in one row; give its promotion a row of its own',
+    );
+    const lastSeat = await runBoundary(backend, solo(), 'Last-seat conflict');
+    expect(lastSeat.outcome).toBe('unverified');
+    expect(lastSeat.evidence).toContain('S-01 frees seats and promotes in one row');
+  });
+});
+
 describe('a worksheet whose times do not run forward (ledger)', () => {
   const backend = new TestLedgerBackend();
   beforeAll(() => backend.start());

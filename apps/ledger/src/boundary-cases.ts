@@ -63,6 +63,15 @@ const need = <T>(value: T | undefined, why: string): T => {
   if (value === undefined) throw new Unverifiable(why);
   return value;
 };
+/**
+ * Why a case found no starting point. A reset case starts between rows: when a row frees seats and
+ * promotes in one go, the moment in between is not seen, and saying "no promotion holds seats" of a
+ * worksheet that holds seats in every other row would be wrong.
+ */
+const betweenRows = (plan: BoundaryPlan, why: string): string =>
+  plan.promotesMidRow === undefined
+    ? why
+    : `${why}: a reset case starts between rows, and ${plan.promotesMidRow} frees seats and promotes in one row; give its promotion a row of its own`;
 const refsOf = (st: ModelState): string[] => waitingQueue(st).map((p) => p.ref);
 const sameCounts = (a: { confirmed: number; held: number; available: number }, st: ModelState): boolean =>
   slash(a) === slash(countsOf(st));
@@ -284,7 +293,7 @@ export const CASES: Case[] = [
       };
     },
     run: async (_h, client, plan) => {
-      const from = need(plan.beforeFirstHold, 'no promotion in the worksheet holds seats');
+      const from = need(plan.beforeFirstHold, betweenRows(plan, 'no row ends where a promotion would hold seats'));
       const promoteAt = fullStampAt(plan);
       const held = promoteModel(modelAt(plan, from, promoteAt));
       const e = need(held.expiresAt ?? undefined, 'the policy holds nothing at that moment');
@@ -358,7 +367,7 @@ export const CASES: Case[] = [
       };
     },
     run: async (host, client, plan) => {
-      const at = need(plan.lastSeat, 'the worksheet never has two groups contending for the last seats');
+      const at = need(plan.lastSeat, betweenRows(plan, 'the worksheet never has two groups contending for the last seats'));
       const want = promoteModel(stateAt(plan, at));
       const s = await runUntil(client, plan.sheet, slug('lastseat'), at);
       const other = await host.secondApi();

@@ -38,13 +38,18 @@ export interface BoundaryPlan {
   cancellation?: { index: number; step: number; ref: string };
   /** A completed step with a live hold, for save-and-return (else the last row). */
   saveAt: number;
+  /**
+   * The first row that holds seats after another step of the same row made room (cancel B, then
+   * promote): a reset case starts between rows, so a starting point inside such a row is not seen.
+   */
+  promotesMidRow?: string;
 }
 
 export const stateAt = (plan: BoundaryPlan, index: number): ModelState =>
   (index < 0 ? plan.start : plan.states[index]) ?? plan.start;
 
 export function planBoundaries(sheet: Worksheet): BoundaryPlan {
-  const { states } = modelLedger(sheet);
+  const { states, expectations } = modelLedger(sheet);
   const start = initialState(modelStart(sheet));
   const rows = modelRows(sheet);
   const indices = states.map((_, i) => i);
@@ -124,6 +129,16 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     }
   }
 
+  const promotesMidRow = sheet.transactions.find((t, i) =>
+    t.steps.some(
+      (step, k) =>
+        k > 0 &&
+        (step.type === 'promote' || step.type === 'review') &&
+        expectations[i]?.outcomes[k]?.held?.ref &&
+        t.steps.slice(0, k).some((before) => before.type !== 'promote' && before.type !== 'review'),
+    ),
+  )?.op;
+
   const withHold = [...indices].reverse().find((i) => s(i).parties.some((p) => p.state === 'held'));
   return {
     sheet,
@@ -137,6 +152,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     full,
     cancellation,
     saveAt: withHold ?? indices.length - 1,
+    promotesMidRow,
   };
 }
 
