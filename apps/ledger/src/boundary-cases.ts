@@ -68,10 +68,10 @@ const need = <T>(value: T | undefined, why: string): T => {
  * promotes in one go, the moment in between is not seen, and saying "no promotion holds seats" of a
  * worksheet that holds seats in every other row would be wrong.
  */
-const betweenRows = (plan: BoundaryPlan, why: string): string =>
-  plan.promotesMidRow === undefined
+const betweenRows = (why: string, midRow: string | undefined): string =>
+  midRow === undefined
     ? why
-    : `${why}: a reset case starts between rows, and ${plan.promotesMidRow} frees seats and promotes in one row; give its promotion a row of its own`;
+    : `${why}: a reset case starts between rows, and ${midRow} frees seats and promotes in one row; give its promotion a row of its own`;
 const refsOf = (st: ModelState): string[] => waitingQueue(st).map((p) => p.ref);
 const sameCounts = (a: { confirmed: number; held: number; available: number }, st: ModelState): boolean =>
   slash(a) === slash(countsOf(st));
@@ -293,7 +293,7 @@ export const CASES: Case[] = [
       };
     },
     run: async (_h, client, plan) => {
-      const from = need(plan.beforeFirstHold, betweenRows(plan, 'no row ends where a promotion would hold seats'));
+      const from = need(plan.beforeFirstHold, betweenRows('no row ends where a promotion would hold seats', plan.promotesMidRow));
       const promoteAt = fullStampAt(plan);
       const held = promoteModel(modelAt(plan, from, promoteAt));
       const e = need(held.expiresAt ?? undefined, 'the policy holds nothing at that moment');
@@ -367,7 +367,10 @@ export const CASES: Case[] = [
       };
     },
     run: async (host, client, plan) => {
-      const at = need(plan.lastSeat, betweenRows(plan, 'the worksheet never has two groups contending for the last seats'));
+      const at = need(
+        plan.lastSeat,
+        betweenRows('the worksheet never has two groups contending for the last seats', plan.lastSeatMidRow),
+      );
       const want = promoteModel(stateAt(plan, at));
       const s = await runUntil(client, plan.sheet, slug('lastseat'), at);
       const other = await host.secondApi();

@@ -43,6 +43,8 @@ export interface BoundaryPlan {
    * promote): a reset case starts between rows, so a starting point inside such a row is not seen.
    */
   promotesMidRow?: string;
+  /** The first such row where that promotion takes the last seats while another group that fits waits. */
+  lastSeatMidRow?: string;
 }
 
 export const stateAt = (plan: BoundaryPlan, index: number): ModelState =>
@@ -100,8 +102,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
   }
 
   // Last seat: one group takes what is left, and another group that would also have fitted still waits.
-  const lastSeatAt = (i: number): { tight: boolean } | null => {
-    const st = s(i);
+  const lastSeatIn = (st: ModelState): { tight: boolean } | null => {
     const { party } = nextPromotion(st);
     if (!party) return null;
     const available = countsOf(st).available;
@@ -110,6 +111,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     if (rivals.length === 0 || nextPromotion(after).party !== null) return null;
     return { tight: countsOf(after).available === 0 };
   };
+  const lastSeatAt = (i: number): { tight: boolean } | null => lastSeatIn(s(i));
   const seatRows = indices.filter((i) => lastSeatAt(i) !== null);
   const lastSeat = [...seatRows].reverse().find((i) => lastSeatAt(i)?.tight) ?? seatRows.at(-1);
 
@@ -129,15 +131,25 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     }
   }
 
-  const promotesMidRow = sheet.transactions.find((t, i) =>
-    t.steps.some(
-      (step, k) =>
-        k > 0 &&
-        (step.type === 'promote' || step.type === 'review') &&
-        expectations[i]?.outcomes[k]?.held?.ref &&
-        t.steps.slice(0, k).some((before) => before.type !== 'promote' && before.type !== 'review'),
-    ),
-  )?.op;
+  // Promotions that another step of the same row made possible: the moment before them is not a row's end.
+  let promotesMidRow: string | undefined;
+  let lastSeatMidRow: string | undefined;
+  for (const i of indices) {
+    const t = sheet.transactions[i];
+    const row = rows[i];
+    if (!t || !row) continue;
+    let st = advance(s(i - 1), row.at).state;
+    let madeRoom = false;
+    for (const [k, step] of t.steps.entries()) {
+      const promotes = step.type === 'promote' || step.type === 'review';
+      if (promotes && madeRoom && expectations[i]?.outcomes[k]?.held?.ref) {
+        promotesMidRow ??= t.op;
+        if (lastSeatIn(st)) lastSeatMidRow ??= t.op;
+      }
+      if (!promotes) madeRoom = true;
+      st = applyStep(st, step).state;
+    }
+  }
 
   const withHold = [...indices].reverse().find((i) => s(i).parties.some((p) => p.state === 'held'));
   return {
@@ -153,6 +165,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     cancellation,
     saveAt: withHold ?? indices.length - 1,
     promotesMidRow,
+    lastSeatMidRow,
   };
 }
 
