@@ -63,6 +63,15 @@ const need = <T>(value: T | undefined, why: string): T => {
   if (value === undefined) throw new Unverifiable(why);
   return value;
 };
+/**
+ * Why a case found no starting point. A reset case starts between rows: when a row frees seats and
+ * promotes in one go, the moment in between is not seen, and saying "no promotion holds seats" of a
+ * worksheet that holds seats in every other row would be wrong.
+ */
+const betweenRows = (why: string, midRow: string | undefined): string =>
+  midRow === undefined
+    ? why
+    : `${why}: a reset case starts between rows, and ${midRow} frees seats and promotes in one row; give its promotion a row of its own`;
 const refsOf = (st: ModelState): string[] => waitingQueue(st).map((p) => p.ref);
 const sameCounts = (a: { confirmed: number; held: number; available: number }, st: ModelState): boolean =>
   slash(a) === slash(countsOf(st));
@@ -284,7 +293,7 @@ export const CASES: Case[] = [
       };
     },
     run: async (_h, client, plan) => {
-      const from = need(plan.beforeFirstHold, 'no promotion in the worksheet holds seats');
+      const from = need(plan.beforeFirstHold, betweenRows('no row ends where a promotion would hold seats', plan.promotesMidRow));
       const promoteAt = fullStampAt(plan);
       const held = promoteModel(modelAt(plan, from, promoteAt));
       const e = need(held.expiresAt ?? undefined, 'the policy holds nothing at that moment');
@@ -358,7 +367,10 @@ export const CASES: Case[] = [
       };
     },
     run: async (host, client, plan) => {
-      const at = need(plan.lastSeat, 'the worksheet never has two groups contending for the last seats');
+      const at = need(
+        plan.lastSeat,
+        betweenRows('the worksheet never has two groups contending for the last seats', plan.lastSeatMidRow),
+      );
       const want = promoteModel(stateAt(plan, at));
       const s = await runUntil(client, plan.sheet, slug('lastseat'), at);
       const other = await host.secondApi();
@@ -422,7 +434,7 @@ export const CASES: Case[] = [
       const at = Math.max(plan.full ?? plan.states.length - 1, x.index);
       const op = plan.sheet.transactions[x.index]?.op ?? '';
       const s = await runUntil(client, plan.sheet, slug('recancel'), at);
-      const same = await s.cancel(x.ref, s.keyOf(op));
+      const same = await s.cancel(x.ref, s.stepKey(op, x.step));
       const fresh = await s.cancel(x.ref, s.keyOf(`${op}-new-key`));
       const c = await s.counts();
       const subject = s.reservations.get(x.ref) ?? s.holds.get(x.ref) ?? s.entries.get(x.ref) ?? '';

@@ -35,16 +35,23 @@ export interface BoundaryPlan {
   /** Nothing available and a group still waiting. */
   full?: number;
   /** The first cancellation that released seats (a registration or a held / confirmed group). */
-  cancellation?: { index: number; ref: string };
+  cancellation?: { index: number; step: number; ref: string };
   /** A completed step with a live hold, for save-and-return (else the last row). */
   saveAt: number;
+  /**
+   * The first row that holds seats after another step of the same row made room (cancel B, then
+   * promote): a reset case starts between rows, so a starting point inside such a row is not seen.
+   */
+  promotesMidRow?: string;
+  /** The first such row where that promotion takes the last seats while another group that fits waits. */
+  lastSeatMidRow?: string;
 }
 
 export const stateAt = (plan: BoundaryPlan, index: number): ModelState =>
   (index < 0 ? plan.start : plan.states[index]) ?? plan.start;
 
 export function planBoundaries(sheet: Worksheet): BoundaryPlan {
-  const { states } = modelLedger(sheet);
+  const { states, expectations } = modelLedger(sheet);
   const start = initialState(modelStart(sheet));
   const rows = modelRows(sheet);
   const indices = states.map((_, i) => i);
@@ -95,8 +102,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
   }
 
   // Last seat: one group takes what is left, and another group that would also have fitted still waits.
-  const lastSeatAt = (i: number): { tight: boolean } | null => {
-    const st = s(i);
+  const lastSeatIn = (st: ModelState): { tight: boolean } | null => {
     const { party } = nextPromotion(st);
     if (!party) return null;
     const available = countsOf(st).available;
@@ -105,6 +111,7 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     if (rivals.length === 0 || nextPromotion(after).party !== null) return null;
     return { tight: countsOf(after).available === 0 };
   };
+  const lastSeatAt = (i: number): { tight: boolean } | null => lastSeatIn(s(i));
   const seatRows = indices.filter((i) => lastSeatAt(i) !== null);
   const lastSeat = [...seatRows].reverse().find((i) => lastSeatAt(i)?.tight) ?? seatRows.at(-1);
 
@@ -114,11 +121,33 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
   let cancellation: BoundaryPlan['cancellation'];
   for (const i of cancelRows) {
     const before = s(i - 1);
-    const step = sheet.transactions[i]?.steps.find((x) => x.type === 'cancel');
+    const steps = sheet.transactions[i]?.steps ?? [];
+    const at = steps.findIndex((x) => x.type === 'cancel');
+    const step = steps[at];
     const p = step && 'ref' in step ? partyByRef(before, step.ref) : undefined;
     if (p && (p.state === 'confirmed' || p.state === 'held')) {
-      cancellation = { index: i, ref: p.ref };
+      cancellation = { index: i, step: at, ref: p.ref };
       break;
+    }
+  }
+
+  // Promotions that another step of the same row made possible: the moment before them is not a row's end.
+  let promotesMidRow: string | undefined;
+  let lastSeatMidRow: string | undefined;
+  for (const i of indices) {
+    const t = sheet.transactions[i];
+    const row = rows[i];
+    if (!t || !row) continue;
+    let st = advance(s(i - 1), row.at).state;
+    let madeRoom = false;
+    for (const [k, step] of t.steps.entries()) {
+      const promotes = step.type === 'promote' || step.type === 'review';
+      if (promotes && madeRoom && expectations[i]?.outcomes[k]?.held?.ref) {
+        promotesMidRow ??= t.op;
+        if (lastSeatIn(st)) lastSeatMidRow ??= t.op;
+      }
+      if (!promotes) madeRoom = true;
+      st = applyStep(st, step).state;
     }
   }
 
@@ -135,6 +164,8 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     full,
     cancellation,
     saveAt: withHold ?? indices.length - 1,
+    promotesMidRow,
+    lastSeatMidRow,
   };
 }
 

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { modelLedger } from './worksheet-model.js';
 
 /** A worksheet: the policy, the starting position and the transaction rows with what each should leave. */
@@ -79,8 +80,46 @@ export function parseWorksheet(json: unknown): Worksheet {
         fail(`row ${t.op}: an accept step's "expect" is "accepted" or "refused", not ${JSON.stringify(s.expect)}`);
     }
   }
+  refuseTimesOutOfOrder(w);
   refuseAmbiguousJoins(w);
   return w;
+}
+
+/**
+ * Every time of a worksheet is a wall time on its one `date`, and the sandbox clock only moves
+ * forward: the start, the waiting requests oldest first, then the rows in order. A time that goes
+ * back (a workshop running past midnight, a waiting list out of order) or that the clocks skip on a
+ * daylight-saving day was found only mid-replay, as a refused clock move in UTC naming no row (or
+ * run an hour later than written); it is refused here, naming the row, before any venue is set up.
+ */
+export function refuseTimesOutOfOrder(w: Worksheet): void {
+  const instant = (time: unknown, what: string): number => {
+    const wall = typeof time === 'string' && /^\d{2}:\d{2}$/.test(time) ? `${time}:00` : time;
+    const dt =
+      typeof wall === 'string' && /^\d{2}:\d{2}:\d{2}$/.test(wall)
+        ? DateTime.fromISO(`${w.date}T${wall}`, { zone: w.timeZone })
+        : null;
+    if (!dt?.isValid)
+      return fail(`${what}: ${JSON.stringify(time)} is not a time on ${w.date} in ${w.timeZone} (HH:mm or HH:mm:ss)`);
+    if (dt.toFormat('HH:mm:ss') !== wall)
+      fail(`${what}: ${String(time)} does not happen on ${w.date} in ${w.timeZone}: the clocks skip it (daylight saving time)`);
+    return dt.toMillis();
+  };
+  let last = { at: instant(w.start, '"start"'), what: `the start (${w.start})` };
+  const notBefore = (at: number, what: string, time: string, advice: string): void => {
+    if (at < last.at)
+      fail(`${what}: ${time} is earlier than ${last.what}; every time is on ${w.date}, the worksheet's "date", so ${advice}`);
+  };
+  for (const q of w.waiting) {
+    const at = instant(q.received, `${q.ref}'s "received"`);
+    notBefore(at, `${q.ref} was received`, q.received, 'list the waiting requests oldest first, after the start');
+    last = { at, what: `${q.ref}'s received time (${q.received})` };
+  }
+  for (const t of w.transactions) {
+    const at = instant(t.time, `row ${t.op}`);
+    notBefore(at, `row ${t.op}`, t.time, 'the rows must run in time order (a worksheet covers one day, up to midnight)');
+    last = { at, what: `row ${t.op} (${t.time})` };
+  }
 }
 
 /**
