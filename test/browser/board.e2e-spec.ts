@@ -249,6 +249,34 @@ d('board page in Chromium (two tablets on one venue)', () => {
     }
   }, 60_000);
 
+  it('a promotion whose answer was lost, tapped again, holds one group, not two', async () => {
+    const first = await deskJoin(sandboxId, 'Grace Hopper', 2);
+    const second = await deskJoin(sandboxId, 'Alan Kay', 2);
+    const keys: string[] = [];
+    let lose = true;
+    await a.route(`**/v1/venues/${sandboxId}/promotions`, async (route) => {
+      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
+      // The server promotes, but its answer never reaches the tablet.
+      const answer = await route.fetch();
+      if (lose) {
+        lose = false;
+        await route.abort('connectionreset');
+      } else await route.fulfill({ response: answer });
+    });
+    await a.getByTestId('promote').click();
+    await a.locator('.toast', { hasText: 'The server cannot be reached' }).waitFor({ timeout: PUSH_BOUND });
+    await a.getByTestId('promote').click();
+    await a.locator('[data-testid=entry][data-status=offered]', { hasText: 'Grace Hopper' }).waitFor({ timeout: PUSH_BOUND });
+    await a.unroute(`**/v1/venues/${sandboxId}/promotions`);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    const queue = (await board(sandboxId)).queue;
+    expect(queue.find((e) => e.id === first.entry.id)?.status).toBe('offered');
+    expect(queue.find((e) => e.id === second.entry.id)?.status).toBe('waiting');
+    for (const e of [first, second])
+      await api().post(`/v1/venues/${sandboxId}/queue/${e.entry.id}/cancel`).set(owner.auth).send({}).expect(200);
+  }, 60_000);
+
   it("shows a refusal in the API's words", async () => {
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Too Many');

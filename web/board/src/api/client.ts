@@ -37,7 +37,11 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as `Authorization: QueueSession …` instead of the staff bearer token. */
   queueSession?: string;
-  /** POSTs carry one, so a retried tap does the act once (API.md "Retries"). */
+  /**
+   * POSTs carry one, so a retried tap does the act once (API.md "Retries"): by default a fresh key,
+   * or the key of the same POST (path and body) that got no answer at all. Given explicitly, it is
+   * used as given (undefined: none, where a replay would hand a secret to whoever repeats it).
+   */
   idempotencyKey?: string;
   /** Sees the answer's headers (a list's `Link: <…>; rel="next"`). */
   onHeaders?: (headers: Headers) => void;
@@ -50,6 +54,14 @@ export function nextLink(header: string | null): string | null {
 
 /** JSON over HTTP to the same origin, with the staff session token. */
 export class ApiClient {
+  /**
+   * The keys of POSTs that got no answer (the network, a timeout), by method, path and body. The
+   * server may have acted: a tap that sends the same again is the same act, and the key makes the
+   * server answer it with what it did the first time (a "Promote next group" tapped again after a
+   * lost answer holds one group, not two). Any answer, a refusal too, ends the key's reuse.
+   */
+  private readonly unanswered = new Map<string, string>();
+
   constructor(
     private readonly token: () => string | null,
     private readonly onSignedOut: () => void,
@@ -60,7 +72,30 @@ export class ApiClient {
   }
 
   post<T>(path: string, body: unknown = {}, options: RequestOptions = {}): Promise<T> {
-    return this.request<T>('POST', path, { idempotencyKey: newKey(), ...options, body });
+    return this.keyed<T>('POST', path, { ...options, body });
+  }
+
+  /** A DELETE with a key, like a POST: a retried "Remove" after a lost answer reads as done, not "not found". */
+  delete<T = void>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.keyed<T>('DELETE', path, options);
+  }
+
+  /** A request with an Idempotency-Key: the one given, or the unanswered same act's, or a fresh one (`unanswered`). */
+  private keyed<T>(method: string, path: string, options: RequestOptions): Promise<T> {
+    if ('idempotencyKey' in options) return this.request<T>(method, path, options);
+    const act = `${method} ${path}\n${JSON.stringify(options.body ?? null)}`;
+    const idempotencyKey = this.unanswered.get(act) ?? newKey();
+    return this.request<T>(method, path, { ...options, idempotencyKey }).then(
+      (answer) => {
+        this.unanswered.delete(act);
+        return answer;
+      },
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 0) this.unanswered.set(act, idempotencyKey);
+        else this.unanswered.delete(act);
+        throw err;
+      },
+    );
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {

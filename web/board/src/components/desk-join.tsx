@@ -1,5 +1,5 @@
-import { useRef, useState } from 'preact/hooks';
-import { ApiError, messageOf, newKey } from '../api/client';
+import { useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
 import type { BoardSnapshot, JoinResult } from '../api/types';
 import { checkPhone, phoneHint } from '../phone';
 import { api } from '../state/session';
@@ -16,8 +16,9 @@ interface Props {
 
 /**
  * A party joins at the desk. Each distinct submission carries a fresh Idempotency-Key; only a retry
- * of the very same body after no answer at all (the network) reuses its key, so a second tap after
- * a lost answer joins once, and a corrected form after a refusal is a new request, never a trap.
+ * of the very same body after no answer at all (the network) reuses its key (ApiClient.post), so a
+ * second tap after a lost answer joins once, and a corrected form after a refusal is a new request,
+ * never a trap.
  */
 export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   const [name, setName] = useState('');
@@ -27,7 +28,6 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   const [touchedPhone, setTouchedPhone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const unanswered = useRef<{ body: string; key: string } | null>(null);
   const phoneCheck = phone.trim() ? checkPhone(phone, country) : null;
   const phoneBad = phoneCheck !== null && !phoneCheck.ok;
   const submit = async (e: Event): Promise<void> => {
@@ -41,15 +41,9 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
     const body: Record<string, unknown> = { name: name.trim(), partySize: size };
     if (email.trim()) body['email'] = email.trim();
     if (phoneCheck?.ok) body['phone'] = phoneCheck.value;
-    const json = JSON.stringify(body);
-    const key = unanswered.current?.body === json ? unanswered.current.key : newKey();
     try {
-      const joined = await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body, { idempotencyKey: key });
-      unanswered.current = null;
-      onJoined(joined);
+      onJoined(await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body));
     } catch (err) {
-      // Only "no answer" may be the same request again; an answer (a refusal) closes that key.
-      unanswered.current = err instanceof ApiError && err.status === 0 ? { body: json, key } : null;
       setError(messageOf(err));
     } finally {
       setBusy(false);

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, messageOf, newKey } from '../api/client';
+import { useEffect, useState } from 'preact/hooks';
+import { messageOf } from '../api/client';
 import { ActButton } from '../components/act-button';
 import { localDayTime } from '../format';
 import { say } from '../state/notice';
@@ -22,9 +22,6 @@ export function PendingInvitations({
 }) {
   const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  // Only "no answer" may be the same cancel again: its key is kept for the retry, so a cancel that went
-  // through reads as done, not "already cancelled". Any answer closes the key.
-  const unanswered = useRef(new Map<string, string>());
   const load = (): void => {
     staffApi.invitations(venueId).then(
       (list) => {
@@ -36,15 +33,11 @@ export function PendingInvitations({
   };
   useEffect(load, [venueId, refresh]);
   const cancel = async (invitation: PendingInvitation): Promise<void> => {
-    const key = unanswered.current.get(invitation.id) ?? newKey();
+    // Only "no answer" may be the same cancel again (ApiClient.delete keeps its key), so a cancel
+    // that went through reads as done, not "already cancelled".
     try {
-      const done = await staffApi.cancelInvitation(venueId, invitation.id, key);
-      unanswered.current.delete(invitation.id);
+      const done = await staffApi.cancelInvitation(venueId, invitation.id);
       say('ok', done.message);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 0) unanswered.current.set(invitation.id, key);
-      else unanswered.current.delete(invitation.id);
-      throw err;
     } finally {
       load();
     }

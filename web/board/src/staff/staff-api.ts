@@ -46,13 +46,13 @@ export const staffApi = {
     api.post<AddMemberAnswer>(`/v1/venues/${venueId}/members`, body),
   changeRole: (venueId: string, userId: string, role: Role) =>
     api.request<Member>('PATCH', `/v1/venues/${venueId}/members/${userId}`, { body: { role } }),
-  remove: (venueId: string, userId: string) => api.request<void>('DELETE', `/v1/venues/${venueId}/members/${userId}`),
+  remove: (venueId: string, userId: string) => api.delete(`/v1/venues/${venueId}/members/${userId}`),
   resetPassword: (venueId: string, userId: string, password: string) =>
     api.post<{ endedSessions: number }>(`/v1/venues/${venueId}/members/${userId}/password`, { password }),
   invitations: (venueId: string) => api.get<PendingInvitation[]>(`/v1/venues/${venueId}/invitations`),
-  /** A retry after no answer sends the same key, so a cancel that went through answers as it did then. */
-  cancelInvitation: (venueId: string, invitationId: string, idempotencyKey: string) =>
-    api.request<{ message: string }>('DELETE', `/v1/venues/${venueId}/invitations/${invitationId}`, { idempotencyKey }),
+  /** A retry after no answer sends the same key (ApiClient.delete), so a cancel that went through answers as it did then. */
+  cancelInvitation: (venueId: string, invitationId: string) =>
+    api.delete<{ message: string }>(`/v1/venues/${venueId}/invitations/${invitationId}`),
   changeOwnPassword: (currentPassword: string, newPassword: string) =>
     api.post<{ endedSessions: number }>('/v1/auth/password', { currentPassword, newPassword }),
   signOutEverywhere: () => api.request<void>('DELETE', '/v1/auth/sessions'),

@@ -368,7 +368,7 @@ function Combinations({
               confirm="Tap again to remove"
               testId="remove-combination"
               onAct={async () => {
-                await api.request('DELETE', `/v1/venues/${venueId}/combinations/${c.id}`);
+                await api.delete(`/v1/venues/${venueId}/combinations/${c.id}`);
                 say('ok', `${c.tableIds.map(labelOf).join(' + ')} no longer pushed together.`);
                 await reload();
               }}
@@ -441,7 +441,7 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
               confirm="Tap again to remove"
               testId="remove-window"
               onAct={async () => {
-                await api.request('DELETE', `/v1/venues/${venueId}/service-windows/${w.id}`);
+                await api.delete(`/v1/venues/${venueId}/service-windows/${w.id}`);
                 say('ok', `Service hours ${w.start}–${w.end} removed.`);
                 await reload();
               }}
