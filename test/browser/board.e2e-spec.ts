@@ -61,6 +61,21 @@ d('board page in Chromium (two tablets on one venue)', () => {
   const promote = async (venueId: string) =>
     (await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201)).body as { offer: { id: string } };
 
+  /**
+   * The server acts on the first request to `pattern`, but its answer never reaches the tablet (a
+   * connection reset); later ones pass. Answers the Idempotency-Key each request carried, in order.
+   */
+  async function loseFirstAnswer(page: Page, pattern: string): Promise<string[]> {
+    const keys: string[] = [];
+    await page.route(pattern, async (route) => {
+      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
+      const answer = await route.fetch();
+      if (keys.length === 1) await route.abort('connectionreset');
+      else await route.fulfill({ response: answer });
+    });
+    return keys;
+  }
+
   /** A new tablet: the login form, then the venue list, then the board, live. */
   async function tablet(staff: Staff, venueId: string, prepare?: (page: Page) => Promise<void>): Promise<Page> {
     const context = await newTablet(browser);
@@ -211,17 +226,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
   }, 60_000);
 
   it('a join whose answer was lost is sent again with the same key and joins once; a changed form gets a new key', async () => {
-    const keys: string[] = [];
-    let lose = true;
-    await a.route(`**/v1/venues/${sandboxId}/queue`, async (route) => {
-      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
-      // The server does the join, but its answer never reaches the tablet.
-      const answer = await route.fetch();
-      if (lose) {
-        lose = false;
-        await route.abort('connectionreset');
-      } else await route.fulfill({ response: answer });
-    });
+    const keys = await loseFirstAnswer(a, `**/v1/venues/${sandboxId}/queue`);
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Mary Jackson');
     await a.fill('input[name=partySize]', '2');
@@ -252,17 +257,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
   it('a promotion whose answer was lost, tapped again, holds one group, not two', async () => {
     const first = await deskJoin(sandboxId, 'Grace Hopper', 2);
     const second = await deskJoin(sandboxId, 'Alan Kay', 2);
-    const keys: string[] = [];
-    let lose = true;
-    await a.route(`**/v1/venues/${sandboxId}/promotions`, async (route) => {
-      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
-      // The server promotes, but its answer never reaches the tablet.
-      const answer = await route.fetch();
-      if (lose) {
-        lose = false;
-        await route.abort('connectionreset');
-      } else await route.fulfill({ response: answer });
-    });
+    const keys = await loseFirstAnswer(a, `**/v1/venues/${sandboxId}/promotions`);
     await a.getByTestId('promote').click();
     await a.locator('.toast', { hasText: 'The server cannot be reached' }).waitFor({ timeout: PUSH_BOUND });
     await a.getByTestId('promote').click();

@@ -1,38 +1,25 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@hostboard/outbox';
 import { joined, liveVenue, messages, party } from '../support/restaurant.js';
+import { smtpCatcher, type SmtpCatcher } from '../support/smtp-catcher.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp } from '../support/staff.js';
 
 /** The relay hands recorded emails to a real SMTP server (on loopback), each at most once. */
 describe('outbox relay over SMTP', () => {
-  let smtp: SMTPServer;
-  const received: Array<{ to: string; data: string }> = [];
+  let smtp: SmtpCatcher;
+  let received: SmtpCatcher['mail'];
   let t: TestApp;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    t = await startApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, REDIS_URL: '' } });
+    smtp = await smtpCatcher();
+    received = smtp.mail;
+    t = await startApp({ env: { SMTP_URL: smtp.url, REDIS_URL: '' } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(resolve));
+    await smtp.close();
   });
 
   it('sends each recorded email once and marks it sent', async () => {

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { SMTPServer } from 'smtp-server';
+import { smtpCatcher, type SmtpCatcher } from '../support/smtp-catcher.js';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { OutboxRelay } from '@hostboard/outbox';
@@ -29,30 +28,18 @@ interface AddAnswer {
 }
 
 describe('pre-hijacking: an account created by someone else never opens a venue it is added to later', () => {
-  let smtp: SMTPServer;
-  const mail: Array<{ to: string; data: string }> = [];
+  let smtp: SmtpCatcher;
+  let mail: SmtpCatcher['mail'];
   let t: TestApp;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          mail.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
-    t = await startApp({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, REDIS_URL: '' } });
+    smtp = await smtpCatcher();
+    mail = smtp.mail;
+    t = await startApp({ env: { SMTP_URL: smtp.url, REDIS_URL: '' } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(resolve));
+    await smtp.close();
   });
 
   it('the attacker who pre-created the account gets nothing at A; the real person claims it by email and the attacker is out', async () => {

@@ -1,6 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -8,6 +6,7 @@ import { JobScheduler } from '@hostboard/jobs';
 import { NOT_SENT } from '@hostboard/outbox';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { relayOn } from '../support/outbox-relay.js';
+import { smtpCatcher, type SmtpCatcher } from '../support/smtp-catcher.js';
 import { freshAddress } from '../support/restaurant.js';
 import { addMember, createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 
@@ -275,33 +274,18 @@ describe('pending invitations: listed and cancelled by managers and owners', () 
 });
 
 describe('an invitation email the relay has not sent yet dies with its link', () => {
-  const mail: Array<{ to: string; data: string }> = [];
-  let smtp: SMTPServer;
-  let smtpUrl: string;
+  let smtp: SmtpCatcher;
   let t: TestApp;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (c: Buffer) => (data += c.toString()));
-        stream.on('end', () => {
-          mail.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+    smtp = await smtpCatcher();
     // Invitations go by email; the in-process jobs are stopped so that only the test relays.
-    t = await startApp({ env: { SMTP_URL: smtpUrl, REDIS_URL: '' } });
+    t = await startApp({ env: { SMTP_URL: smtp.url, REDIS_URL: '' } });
     await t.app.get(JobScheduler).stop();
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.close(resolve));
+    await smtp.close();
   });
 
   const invite = async (venueId: string, by: Staff, email: string, role: string): Promise<string> => {
@@ -315,7 +299,7 @@ describe('an invitation email the relay has not sent yet dies with its link', ()
     return body.invitation.id;
   };
   const relayAll = async (): Promise<void> => {
-    const relay = relayOn(t, { SMTP_URL: smtpUrl });
+    const relay = relayOn(t, { SMTP_URL: smtp.url });
     while ((await relay.relay()) > 0);
   };
   const outbox = (email: string): Promise<Array<{ status: string; not_sent_reason: string | null }>> =>
@@ -330,7 +314,7 @@ describe('an invitation email the relay has not sent yet dies with its link', ()
     const id = await invite(venue.id, owner, email, 'host');
     await request(t.baseUrl).delete(`/v1/venues/${venue.id}/invitations/${id}`).set(owner.auth).expect(200);
     await relayAll();
-    expect(mail.filter((m) => m.to === email)).toEqual([]);
+    expect(smtp.mail.filter((m) => m.to === email)).toEqual([]);
     expect(await outbox(email)).toEqual([{ status: 'recorded', not_sent_reason: NOT_SENT.invitationEnded }]);
   });
 
@@ -341,7 +325,7 @@ describe('an invitation email the relay has not sent yet dies with its link', ()
     await invite(venue.id, owner, email, 'host');
     await invite(venue.id, owner, email, 'manager');
     await relayAll();
-    const letters = mail.filter((m) => m.to === email);
+    const letters = smtp.mail.filter((m) => m.to === email);
     expect(letters).toHaveLength(1);
     expect(letters[0]?.data).toContain('as manager');
     const token = /#claim=([A-Za-z0-9_-]{43})/.exec((letters[0]?.data ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1];
