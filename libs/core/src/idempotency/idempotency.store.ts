@@ -134,7 +134,7 @@ function toJson(body: unknown): unknown {
 
 /**
  * The key's transaction-scoped advisory lock as a condition (`enter`), for a command's first statement
- * to take it with its own lock (one round trip less, see KeyLock): `param` names the parameter that
+ * to take it with its own lock (one round trip less, see Tx.keyLock): `param` names the parameter that
  * holds `keyLockName(claim)`. An uncorrelated subquery is a one-time filter, evaluated before the
  * statement scans or locks any row: a key still running is refused at once, never after waiting on
  * the venue's lock.
