@@ -185,6 +185,7 @@ describe('a burst of offers falling due together', () => {
           status: 'recorded',
           entryId: o.entryId,
           reservationId: o.reservationId,
+          partyName: name,
         })),
         ...(phone ? [phone] : []).map((to) => ({
           channel: 'sms',
@@ -197,6 +198,7 @@ describe('a burst of offers falling due together', () => {
           status: 'recorded',
           entryId: o.entryId,
           reservationId: o.reservationId,
+          partyName: name,
         })),
       ];
     });
