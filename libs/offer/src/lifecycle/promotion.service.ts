@@ -41,7 +41,7 @@ export class PromotionService {
 
   async promote(venueId: string): Promise<PromotionResult> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command<PromotionResult>({ status: (r) => (r.offer ? 201 : 200) }, async (tx) => {
+    return this.tx.command<PromotionResult>({ venueId, status: (r) => (r.offer ? 201 : 200) }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       if (venue.seating !== 'pool') {
         throw new DomainException(

@@ -63,7 +63,7 @@ export class TableOfferService {
 
   async offer(venueId: string, input: TableOfferInput): Promise<{ offer: OfferView; reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({ translate: tableTaken }, async (tx) => {
+    return this.tx.command({ venueId, translate: tableTaken }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId);
       if (venue.seating !== 'tables') {
