@@ -148,6 +148,51 @@ describe('configuration', () => {
     expect(missing.stderr).toContain('OWNER_PASSWORD');
   });
 
+  it.each([
+    ['true', /^Configuration error: TRUST_PROXY "true" /],
+    ['yes', /^Configuration error: TRUST_PROXY "yes" /],
+    ['10.0.0.0/33', /^Configuration error: TRUST_PROXY "10.0.0.0\/33" /],
+    ['loopback, 10.0.0.300', /^Configuration error: TRUST_PROXY "10.0.0.300" /],
+  ])('a TRUST_PROXY no proxy could match (%j) stops the api in one line naming it, not a stack trace', (value, line) => {
+    const run = spawnSync(process.execPath, [API_MAIN], {
+      env: { PATH: process.env['PATH'], TRUST_PROXY: value, PORT: '0', HOSTBOARD_DATA_DIR: 'memory://', LOG_LEVEL: 'fatal' },
+      encoding: 'utf8',
+      timeout: 60000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+  });
+
+  it.each([
+    '',
+    'none',
+    '1',
+    'loopback',
+    'uniquelocal',
+    'linklocal',
+    '10.0.0.0/8, 172.16.0.0/12',
+    '127.0.0.1',
+    '::1',
+    'fc00::/7',
+    '10.0.0.0/255.0.0.0',
+  ])('accepts TRUST_PROXY %j', (value) => {
+    expect(() => loadConfig({ TRUST_PROXY: value })).not.toThrow();
+  });
+
+  it('a HOST that is not an address of this machine stops the api in one line naming it', () => {
+    const run = spawnSync(process.execPath, [API_MAIN], {
+      env: { PATH: process.env['PATH'], HOST: '203.0.113.7', PORT: '0', HOSTBOARD_DATA_DIR: 'memory://', LOG_LEVEL: 'fatal' },
+      encoding: 'utf8',
+      timeout: 60000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'HOST 203.0.113.7 is not an address of this machine (listen EADDRNOTAVAIL): set HOST to one of its addresses, 127.0.0.1 or 0.0.0.0.',
+    ]);
+  });
+
   it('a port already taken by another program is named in one line', async () => {
     const taken: Server = createServer();
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));

@@ -12,14 +12,16 @@ import { io } from 'socket.io-client';
 import { Proc, redisServer } from '../../bench/lib/stack.mjs';
 
 const PG_BIN = `/usr/lib/postgresql/${execFileSync('ls', ['/usr/lib/postgresql'], { encoding: 'utf8' }).trim().split('\n')[0]}/bin`;
-export const PG_PORT = 5544;
-export const REDIS_PORT = 6391;
+// DRILL_PG_PORT, DRILL_REDIS_PORT and DRILL_API_PORTS (two, comma-separated) move the drills off
+// their default ports, for a machine where another checkout may run them at the same time.
+export const PG_PORT = Number(process.env.DRILL_PG_PORT ?? 5544);
+export const REDIS_PORT = Number(process.env.DRILL_REDIS_PORT ?? 6391);
 export const DATABASE_URL = `postgres://postgres@127.0.0.1:${PG_PORT}/postgres`;
 export const REDIS_URL = `redis://127.0.0.1:${REDIS_PORT}`;
 export const PREFIX = 'drill';
 export const QUEUE = 'hostboard';
 export const OWNER = { email: 'drill-owner@faults.local', password: 'quiet-harbour-7314' };
-export const PORTS = [3411, 3412];
+export const PORTS = (process.env.DRILL_API_PORTS ?? '3411,3412').split(',').map(Number);
 export const URLS = PORTS.map((p) => `http://127.0.0.1:${p}`);
 /** The Done-when bounds of issue 12. */
 export const JOIN_BOUND_MS = 5000;

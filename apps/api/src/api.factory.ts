@@ -75,7 +75,10 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
     .map((o) => o.trim())
     .filter(Boolean);
   app.useWebSocketAdapter(new BoardIoAdapter(app, { allowedOrigins, redisUrl: config.REDIS_URL }));
-  app.enableShutdownHooks();
+  // After a signal's shutdown, exit (not Nest's default of raising the signal again): a process
+  // killed by the signal never runs its 'exit' handlers, and pino's is the one that writes the
+  // buffered log lines, the last requests' and the shutdown's among them.
+  app.enableShutdownHooks([], { useProcessExit: true });
   await app.init();
   await http.ready();
   return app;

@@ -21,13 +21,29 @@ async function main(): Promise<void> {
   limitHeapGrowth();
   const { createApiApp } = await import('./api.factory.js');
   const app = await createApiApp(config);
-  await app.listen(config.PORT, config.HOST);
+  await app.listen(config.PORT, config.HOST).catch((err: unknown) => {
+    throw hostRefusal(err, config.HOST) ?? err;
+  });
   const url = await app.getUrl();
   const where = config.embedded ? `embedded database in ${config.HOSTBOARD_DATA_DIR}` : 'PostgreSQL';
   const jobs = config.REDIS_URL ? 'BullMQ on Redis (run the worker too)' : 'in-process jobs';
   const base = url.replace('[::1]', 'localhost').replace('127.0.0.1', 'localhost');
   const banner = `hostboard is running at ${base} (${where}, ${jobs})\n  the floor board: ${base}/board\n  the API docs:    ${base}/docs\n`;
   if (!reportListening(banner)) process.stdout.write(banner);
+}
+
+/** A HOST this machine cannot listen on is a configuration mistake: one line naming it, not a stack. */
+function hostRefusal(err: unknown, host: string): ConfigError | undefined {
+  const code = (err as { code?: unknown })?.code;
+  const syscall = (err as { syscall?: unknown })?.syscall;
+  if (code !== 'EADDRNOTAVAIL' && !(code === 'ENOTFOUND' && syscall === 'getaddrinfo')) return undefined;
+  const what =
+    code === 'ENOTFOUND'
+      ? `HOST "${host}" is not a name this machine can resolve`
+      : `HOST ${host} is not an address of this machine`;
+  return new ConfigError(
+    `${what} (${code === 'ENOTFOUND' ? 'getaddrinfo' : 'listen'} ${String(code)}): set HOST to one of its addresses, 127.0.0.1 or 0.0.0.0.`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -46,7 +46,7 @@ export class SeatingService {
    * its slot starts has its turn moved to start now (TableAllocator.occupyFrom).
    */
   async seat(venueId: string, reservationId: string): Promise<{ reservation: ReservationView; visit: VisitView }> {
-    return this.tx.command({ translate: tableTaken }, async (tx) => {
+    return this.tx.command({ venueId, translate: tableTaken }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId);
       const r = await this.reservations.find(m, venueId, reservationId);
@@ -92,7 +92,7 @@ export class SeatingService {
 
   /** The party has left: the visit closes, the reservation completes, the tables are free. */
   async clear(venueId: string, visitId: string): Promise<{ visit: VisitView }> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId);
       const visit = await m.findOneBy(Visit, { id: visitId, venueId });
@@ -119,7 +119,7 @@ export class SeatingService {
 
   /** A table move, under the same target rules as an offer, refused the same way on conflict. */
   async move(venueId: string, reservationId: string, tableIds: string[]): Promise<{ reservation: ReservationView }> {
-    return this.tx.command({ translate: tableTaken }, async (tx) => {
+    return this.tx.command({ venueId, translate: tableTaken }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId);
       const r = await this.reservations.find(m, venueId, reservationId);

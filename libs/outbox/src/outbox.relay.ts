@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { BoardEventWriter } from '@hostboard/board';
 import { AppConfig, Clock, Metrics, TransactionRunner, type Tx } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
@@ -36,11 +36,18 @@ const RETRY_BACKOFF_MS = [10_000, 30_000, 90_000];
  * (and the withdrawal or lapse that followed it), and anything older than OUTBOX_MAX_AGE_MINUTES (a
  * worker started with a provider after running without one would otherwise send every message ever
  * recorded). Those stay `recorded`, with the reason (`notSentReason`).
+ *
+ * A process that is stopping (SIGTERM at a deploy) hands over nothing more, puts what it had claimed
+ * but not handed over back to `recorded`, and records the outcome of what is with a provider now
+ * before its database closes (Nest destroys this before the channels and the data source).
  */
 @Injectable()
-export class OutboxRelay implements OnModuleInit {
+export class OutboxRelay implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly channels: Map<OutboxChannel, GuestChannel>;
+  private stopping = false;
+  /** The runs under way, which a shutdown waits for. */
+  private readonly running = new Set<Promise<number>>();
 
   constructor(
     private readonly clock: Clock,
@@ -63,9 +70,28 @@ export class OutboxRelay implements OnModuleInit {
     this.scheduler.handle('outbox-relay', async () => ((await this.relay()) > 0 ? 'done' : 'skipped'));
   }
 
+  /**
+   * Before the database closes: no new run or hand-over, and the runs under way finish recording
+   * what their providers took (each hand-over is answered within the provider's 10 s timeout).
+   */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.running]);
+  }
+
   /** Sends what is recorded on the configured channels; answers how many the providers took. */
   async relay(): Promise<number> {
-    if (this.channels.size === 0) return 0;
+    if (this.channels.size === 0 || this.stopping) return 0;
+    const run = this.relayOnce();
+    this.running.add(run);
+    try {
+      return await run;
+    } finally {
+      this.running.delete(run);
+    }
+  }
+
+  private async relayOnce(): Promise<number> {
     const channels = [...this.channels.keys()];
     const now = this.clock.now();
     const { claimed, gaveUp } = await this.tx.run(async ({ manager }) => {
@@ -109,6 +135,16 @@ export class OutboxRelay implements OnModuleInit {
   private async sendInOrder(lane: Claimed[]): Promise<number> {
     let sent = 0;
     for (const [i, m] of lane.entries()) {
+      if (this.stopping) {
+        // Claimed, not handed over: `recorded` again, for the next worker (not left `sending`).
+        await this.tx.run(({ manager }) =>
+          this.repo.release(
+            manager,
+            lane.slice(i).map((later) => later.id),
+          ),
+        );
+        return sent;
+      }
       const channel = this.channels.get(m.channel);
       try {
         if (!channel) throw new Error(`no provider for ${m.channel}`);

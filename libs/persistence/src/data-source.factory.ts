@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource, MigrationExecutor, type DataSourceOptions, type QueryRunner } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions.js';
 import { IN_MEMORY, openEmbeddedDatabase } from './embedded/embedded-database.js';
 import { SerialPglitePool } from './embedded/serial-pglite-pool.js';
@@ -132,23 +132,83 @@ export async function migratedMemoryImage(): Promise<Blob> {
 
 /** Arbitrary, fixed: the advisory lock that lets one process at a time apply migrations. */
 const MIGRATION_LOCK = 7_345_001;
+/**
+ * How long a migration's statement may wait for a table lock before it steps aside. While an ALTER
+ * TABLE waits for a table that a long transaction holds, every other session's statements on that
+ * table queue behind it: the running build would stop answering for as long as that transaction
+ * lasts. A command holds its locks for milliseconds, so a second is plenty when nothing is stuck.
+ */
+const MIGRATION_LOCK_TIMEOUT_MS = 1000;
+/** Between two tries of a migration that stepped aside: the table's other sessions go on meanwhile. */
+const MIGRATION_RETRY_MS = 3000;
+/** PostgreSQL's lock_not_available: a statement gave up waiting at lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Applies pending migrations. On a server, several processes may start at once (N api processes,
  * a worker): a session advisory lock makes them take turns, and the later ones find nothing to do.
+ * Each migration waits at most MIGRATION_LOCK_TIMEOUT_MS for a table lock; when a long transaction
+ * holds its table, it is rolled back and tried again a few seconds later, for as long as it takes,
+ * with a warning naming the oldest open transactions (the operator may have to end one).
  * The embedded database belongs to one process, and its single session cannot be held aside.
  */
-export async function migrate(dataSource: DataSource, server: boolean): Promise<string[]> {
+export async function migrate(
+  dataSource: DataSource,
+  server: boolean,
+  warn: (line: string) => void = () => undefined,
+): Promise<string[]> {
   if (!server) return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    // After the advisory lock, which waits for another process's migrations as long as they take.
+    await lock.query(`SET lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
+    const applied: string[] = [];
+    for (let tries = 1; ; tries++) {
+      const executor = new MigrationExecutor(dataSource, lock);
+      executor.transaction = 'each';
+      const pending = (await executor.getPendingMigrations()).map((m) => m.name);
+      try {
+        applied.push(...(await executor.executePendingMigrations()).map((m) => m.name));
+        return applied;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw err;
+        // The ones before it are committed ('each'); the one that waited was rolled back whole.
+        const done = new Set((await executor.getExecutedMigrations()).map((m) => m.name));
+        applied.push(...pending.filter((name) => done.has(name) && !applied.includes(name)));
+        const waiting = pending.find((name) => !done.has(name)) ?? 'a migration';
+        warn(
+          `migration ${waiting} waited ${MIGRATION_LOCK_TIMEOUT_MS / 1000} s for a table another session holds ` +
+            `and stepped aside, so that session's and others' work goes on (try ${tries}; again in ${MIGRATION_RETRY_MS / 1000} s). ` +
+            `Oldest open transactions: ${await oldestTransactions(lock)}`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, MIGRATION_RETRY_MS));
+      }
+    }
   } finally {
+    await lock.query('RESET lock_timeout').catch(() => undefined);
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();
   }
+}
+
+/** What an operator needs to find the session in the way: pid, state, age, what it ran last. */
+async function oldestTransactions(runner: QueryRunner): Promise<string> {
+  type Row = { pid: number; state: string; seconds: number; query: string };
+  const rows = await runner
+    .query(
+      `SELECT pid, state, extract(epoch FROM now() - xact_start)::int AS seconds, left(query, 80) AS query
+         FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
+        ORDER BY xact_start LIMIT 3`,
+    )
+    .then(
+      (found: Row[]) => found,
+      (): Row[] => [],
+    );
+  if (rows.length === 0) return 'none seen now';
+  return rows.map((r) => `pid ${r.pid} (${r.state}, ${r.seconds} s: ${JSON.stringify(r.query)})`).join('; ');
 }
 
 /** SQL the entities would still need on top of the migrations: empty when they agree. */

@@ -59,7 +59,7 @@ export class PersistenceModule {
                 );
               }
             }
-            const applied = await migrate(dataSource, server);
+            const applied = await migrate(dataSource, server, (line) => logger.warn(line));
             logger.log(
               applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'schema is current',
             );

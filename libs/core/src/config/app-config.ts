@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { IsUrlWithProtocol } from './is-url-with-protocol.validator.js';
@@ -351,6 +352,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const reason = failedChecks(first.constraints)[0] ?? 'is invalid';
     throw new ConfigError(`Configuration error: ${reason}`);
   }
+  const proxy = unknownProxyEntry(config.TRUST_PROXY);
+  if (proxy !== undefined) {
+    // Fastify would refuse it at start-up with a stack trace from its address parser.
+    throw new ConfigError(
+      `Configuration error: TRUST_PROXY "${proxy}" is not an address, a CIDR range or one of loopback, linklocal, uniquelocal (or set a hop count such as 1, or none)`,
+    );
+  }
   if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {
     throw new ConfigError(
       'Configuration error: PASSWORD_HASH_COST=test is only for NODE_ENV=test (it makes password hashes cheap to guess)',
@@ -386,6 +394,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (missing.length > 0) throw new ConfigError(`Configuration error: SMS_URL needs ${missing.join(', ')} too`);
   }
   return config;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * The first entry of TRUST_PROXY that names no proxy, or undefined: an address, `address/prefix`,
+ * `address/netmask` or one of PROXY_NAMES each (what Fastify's proxy-addr compiles). `true` (Express's
+ * "trust everyone") is not one: a hop count says how many proxies to trust.
+ */
+export function unknownProxyEntry(value: string): string | undefined {
+  const v = value.trim();
+  if (v === '' || v === 'none' || /^\d+$/.test(v)) return undefined;
+  for (const entry of v.split(',').map((x) => x.trim())) {
+    if (PROXY_NAMES.includes(entry)) continue;
+    const [address = '', range, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return entry;
+    if (range === undefined) continue;
+    if (/^\d+$/.test(range) ? Number(range) <= (family === 4 ? 32 : 128) : family === 4 && isNetmask(range)) continue;
+    return entry;
+  }
+  return undefined;
+}
+
+/** An IPv4 netmask: ones, then zeros. */
+function isNetmask(mask: string): boolean {
+  if (isIP(mask) !== 4) return false;
+  const bits = mask.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  const zeros = 0xffffffff - bits;
+  return (zeros & (zeros + 1)) === 0;
 }
 
 /**

@@ -12,6 +12,7 @@ import { withTimeout } from '../redis/redis-clients.js';
 import type { Tx } from './tx.js';
 import type { PendingInsert } from './entity-rows.js';
 import { lockVenueRow } from './venue-lock.js';
+import { VenueTurns } from './venue-turns.js';
 
 export interface CommandOptions<T> {
   /**
@@ -30,6 +31,8 @@ export interface CommandOptions<T> {
   translate?: (err: unknown) => DomainException | undefined;
   /** The HTTP status of this result when it is not the route's fixed one (a promotion with nobody to promote). */
   status?: (result: T) => number;
+  /** The venue the command decides for: its transaction waits for one of the venue's turns (VenueTurns). */
+  venueId?: string;
 }
 
 /**
@@ -39,6 +42,12 @@ export interface CommandOptions<T> {
 @Injectable()
 export class TransactionRunner {
   private readonly logger = new Logger(TransactionRunner.name);
+  private readonly turns = new VenueTurns(undefined, undefined, (venueId, running) =>
+    this.logger.warn(
+      `venue ${venueId}: a command waited 5 s behind ${running} of its commands that still wait for the venue's row lock: ` +
+        'a session may be holding it (a long or stuck transaction; see pg_stat_activity); answered 503 retry shortly',
+    ),
+  );
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -54,9 +63,12 @@ export class TransactionRunner {
   }
 
   /** A plain transaction: reads, or system work that guards itself (the sweep). */
-  async run<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async run<T>(fn: (tx: Tx) => Promise<T>, venueId?: string): Promise<T> {
     const hooks: Array<() => void | Promise<void>> = [];
-    const result = await this.dataSource.transaction((manager) => fn({ manager, afterCommit: (hook) => hooks.push(hook) }));
+    // The venue's turn covers the transaction only, not the after-commit steps (Redis may be slow).
+    const result = await this.turns.take(venueId, () =>
+      this.dataSource.transaction((manager) => fn({ manager, afterCommit: (hook) => hooks.push(hook) })),
+    );
     await this.runHooks(hooks);
     return result;
   }
@@ -91,7 +103,7 @@ export class TransactionRunner {
         }
         if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
         return { result };
-      });
+      }, options.venueId);
       if ('refusal' in outcome) {
         // Already recorded for the key in the committed transaction: not stored again below.
         throw new RecordedRefusal(outcome.refusal);
@@ -118,7 +130,10 @@ export class TransactionRunner {
 
   /** A command of one venue: its row lock is taken first, before any read that informs the decision. */
   venueCommand<T>(venueId: string, fn: (tx: Tx) => Promise<T>, options: Omit<CommandOptions<T>, 'lock'> = {}): Promise<T> {
-    return this.command({ ...options, lock: (m, keyLock) => lockVenueRow(m, venueId, keyLock), keyLockedByCommand: true }, fn);
+    return this.command(
+      { ...options, venueId, lock: (m, keyLock) => lockVenueRow(m, venueId, keyLock), keyLockedByCommand: true },
+      fn,
+    );
   }
 
   /** Only the first command of a request answers for its Idempotency-Key. */

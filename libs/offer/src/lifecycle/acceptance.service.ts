@@ -40,7 +40,7 @@ export class AcceptanceService {
     onlyEntryId?: string,
   ): Promise<{ offer: OfferView; reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({ keyLockedByCommand: true }, async (tx) => {
+    return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId, tx.keyLock);
       // The offer, its reservation and tables in one read after the lock (issue 18).
@@ -120,7 +120,7 @@ export class AcceptanceService {
    */
   async withdraw(venueId: string, offerId: string): Promise<{ offer: OfferView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({ keyLockedByCommand: true }, async (tx) => {
+    return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
       // The tables are read before the hold ends (ending it releases them), so the answer still says
       // which tables the withdrawn offer held.

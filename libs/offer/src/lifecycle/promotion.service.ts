@@ -41,65 +41,68 @@ export class PromotionService {
 
   async promote(venueId: string): Promise<PromotionResult> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command<PromotionResult>({ status: (r) => (r.offer ? 201 : 200), keyLockedByCommand: true }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
-      if (venue.seating !== 'pool') {
-        throw new DomainException(
-          ErrorCode.RULE_VIOLATION,
-          'Promotions are for pool venues; offer tables to a chosen entry instead.',
-        );
-      }
-      const now = this.clock.now(venue);
-      const { available } = this.pool.counts(venue);
-      const head = await this.entries.oldestWaiting(tx.manager, venue.id);
-      const strict = venue.queueOrder === 'strict';
-      const candidate = strict ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
-      if (!candidate) return { offer: null, reason: headBlockedReason(head, available) ?? 'No waiting group fits.' };
-      const blocked = strict ? headBlockedReason(head, available) : null;
-      if (blocked) return { offer: null, reason: blocked };
+    return this.tx.command<PromotionResult>(
+      { venueId, status: (r) => (r.offer ? 201 : 200), keyLockedByCommand: true },
+      async (tx) => {
+        const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
+        if (venue.seating !== 'pool') {
+          throw new DomainException(
+            ErrorCode.RULE_VIOLATION,
+            'Promotions are for pool venues; offer tables to a chosen entry instead.',
+          );
+        }
+        const now = this.clock.now(venue);
+        const { available } = this.pool.counts(venue);
+        const head = await this.entries.oldestWaiting(tx.manager, venue.id);
+        const strict = venue.queueOrder === 'strict';
+        const candidate = strict ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
+        if (!candidate) return { offer: null, reason: headBlockedReason(head, available) ?? 'No waiting group fits.' };
+        const blocked = strict ? headBlockedReason(head, available) : null;
+        if (blocked) return { offer: null, reason: blocked };
 
-      const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
-      const reservation = await this.pool.hold(
-        tx.manager,
-        venue,
-        {
-          name: candidate.name,
-          partySize: candidate.partySize,
-          email: candidate.email,
-          phone: candidate.phone,
+        const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
+        const reservation = await this.pool.hold(
+          tx.manager,
+          venue,
+          {
+            name: candidate.name,
+            partySize: candidate.partySize,
+            email: candidate.email,
+            phone: candidate.phone,
+            entryId: candidate.id,
+          },
+          now,
+          expiresAt,
+        );
+        const offer: Offer = {
+          id: randomUUID(),
+          venueId,
           entryId: candidate.id,
-        },
-        now,
-        expiresAt,
-      );
-      const offer: Offer = {
-        id: randomUUID(),
-        venueId,
-        entryId: candidate.id,
-        reservationId: reservation.id,
-        state: 'live',
-        expiresAt,
-        createdAt: now,
-        resolvedAt: null,
-      };
-      await this.offers.insert(tx.manager, offer);
-      this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
-      await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
-      const operationId = `promote-offer-${offer.id}`;
-      await this.history.append(
-        tx.manager,
-        { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
-        { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
-        { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
-      );
-      await this.board.append(
-        tx,
-        venueId,
-        'offer.created',
-        { offerId: offer.id, entryId: candidate.id, reservationId: reservation.id, expiresAt: expiresAt.toISOString() },
-        now,
-      );
-      return { offer: toOfferView(offer), reservation: toReservationView(reservation) };
-    });
+          reservationId: reservation.id,
+          state: 'live',
+          expiresAt,
+          createdAt: now,
+          resolvedAt: null,
+        };
+        await this.offers.insert(tx.manager, offer);
+        this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
+        await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
+        const operationId = `promote-offer-${offer.id}`;
+        await this.history.append(
+          tx.manager,
+          { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
+          { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
+          { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
+        );
+        await this.board.append(
+          tx,
+          venueId,
+          'offer.created',
+          { offerId: offer.id, entryId: candidate.id, reservationId: reservation.id, expiresAt: expiresAt.toISOString() },
+          now,
+        );
+        return { offer: toOfferView(offer), reservation: toReservationView(reservation) };
+      },
+    );
   }
 }

@@ -18,7 +18,7 @@ export class SandboxClockService {
   ) {}
 
   async advance(venueId: string, to: Date): Promise<{ now: string; expired: string[] }> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       if (!venue.sandbox || !venue.clockNow) {
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'Only a sandbox venue has a clock to move.');

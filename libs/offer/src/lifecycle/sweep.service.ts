@@ -63,7 +63,7 @@ export class SweepService {
 
   /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */
   async manualSweep(venueId: string): Promise<{ expired: string[] }> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       return { expired: await this.sweepLocked(tx, venue, this.clock.now(venue)) };
     });

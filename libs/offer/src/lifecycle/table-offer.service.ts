@@ -63,7 +63,7 @@ export class TableOfferService {
 
   async offer(venueId: string, input: TableOfferInput): Promise<{ offer: OfferView; reservation: ReservationView }> {
     await this.sweep.sweepFirst(venueId);
-    return this.tx.command({ translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
+    return this.tx.command({ venueId, translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
       const venue = await this.venues.lock(m, venueId, tx.keyLock);
       if (venue.seating !== 'tables') {

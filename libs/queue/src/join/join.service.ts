@@ -91,7 +91,7 @@ export class JoinService {
 
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
-    return this.command(async (tx) => {
+    return this.command(venueId, async (tx) => {
       const venue = await this.venues.lockTakingSequence(tx.manager, venueId, tx.keyLock);
       // A national phone number is read with the venue's country, so the contact is checked here.
       return this.join(tx, venue, input, normaliseContact(input.email, input.phone, venue.country), true);
@@ -108,7 +108,7 @@ export class JoinService {
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
     refuseTextsAbroad(contact.phone, found.country);
     await this.limiter.intoVenue(found.id);
-    return this.command(async (tx) => {
+    return this.command(found.id, async (tx) => {
       const venue = await this.venues.lockTakingSequence(tx.manager, found.id, tx.keyLock);
       // Read again under the lock: it may have been unpublished since.
       if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
@@ -116,10 +116,10 @@ export class JoinService {
     });
   }
 
-  private command(fn: (tx: Tx) => Promise<JoinResult>): Promise<JoinResult> {
+  private command(venueId: string, fn: (tx: Tx) => Promise<JoinResult>): Promise<JoinResult> {
     // The lock's statement takes the Idempotency-Key's lock too (tx.keyLock).
     return this.tx.command<JoinResult>(
-      { translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }), keyLockedByCommand: true },
+      { venueId, translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }), keyLockedByCommand: true },
       fn,
     );
   }
