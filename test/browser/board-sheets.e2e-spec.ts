@@ -36,6 +36,8 @@ d('sheets over the board', () => {
       tables: [
         { label: 'T1', capacity: 2 },
         { label: 'T2', capacity: 4 },
+        { label: 'T3', capacity: 4 },
+        { label: 'T4', capacity: 4 },
       ],
     });
     host = await chooseOwnPassword(t, await addMember(t, v.id, owner, 'host'));
@@ -45,6 +47,16 @@ d('sheets over the board', () => {
       .post(`/v1/venues/${v.id}/offers`)
       .set(owner.auth)
       .send({ entryId: grace.entry.id, entryVersion: grace.entry.version, tableIds: [v.tableIds['T2']] })
+      .expect(201);
+    const walkIn = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'Walk-in at T3', partySize: 2, start: CLOCK, tableIds: [v.tableIds['T3']] })
+      .expect(201);
+    const booked = walkIn.body as { id?: string; reservation?: { id: string } };
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${booked.reservation?.id ?? booked.id}/seat`)
+      .set(owner.auth)
       .expect(201);
   }, 120_000);
 
@@ -122,5 +134,26 @@ d('sheets over the board', () => {
     expect(await page.evaluate(`document.querySelector('[role=dialog]').contains(document.activeElement)`)).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached', timeout: STEP });
+  });
+
+  it('moving a party: its own table alone is no move, and a table tapped beside it says to unpick theirs', async () => {
+    const page = await board({ width: 1024, height: 768 }, false);
+    await page.locator('[data-testid=table]', { hasText: 'T3' }).click();
+    await page.getByTestId('move').click();
+    const picker = page.getByTestId('table-picker');
+    const submit = picker.getByTestId('picker-submit');
+    const fit = picker.getByTestId('picker-fit');
+    // As it opens, their own table is picked: moving there changes nothing (it was confirmed as "moved").
+    await fit.getByText('They are at T3 now: tap it to unpick, then tap where they move to.').waitFor({ timeout: STEP });
+    expect(await submit.isDisabled()).toBe(true);
+    // A new table tapped beside it: what to do, in words.
+    await picker.locator('.table-pick', { hasText: 'T4' }).click();
+    expect(await fit.textContent()).toBe('These tables are not an approved combination. Tap T3 (their table now) to unpick it.');
+    expect(await submit.isDisabled()).toBe(true);
+    await picker.locator('.table-pick', { hasText: 'T3' }).click();
+    expect(await fit.textContent()).toBe('T4: fits.');
+    await submit.click();
+    await page.locator('[data-testid=table][data-state=occupied]', { hasText: 'T4' }).waitFor({ timeout: STEP });
+    await page.locator('[data-testid=table][data-state=free]', { hasText: 'T3' }).waitFor({ timeout: STEP });
   });
 });
