@@ -156,4 +156,21 @@ d('sheets over the board', () => {
     await page.locator('[data-testid=table][data-state=occupied]', { hasText: 'T4' }).waitFor({ timeout: STEP });
     await page.locator('[data-testid=table][data-state=free]', { hasText: 'T3' }).waitFor({ timeout: STEP });
   });
+
+  it("after offering from a party's row, the focus is back on that row (its button was replaced), not lost to the page", async () => {
+    const page = await board({ width: 1024, height: 768 }, false);
+    const row = page.locator('[data-testid=entry]', { hasText: 'Bartholomew' });
+    const entryId = await row.getAttribute('data-entry-id');
+    await row.getByRole('button', { name: 'Offer a table' }).focus();
+    await page.keyboard.press('Enter');
+    const picker = page.getByTestId('table-picker');
+    await picker.locator('.table-pick', { hasText: 'T1' }).click();
+    await picker.getByTestId('picker-submit').click();
+    await picker.waitFor({ state: 'detached', timeout: STEP });
+    await row.getByRole('button', { name: /^Accept/ }).waitFor({ timeout: STEP });
+    const focused = (await page.evaluate(
+      `document.activeElement?.closest('[data-entry-id]')?.getAttribute('data-entry-id') ?? document.activeElement?.tagName`,
+    )) as string;
+    expect(focused).toBe(entryId);
+  });
 });

@@ -16,7 +16,7 @@ const FOCUSABLE =
  * A sheet over the board: full screen on a phone, centred on a tablet; scrolls inside itself. With
  * a keyboard (a tablet's, or a screen reader's) it behaves as a dialog: focus moves into it (to the
  * field marked autofocus, else the first control), Tab stays inside it, Escape closes it, and focus
- * goes back to what opened it. The keys are heard on the document, not on the sheet: a button
+ * goes back to what opened it (or, when an act replaced that button, to the party's row). The keys are heard on the document, not on the sheet: a button
  * disabled while its request runs drops the focus to the page, and the sheet must still answer
  * Escape and keep Tab inside it then (only the topmost sheet answers).
  */
@@ -31,8 +31,25 @@ export function Modal({ title, onClose, children, testId }: Props) {
     const el = dialog.current;
     const first = el?.querySelector<HTMLElement>('[autofocus]') ?? el?.querySelector<HTMLElement>(FOCUSABLE) ?? el;
     first?.focus();
+    // The party's row the sheet was opened from: an act often replaces the opener there (Offer a
+    // table becomes Accept), and its focus then fell to the page, to be found again from the top.
+    const row = opener?.closest<HTMLElement>('[data-entry-id], [data-reservation-id]');
+    const rowKey = row?.dataset['entryId']
+      ? `[data-entry-id="${CSS.escape(row.dataset['entryId'])}"]`
+      : row?.dataset['reservationId']
+        ? `[data-reservation-id="${CSS.escape(row.dataset['reservationId'])}"]`
+        : null;
     return () => {
       if (opener?.isConnected) opener.focus();
+      // The board redraws after the sheet closes: look again once it has.
+      window.setTimeout(() => {
+        if (opener?.isConnected) {
+          if (document.activeElement === document.body) opener.focus();
+          return;
+        }
+        if (!rowKey || (document.activeElement && document.activeElement !== document.body)) return;
+        document.querySelector(rowKey)?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+      }, 0);
     };
   }, []);
   useEffect(() => {
