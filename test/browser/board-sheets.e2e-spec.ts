@@ -122,6 +122,24 @@ d('sheets over the board', () => {
     expect(ratio).toBeGreaterThanOrEqual(4.5);
   });
 
+  it("the queue's status chips read at 4.5:1 or better ('Waiting' was 4.3:1, green on green)", async () => {
+    const page = await board({ width: 1024, height: 768 }, false);
+    await page.locator('[data-testid=entry]', { hasText: 'Bartholomew' }).getByText('Waiting').waitFor({ timeout: STEP });
+    const low = (await page.evaluate(`(() => {
+      const rgb = (c) => (c.match(/[\\d.]+/g) ?? []).slice(0, 3).map(Number);
+      const lum = ([r, g, b]) => {
+        const lin = (x) => ((x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+      };
+      return [...document.querySelectorAll('[data-testid=entry] .chip')].map((el) => {
+        const fg = lum(rgb(getComputedStyle(el).color));
+        const bg = lum(rgb(getComputedStyle(el).backgroundColor));
+        return [el.textContent.trim(), (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05)];
+      }).filter(([, ratio]) => ratio < 4.5).map(([text, ratio]) => text + ' ' + ratio.toFixed(2));
+    })()`)) as string[];
+    expect(low).toEqual([]);
+  });
+
   it('after a refused lookup the sheet still closes with Escape and keeps the focus inside it', async () => {
     const page = await board({ width: 1024, height: 768 }, false);
     await page.getByTestId('open-lookup').click();
