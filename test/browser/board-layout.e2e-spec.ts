@@ -20,6 +20,7 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844, rows: 0 },
 ] as const;
 const CLOCK = '2026-10-09T23:00:00.000Z';
+const PATIO = 'Patio corner booth by the window';
 const TABLES: Array<[string, number]> = [
   ['T1', 2],
   ['T2', 2],
@@ -32,7 +33,8 @@ const TABLES: Array<[string, number]> = [
   ['T9', 6],
   ['B1', 2],
   ['B2', 2],
-  ['P1', 8],
+  // A long label of several words: it must not wrap over the tile's other lines.
+  [PATIO, 8],
 ];
 const NAMES = [
   'Wilhelmina "Billie" Featherstonehaugh',
@@ -70,7 +72,7 @@ const OFFERS: Array<[number, string]> = [
 const SEATED: Array<[string, string, number]> = [
   ['T1', 'Ada Lovelace-Byron of Ockham', 2],
   ['T9', 'Walk-in at T9', 5],
-  ['P1', 'Maximilian Oppenheimer-Rothschild', 8],
+  [PATIO, 'Maximilian Oppenheimer-Rothschild', 8],
 ];
 
 interface Measured {
@@ -84,7 +86,8 @@ interface Measured {
 
 /**
  * In the page: pairs of tiles that overlap, tiles or their text outside the plan, text lines cut
- * (only a party's name may end in an ellipsis: the table's sheet shows it whole), sideways scroll,
+ * (only a party's name or the table's label may end in an ellipsis, on one line: the table's sheet
+ * and its accessible name show them whole), sideways scroll,
  * and buttons under 44 px.
  */
 const MEASURE = `(() => {
@@ -111,7 +114,7 @@ const MEASURE = `(() => {
       const text = line.textContent.trim();
       if (!inside(r(line), box) || !inside(r(line), plan)) cut.push(label(t) + ': "' + text + '" outside');
       const truncated = line.scrollWidth > line.clientWidth + 1;
-      const mayEllipsis = line.classList.contains('who') && getComputedStyle(line).textOverflow === 'ellipsis';
+      const mayEllipsis = (line.classList.contains('who') || line.tagName === 'STRONG') && getComputedStyle(line).textOverflow === 'ellipsis';
       if (truncated && !mayEllipsis) cut.push(label(t) + ': "' + text + '" truncated');
     }
   }

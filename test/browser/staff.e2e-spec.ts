@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
+import { addMember, chooseOwnPassword, createVenue, signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the staff tab is tested in a real browser');
@@ -83,6 +83,25 @@ d('staff tab in Chromium', () => {
     expect(await row.count()).toBe(1);
     await remove.click();
     await row.waitFor({ state: 'detached' });
+  });
+
+  it("a host removed while their board is open is told so at once: the board never claims 'Up to date' again", async () => {
+    const host = await chooseOwnPassword(t, await addMember(t, venueId, owner, 'host'));
+    const p = await page();
+    await signInOn(p, host.email, host.password);
+    await p.click(`[data-venue-id="${venueId}"]`);
+    await p.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: 8_000 });
+    const members = (await request(t.baseUrl).get(`/v1/venues/${venueId}/members`).set(owner.auth).expect(200)).body as Array<{
+      userId: string;
+      email: string;
+    }>;
+    const userId = members.find((m) => m.email === host.email)?.userId ?? '';
+    await request(t.baseUrl).delete(`/v1/venues/${venueId}/members/${userId}`).set(owner.auth).expect(204);
+    // Well inside the 10 s version heartbeat: the page is told, it does not wait to notice silence.
+    await p.locator('[data-testid=connection][data-state=refused]').waitFor({ timeout: 5_000 });
+    expect(await p.getByTestId('sync-problem').textContent()).toBe(
+      'You are no longer on the staff of this venue. Ask a manager if this is a mistake.',
+    );
   });
 
   it('pending invitations: listed under the members after an add, cancelled with a second tap, read at 1024 and 390 px', async () => {

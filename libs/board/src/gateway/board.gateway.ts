@@ -20,6 +20,10 @@ import { SnapshotReads } from './snapshot-reads.js';
 export const MAX_REPLAY_EVENTS = 500;
 /** Every room hears its current version this often, so a board that missed a push notices. */
 export const VERSION_HEARTBEAT_MS = 10_000;
+
+/** Told to a member's boards of a venue when their membership there ends: `{ venueId }`. */
+export const ACCESS_ENDED = 'board.access-ended';
+
 /**
  * Every process re-checks its own sockets' sessions and memberships this often: a session that
  * expired, or access ended by a path that sent no notice (SQL, a lost Redis message), is cut within it.
@@ -116,7 +120,11 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
   private cut(namespace: Namespace, change: StaffAccessChange): void {
     try {
       if (change.kind === 'sessions-ended') namespace.in(change.sessionIds.map(sessionRoom)).disconnectSockets(true);
-      else namespace.in(userRoom(change.userId)).socketsLeave(room(change.venueId));
+      else {
+        namespace.in(userRoom(change.userId)).socketsLeave(room(change.venueId));
+        // Leaving the room alone left the board on screen saying "Up to date" while nothing reached it.
+        namespace.to(userRoom(change.userId)).emit(ACCESS_ENDED, { venueId: change.venueId });
+      }
     } catch (err) {
       this.logger.warn(`could not cut board access at once (the re-check will): ${(err as Error).message}`);
     }
@@ -138,7 +146,10 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
           continue;
         }
         for (const r of socket.rooms) {
-          if (r.startsWith('venue:') && !venues.includes(r.slice(6))) await socket.leave(r);
+          if (r.startsWith('venue:') && !venues.includes(r.slice(6))) {
+            await socket.leave(r);
+            socket.emit(ACCESS_ENDED, { venueId: r.slice(6) });
+          }
         }
       }
     } catch (err) {

@@ -49,6 +49,26 @@ function fitProblem(picked: TableRow[], combinations: Combination[], size: numbe
   return combo.capacity >= size ? null : `Together these seat ${combo.capacity}.`;
 }
 
+const samePick = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/**
+ * A move starts from the party's own tables, picked: moving them there again changed nothing but
+ * was confirmed as "moved", and a table tapped next to them made a pair that is no combination.
+ * Says what to do instead, or null when the picked tables are somewhere new or a combination.
+ */
+function moveProblem(picked: TableRow[], current: string[], combinations: Combination[], board: BoardSnapshot): string | null {
+  const ids = picked.map((t) => t.id).sort();
+  const now = [...current].sort();
+  const labels = current.map((id) => board.tables.find((t) => t.id === id)?.label ?? '?').join(' + ');
+  if (samePick(ids, now))
+    return `They are at ${labels} now: tap ${current.length > 1 ? 'them' : 'it'} to unpick, then tap where they move to.`;
+  const keepsSome = ids.some((id) => now.includes(id)) && ids.length > 1;
+  const combined = combinations.some((c) => [...c.tableIds].sort().join(',') === ids.join(','));
+  return keepsSome && !combined
+    ? `These tables are not an approved combination. Tap ${labels} (their table now) to unpick it.`
+    : null;
+}
+
 /** Tap the tables, then offer or move. Tables that cannot be offered now are greyed out with the reason. */
 export function TablePicker({ board, combinations, purpose, onClose, afterAct }: Props) {
   const [picked, setPicked] = useState<string[]>(purpose.kind === 'move' ? purpose.current : []);
@@ -56,7 +76,11 @@ export function TablePicker({ board, combinations, purpose, onClose, afterAct }:
   const [busy, setBusy] = useState(false);
   const size = purpose.kind === 'offer' ? purpose.partySize : purpose.partySize;
   const pickedRows = board.tables.filter((t) => picked.includes(t.id));
-  const problem = fitProblem(pickedRows, combinations, size);
+  const problem =
+    (purpose.kind === 'move' && picked.length > 0 ? moveProblem(pickedRows, purpose.current, combinations, board) : null) ??
+    fitProblem(pickedRows, combinations, size);
+  // The sheet as it opens for a move: guidance, not a mistake.
+  const unmoved = purpose.kind === 'move' && samePick([...picked].sort(), [...purpose.current].sort());
   const toggle = (id: string): void =>
     setPicked(picked.includes(id) ? picked.filter((p) => p !== id) : picked.length < MAX_TABLES ? [...picked, id] : picked);
   const submit = async (): Promise<void> => {
@@ -115,7 +139,7 @@ export function TablePicker({ board, combinations, purpose, onClose, afterAct }:
             .join(', ')}
         </p>
       )}
-      <p class={problem && picked.length > 0 ? 'field-error' : 'muted'} data-testid="picker-fit">
+      <p class={problem && picked.length > 0 && !unmoved ? 'field-error' : 'muted'} data-testid="picker-fit">
         {problem ?? `${pickedRows.map((t) => t.label).join(' + ')}: fits.`}
       </p>
       {error && (

@@ -76,6 +76,13 @@ export class BoardSync {
       this.notice(e);
     });
     this.socket.on('board.version', (e: BoardPush) => this.notice(e));
+    // This user's membership of the venue ended (removed from its staff): nothing reaches the board
+    // any more, so it must not go on saying "Up to date".
+    this.socket.on('board.access-ended', (e: { venueId?: string }) => {
+      if (e?.venueId !== this.venueId) return;
+      this.connection.value = 'refused';
+      this.problem.value = 'You are no longer on the staff of this venue. Ask a manager if this is a mistake.';
+    });
     // Show the board at once over HTTP; the subscription then keeps it current.
     void this.refetch();
   }
