@@ -199,7 +199,7 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
   }
 
   /** Signed in as the owner on a fresh profile in Tokyo (the venue is in Los Angeles), on one tab. */
-  async function open(vp: Viewport, tab: string): Promise<Page> {
+  async function open(vp: Viewport, tab: string, prepare?: (page: Page) => Promise<void>): Promise<Page> {
     if (signedIn === '') await signInOnce();
     const context = await browser.newContext({
       viewport: { width: vp.width, height: vp.height },
@@ -216,6 +216,7 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       }`,
     });
     const page = await context.newPage();
+    await prepare?.(page);
     await page.goto(`${t.baseUrl}/board/venues/${v.id}/${tab}`);
     return page;
   }
@@ -472,6 +473,21 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
         .nth(all - 1)
         .waitFor();
       await ds.query(`UPDATE outbox_messages SET status = 'recorded', failure_reason = NULL WHERE id = $1`, [failed[0]?.id]);
+      await page.context().close();
+    }, 60_000);
+
+    it('Messages: a manager whose first read of their role got no answer still gets the back office, once it answers', async () => {
+      let lost = 0;
+      const page = await open(phone, 'messages', async (p) => {
+        await p.route(`${t.baseUrl}/v1/venues`, async (route) => {
+          if (lost++ === 0) await route.abort('connectionreset');
+          else await route.continue();
+        });
+      });
+      // The board meanwhile, then the manager's tabs and the Messages tab asked for (it was "host" for the visit).
+      await page.getByTestId('message').first().waitFor({ timeout: 15_000 });
+      expect(lost).toBeGreaterThanOrEqual(2);
+      expect(await page.locator('[data-tab=setup]').count()).toBe(1);
       await page.context().close();
     }, 60_000);
 

@@ -193,6 +193,19 @@ describe('access matrix: every route against its declared rule', () => {
   });
   afterAll(() => t.close());
 
+  it('GET /v1/venues names the caller’s role at each venue (a board shows its tabs from it)', async () => {
+    const mine = async (who: Staff): Promise<Array<{ id: string; role: string }>> =>
+      (
+        await request(t.baseUrl)
+          .get('/v1/venues')
+          .set((await signIn(t, who.email, who.password)).auth)
+          .expect(200)
+      ).body as Array<{ id: string; role: string }>;
+    expect((await mine(owner)).map((v) => v.role)).toEqual(['owner']);
+    expect((await mine(manager)).map((v) => v.role)).toEqual(['manager']);
+    expect((await mine(host)).map((v) => v.role)).toEqual(['host']);
+  });
+
   it('finds exactly the routes the router serves (apart from the /docs pages SwaggerModule mounts itself)', () => {
     const registered = registeredRoutes(t.app);
     const fromNest = routes.map(key).sort();

@@ -77,11 +77,14 @@ export class VenueRepository {
   }
 
   /** The venues a staff user belongs to, with their role. */
-  listForUser(tx: EntityManager, userId: string): Promise<Array<Venue & { role: string }>> {
-    return tx
+  async listForUser(tx: EntityManager, userId: string): Promise<Array<Venue & { role: string }>> {
+    const { entities, raw } = await tx
       .createQueryBuilder(Venue, 'v')
       .innerJoin('venue_memberships', 'm', 'm.venue_id = v.id AND m.user_id = :userId', { userId })
+      .addSelect('m.role', 'member_role')
       .orderBy('v.name')
-      .getMany() as Promise<Array<Venue & { role: string }>>;
+      .getRawAndEntities<{ v_id: string; member_role: string }>();
+    const roles = new Map(raw.map((r) => [r.v_id, r.member_role]));
+    return entities.map((v) => Object.assign(v, { role: roles.get(v.id) ?? 'host' }));
   }
 }

@@ -92,9 +92,10 @@ export class VenueService {
     return toVenueView(venue);
   }
 
-  async listForUser(userId: string): Promise<VenueView[]> {
+  /** Each with the user's role there, so a board knows which tabs to show without reading the members. */
+  async listForUser(userId: string): Promise<Array<VenueView & { role: string }>> {
     const venues = await this.tx.run(({ manager }) => this.venues.listForUser(manager, userId));
-    return venues.map(toVenueView);
+    return venues.map((v) => Object.assign(toVenueView(v), { role: v.role }));
   }
 
   async update(venueId: string, input: UpdateVenueDto): Promise<VenueView> {
