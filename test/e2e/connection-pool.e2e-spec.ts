@@ -163,18 +163,21 @@ describeWithServer('connection limits of a PostgreSQL server')('a pool within th
     let holder: pg.Client | undefined;
     try {
       const owner = await signUp(t, 'budget');
-      const venue = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 100 });
-      // Every join of the burst takes a connection and waits behind this lock, so the pool grows to its
+      // Seven venues, two joins each: a process lets two of one venue's commands hold connections at
+      // once (VenueTurns), so the burst needs several venues to ask for more connections than the pool has.
+      const venues: Array<{ id: string }> = [];
+      for (let i = 0; i < 7; i++) venues.push(await createVenue(t, owner, { preset: 'workshop', poolCapacity: 100 }));
+      // Every join of the burst takes a connection and waits behind these locks, so the pool grows to its
       // limit: with a pool of 20, the role's limit would refuse the connections past 10.
       // A superuser's connection on the same database: outside the role's limit.
       holder = new pg.Client({ connectionString: db.url });
       await holder.connect();
       await holder.query('BEGIN');
-      await holder.query('SELECT id FROM venues WHERE id = $1 FOR UPDATE', [venue.id]);
+      await holder.query('SELECT id FROM venues WHERE id = ANY($1::uuid[]) FOR UPDATE', [venues.map((v) => v.id)]);
       const burst = Promise.all(
         Array.from({ length: 14 }, (_, i) =>
           request(t.baseUrl)
-            .post(`/v1/venues/${venue.id}/queue`)
+            .post(`/v1/venues/${venues[i % 7]?.id}/queue`)
             .set(owner.auth)
             .send({ name: `Burst ${i}`, partySize: 1, email: `burst-${i}-${randomBytes(3).toString('hex')}@example.test` }),
         ),
