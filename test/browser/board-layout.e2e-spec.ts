@@ -270,11 +270,14 @@ d('the board on a busy evening, at the sizes a host uses', () => {
     });
   }
 
-  it('long quotes read in hours: a 90-minute turn and fifteen ahead is "told ~22 h 30 min", never "~1350"', async () => {
+  it('long quotes read in hours: a 90-minute turn and fifteen ahead is "told ~22 h 30 min", never "~1350"; short ones in minutes', async () => {
     const page = await open(VIEWPORTS[0]);
     const rows = await page.locator('[data-testid=entry]').allTextContents();
     expect(rows.some((r) => /told ~\d+ h( \d+ min)?/.test(r))).toBe(true);
     expect(rows.filter((r) => /told ~\d{3,}/.test(r))).toEqual([]);
+    // A quote under two hours names its unit too ("told ~60" read as nothing in particular).
+    expect(rows.some((r) => /told ~\d{1,3} min/.test(r))).toBe(true);
+    expect(rows.filter((r) => /told ~\d+(?!\d)(?! (h|min))/.test(r))).toEqual([]);
     await page.context().close();
   });
 

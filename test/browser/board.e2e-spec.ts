@@ -355,6 +355,25 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await screenshot(a, 'after-sandbox-expiry');
   }, 60_000);
 
+  it('moving the practice clock past a hold says in words how many offers ran out', async () => {
+    const dismissAll = async (): Promise<void> => {
+      while ((await a.getByTestId('notice').count()) > 0) await a.getByTestId('notice').first().getByRole('button').click();
+    };
+    // Earlier lapses' alerts stay until dismissed, and a confirmation gives way to them.
+    await dismissAll();
+    const p = await deskJoin(sandboxId, 'Edsger Dijkstra', 2);
+    await promote(sandboxId);
+    // The workshop preset's 30-minute hold: two moves of 15 minutes end it.
+    for (let i = 0; i < 2; i++) {
+      const before = await a.getByTestId('clock-now').textContent();
+      await a.getByTestId('clock-15').click();
+      await a.locator('[data-testid=clock-now]', { hasNotText: before ?? '' }).waitFor({ timeout: PUSH_BOUND });
+    }
+    await a.locator('[data-testid=notice]', { hasText: '; 1 offer ran out.' }).waitFor({ timeout: PUSH_BOUND });
+    await dismissAll();
+    await api().post(`/v1/venues/${sandboxId}/queue/${p.entry.id}/cancel`).set(owner.auth).send({}).expect(200);
+  }, 60_000);
+
   it('five offers that lapse together are five alerts: three show, the others wait, counted, and none is dropped', async () => {
     const venueId = (
       await createVenue(t, owner, {

@@ -223,6 +223,12 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       .send({ entryVersion: held?.version, partySize: 2 });
     expect(refusal(resize)).toEqual({ status: 422, code: 'RULE_VIOLATION' });
     expect(message(resize)).toBe('This group holds seats for its current size; its size can change only while it waits.');
+    // The last seat held: no seat left reads as such, not "Only 0 of 5 seats are available."
+    const full = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'C', partySize: 1 });
+    expect(message(full)).toBe('All 5 seats are taken.');
   });
 
   it('11: a hold that lapsed after its business day ended returns its party to a queue that closes in the same sweep', async () => {

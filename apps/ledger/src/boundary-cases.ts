@@ -131,7 +131,7 @@ export const CASES: Case[] = [
   {
     test: 'Whole capacity',
     describe: (p) => ({
-      start: `Empty; request ${p.sheet.capacity} seats`,
+      start: `Empty; request ${p.sheet.capacity} seat${p.sheet.capacity === 1 ? '' : 's'}`,
       expected: `One ${p.sheet.capacity}-seat hold, 0 available`,
     }),
     run: async (_h, client, plan) => {

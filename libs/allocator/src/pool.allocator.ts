@@ -66,7 +66,9 @@ export class PoolAllocator {
     if (party.partySize > available) {
       throw new DomainException(
         ErrorCode.CONFLICT,
-        `Only ${available} of ${venue.poolCapacity} seats ${available === 1 ? 'is' : 'are'} available.`,
+        available === 0
+          ? `All ${venue.poolCapacity} seats are taken.`
+          : `Only ${available} of ${venue.poolCapacity} seats ${available === 1 ? 'is' : 'are'} available.`,
         {
           available,
           needed: party.partySize,

@@ -100,16 +100,16 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
 
 function waitedText(row: QueueRow, now: number): string {
   const waited = duration((now - Date.parse(row.receivedAt)) / 60_000);
-  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90" (minutes
+  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90 min" (minutes
   // under two hours; past them in hours, "told ~22 h 30 min", never "~1350").
   if (typeof row.quotedWaitMinutes === 'number') {
-    const told = row.quotedWaitMinutes < 120 ? String(row.quotedWaitMinutes) : duration(row.quotedWaitMinutes);
+    const told = row.quotedWaitMinutes < 120 ? `${row.quotedWaitMinutes} min` : duration(row.quotedWaitMinutes);
     return `waited ${waited}, told ~${told}`;
   }
   return `waited ${waited}`;
 }
 
-/** "waited 12 min, told ~90": its own component, so that each second re-renders this text, not the row. */
+/** "waited 12 min, told ~90 min": its own component, so that each second re-renders this text, not the row. */
 function Waited({ row, venueNow }: { row: QueueRow; venueNow: (wall: number) => number }) {
   return <>{waitedText(row, venueNow(wallSecond.value))}</>;
 }

@@ -1,5 +1,5 @@
 import type { BoardSnapshot } from '../api/types';
-import { localTime } from '../format';
+import { localTime, plural } from '../format';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { ActButton } from './act-button';
@@ -10,7 +10,10 @@ export function SandboxClock({ board, afterAct }: { board: BoardSnapshot; afterA
     const to = new Date(Date.parse(board.now) + minutes * 60_000).toISOString();
     const r = await api.post<{ now: string; expired: string[] }>(`/v1/venues/${board.venue.id}/clock`, { now: to });
     const expired = r.expired.length;
-    say('info', `Practice clock now ${localTime(r.now, board.venue.timeZone)}${expired ? `; ${expired} offer(s) ran out` : ''}.`);
+    say(
+      'info',
+      `Practice clock now ${localTime(r.now, board.venue.timeZone)}${expired ? `; ${plural(expired, 'offer')} ran out` : ''}.`,
+    );
     await afterAct();
   };
   return (
