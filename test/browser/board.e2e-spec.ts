@@ -63,17 +63,29 @@ d('board page in Chromium (two tablets on one venue)', () => {
 
   /**
    * The server acts on the first request to `pattern`, but its answer never reaches the tablet (a
-   * connection reset); later ones pass. Answers the Idempotency-Key each request carried, in order.
+   * connection reset); later ones pass. `keys`: the Idempotency-Key each request carried, in order.
+   * `stop()` waits for every request taken to be answered, then removes the route (an answer still
+   * on its way when the route went was an unhandled "Route is already handled!").
    */
-  async function loseFirstAnswer(page: Page, pattern: string): Promise<string[]> {
+  async function loseFirstAnswer(page: Page, pattern: string): Promise<{ keys: string[]; stop: () => Promise<void> }> {
     const keys: string[] = [];
+    let answered = 0;
     await page.route(pattern, async (route) => {
-      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
-      const answer = await route.fetch();
-      if (keys.length === 1) await route.abort('connectionreset');
-      else await route.fulfill({ response: answer });
+      const first = keys.push((await route.request().headerValue('idempotency-key')) ?? '') === 1;
+      try {
+        const answer = await route.fetch();
+        if (first) await route.abort('connectionreset');
+        else await route.fulfill({ response: answer });
+      } finally {
+        answered++;
+      }
     });
-    return keys;
+    const stop = async (): Promise<void> => {
+      for (const until = Date.now() + PUSH_BOUND; answered < keys.length && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 20));
+      await page.unroute(pattern);
+    };
+    return { keys, stop };
   }
 
   /** A new tablet: the login form, then the venue list, then the board, live. */
@@ -226,7 +238,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
   }, 60_000);
 
   it('a join whose answer was lost is sent again with the same key and joins once; a changed form gets a new key', async () => {
-    const keys = await loseFirstAnswer(a, `**/v1/venues/${sandboxId}/queue`);
+    const { keys, stop } = await loseFirstAnswer(a, `**/v1/venues/${sandboxId}/queue`);
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Mary Jackson');
     await a.fill('input[name=partySize]', '2');
@@ -247,7 +259,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     await a.getByTestId('token-done').click();
     expect(keys).toHaveLength(3);
     expect(keys[2]).not.toBe(keys[0]);
-    await a.unroute(`**/v1/venues/${sandboxId}/queue`);
+    await stop();
     for (const name of ['Mary Jackson', 'Mary Jackson Jr']) {
       const id = (await board(sandboxId)).queue.find((e) => e.name === name)?.id;
       await api().post(`/v1/venues/${sandboxId}/queue/${id}/cancel`).set(owner.auth).send({}).expect(200);
@@ -257,12 +269,12 @@ d('board page in Chromium (two tablets on one venue)', () => {
   it('a promotion whose answer was lost, tapped again, holds one group, not two', async () => {
     const first = await deskJoin(sandboxId, 'Grace Hopper', 2);
     const second = await deskJoin(sandboxId, 'Alan Kay', 2);
-    const keys = await loseFirstAnswer(a, `**/v1/venues/${sandboxId}/promotions`);
+    const { keys, stop } = await loseFirstAnswer(a, `**/v1/venues/${sandboxId}/promotions`);
     await a.getByTestId('promote').click();
     await a.locator('.toast', { hasText: 'The server cannot be reached' }).waitFor({ timeout: PUSH_BOUND });
     await a.getByTestId('promote').click();
     await a.locator('[data-testid=entry][data-status=offered]', { hasText: 'Grace Hopper' }).waitFor({ timeout: PUSH_BOUND });
-    await a.unroute(`**/v1/venues/${sandboxId}/promotions`);
+    await stop();
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
     const queue = (await board(sandboxId)).queue;
