@@ -334,6 +334,15 @@ describe('a party’s contact, read and corrected by the host', () => {
     expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
   });
 
+  it('a workshop group holding seats, its number corrected: no "your table is ready" text, which a pool venue never sends', async () => {
+    const pool = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 10 });
+    const group = await joined(t, owner, pool.id, { name: 'Group W', partySize: 3, phone: '+13125550155' });
+    await request(t.baseUrl).post(`/v1/venues/${pool.id}/promotions`).set(owner.auth).send({}).expect(201);
+    const version = (await activeEntries(t, owner, pool.id)).find((e) => e.id === group.entry.id)?.version;
+    await correct(owner, group.entry.id, { entryVersion: version, phone: '+13125550156' }, pool.id).expect(200);
+    expect((await messages(t, owner, pool.id)).map((m) => m.template)).toEqual([]);
+  });
+
   it('a name and contact corrected while the party holds an offer follow it to the table and the list to seat', async () => {
     const email = `jon-${uniq()}@example.test`;
     const p = await joined(t, host, v.id, { name: 'Jon Smit', partySize: 2, email });
