@@ -281,6 +281,68 @@ describe('a party’s contact, read and corrected by the host', () => {
     expect(provider.taken()).toHaveLength(4);
   });
 
+  it('a number corrected and then corrected back before the relay ran: the table-ready text it already had is not sent to it again', async () => {
+    const first = '+13125550151';
+    const typo = '+13125550152';
+    const p = await joined(t, host, v.id, { name: 'Undone', partySize: 2, phone: first });
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(host.auth)
+      .send({ entryId: p.entry.id, entryVersion: 1, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    await relay();
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([first, first]);
+    // The host types a wrong number into the party sheet, sees it and puts the right one back.
+    const version = async (): Promise<number | undefined> =>
+      (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+    await correct(host, p.entry.id, { entryVersion: await version(), phone: typo }).expect(200);
+    await correct(host, p.entry.id, { entryVersion: await version(), phone: first }).expect(200);
+    await relay();
+    // The first number had its table-ready text: the one recorded for the typo does not follow it back.
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([first, first]);
+    const readyTexts = (await messages(t, owner, v.id)).filter((m) => m.entryId === p.entry.id && m.template === 'table-ready');
+    expect(readyTexts.filter((m) => m.status === 'sent').map((m) => m.to)).toEqual([first]);
+  });
+
+  it('a table-ready text with the provider while the host corrects the number: the corrected number gets it once, not the retry as well', async () => {
+    const wrong = '+13125550153';
+    const right = '+13125550154';
+    const p = await joined(t, host, v.id, { name: 'Mid Send', partySize: 2, phone: wrong });
+    await relay();
+    provider.taken().length = 0;
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(host.auth)
+      .send({ entryId: p.entry.id, entryVersion: 1, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    // The guest says the number is wrong while its table-ready text is with the provider, which then answers "try later".
+    let corrected = false;
+    provider.answer = async (form) => {
+      if (form.get('To') !== wrong) return 201;
+      if (!corrected) {
+        const version = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
+        await correct(host, p.entry.id, { entryVersion: version, phone: right }).expect(200);
+        corrected = true;
+      }
+      return 503;
+    };
+    await relay();
+    expect(corrected).toBe(true);
+    clock.advance(60_000); // past the first backoff, well within the hold
+    provider.answer = () => 201;
+    while ((await relay()) > 0);
+    expect(provider.taken().map((r) => r.form.get('To'))).toEqual([right]);
+  });
+
+  it('a workshop group holding seats, its number corrected: no "your table is ready" text, which a pool venue never sends', async () => {
+    const pool = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 10 });
+    const group = await joined(t, owner, pool.id, { name: 'Group W', partySize: 3, phone: '+13125550155' });
+    await request(t.baseUrl).post(`/v1/venues/${pool.id}/promotions`).set(owner.auth).send({}).expect(201);
+    const version = (await activeEntries(t, owner, pool.id)).find((e) => e.id === group.entry.id)?.version;
+    await correct(owner, group.entry.id, { entryVersion: version, phone: '+13125550156' }, pool.id).expect(200);
+    expect((await messages(t, owner, pool.id)).map((m) => m.template)).toEqual([]);
+  });
+
   it('a name and contact corrected while the party holds an offer follow it to the table and the list to seat', async () => {
     const email = `jon-${uniq()}@example.test`;
     const p = await joined(t, host, v.id, { name: 'Jon Smit', partySize: 2, email });

@@ -57,7 +57,7 @@ export class BookingService {
     // expiry no longer keeps seats or tables from this booking.
     await this.sweep.sweepFirst(venueId);
     return this.tx.command<CreatedBooking>(
-      { storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken },
+      { venueId, storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken },
       async (tx) => {
         const venue = await this.venues.lock(tx.manager, venueId);
         // A national phone number is read with the venue's country.

@@ -26,6 +26,7 @@ export const NOT_SENT = {
   offerSentElsewhere: 'not sent: the table-ready message of that offer went to the party’s earlier contact',
   tooOld: (minutes: number): string => `not sent: more than ${minutes} minutes old when a provider could take it`,
   contactRemoved: 'not sent: staff removed this contact from the party before a provider could take it',
+  alreadyHad: 'not sent: the party’s corrected contact already had this message',
   invitationEnded: 'not sent: the invitation was cancelled or replaced before a provider could take it',
 };
 
@@ -201,7 +202,10 @@ export class OutboxRelayRepository {
    * being handed over (OutboxWriter.readdress), so one that comes back is addressed here to the
    * contact the party has now on its channel, or held back with the reason when staff removed it;
    * otherwise the retry would reach the number the host had just said was wrong. Messages of a
-   * booking (no queue entry) keep their address.
+   * booking (no queue entry) keep their address. When the contact it would now go to already has
+   * that message of the booking (the table-ready text OfferContactFollower sent the corrected number
+   * while this one was with the provider), it keeps its address and is held back with the reason:
+   * the corrected number would otherwise get it twice.
    */
   private async backToRecorded(tx: EntityManager, ids: string[], retry: { retryAt: Date; reason: string } | null): Promise<void> {
     await tx.query(
@@ -210,13 +214,21 @@ export class OutboxRelayRepository {
               attempts = m.attempts + CASE WHEN $4 THEN 1 ELSE 0 END,
               retry_at = CASE WHEN $4 THEN $2::timestamptz ELSE m.retry_at END,
               failure_reason = CASE WHEN $4 THEN $3 ELSE m.failure_reason END,
-              to_address = COALESCE(now_at.address, m.to_address),
-              not_sent_reason = CASE WHEN e.id IS NOT NULL AND now_at.address IS NULL THEN $5 ELSE m.not_sent_reason END
+              to_address = CASE WHEN had.yes THEN m.to_address ELSE COALESCE(now_at.address, m.to_address) END,
+              not_sent_reason = CASE WHEN e.id IS NOT NULL AND now_at.address IS NULL THEN $5
+                                     WHEN had.yes THEN $6
+                                     ELSE m.not_sent_reason END
          FROM outbox_messages o
          LEFT JOIN queue_entries e ON e.id = o.entry_id
          LEFT JOIN LATERAL (SELECT CASE o.channel WHEN 'sms' THEN e.phone ELSE e.email END AS address) now_at ON true
+         LEFT JOIN LATERAL (
+              SELECT o.reservation_id IS NOT NULL AND now_at.address IS DISTINCT FROM o.to_address AND EXISTS (
+                       SELECT 1 FROM outbox_messages h
+                        WHERE h.entry_id = o.entry_id AND h.reservation_id = o.reservation_id AND h.id <> o.id
+                          AND h.channel = o.channel AND h.template = o.template AND h.to_address = now_at.address
+                          AND h.status <> 'failed' AND h.not_sent_reason IS NULL) AS yes) had ON true
         WHERE m.id = o.id AND o.id = ANY($1::uuid[])`,
-      [ids, retry?.retryAt ?? null, retry?.reason ?? null, retry !== null, NOT_SENT.contactRemoved],
+      [ids, retry?.retryAt ?? null, retry?.reason ?? null, retry !== null, NOT_SENT.contactRemoved, NOT_SENT.alreadyHad],
     );
   }
 

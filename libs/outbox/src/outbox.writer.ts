@@ -79,6 +79,21 @@ export class OutboxWriter {
     tx: EntityManager,
     m: { entryId: string; channel: OutboxChannel; from: string; to: string | null },
   ): Promise<void> {
+    if (m.to !== null) {
+      // Corrected back to a contact that already had a message of that booking (a table-ready text
+      // it was sent before a mistyped number was corrected back): the copy recorded for the mistyped
+      // one would reach it a second time. It stays recorded with the reason instead.
+      await tx.query(
+        `UPDATE outbox_messages m SET not_sent_reason = $5
+          WHERE m.entry_id = $1 AND m.channel = $2 AND m.to_address = $3 AND m.status = 'recorded'
+            AND m.not_sent_reason IS NULL AND m.reservation_id IS NOT NULL
+            AND EXISTS (SELECT 1 FROM outbox_messages h
+                         WHERE h.entry_id = m.entry_id AND h.reservation_id = m.reservation_id
+                           AND h.channel = m.channel AND h.template = m.template AND h.to_address = $4
+                           AND h.status <> 'failed' AND h.not_sent_reason IS NULL)`,
+        [m.entryId, m.channel, m.from, m.to, NOT_SENT.alreadyHad],
+      );
+    }
     await tx.query(
       m.to === null
         ? `UPDATE outbox_messages SET not_sent_reason = $4

@@ -21,6 +21,16 @@ export class PartyOfferRepository {
     );
   }
 
+  /** Whether the offer is one of this entry's (an offer never changes entry, so no lock is needed to know). */
+  async isEntrysOffer(tx: EntityManager, venueId: string, entryId: string, offerId: string): Promise<boolean> {
+    const rows: unknown[] = await tx.query('SELECT 1 FROM offers WHERE id = $1 AND venue_id = $2 AND entry_id = $3', [
+      offerId,
+      venueId,
+      entryId,
+    ]);
+    return rows.length > 0;
+  }
+
   /**
    * The entry's offer that ended last (none is live): how its most recent offer ended, for the party's
    * page. Ordered as forAccept orders the ended ones, so a withdrawal and a re-offer at one instant

@@ -105,6 +105,9 @@ export class PartyQueueService {
    * party is refused. Either way the session ends with the entry: the token and session stop working.
    */
   leave(session: QueueSessionIdentity, entryId = session.entryId): Promise<CancelledEntry> {
+    // Another entry is refused before the venue's turn and row lock are taken: a session has no
+    // limit of its own, and naming other ids must not keep the host's commands waiting.
+    if (entryId !== session.entryId) return Promise.reject(DomainException.notFound('The queue entry was not found.'));
     return this.cancellations.cancelEntry(session.venueId, entryId, session.entryId);
   }
 
@@ -117,6 +120,14 @@ export class PartyQueueService {
     const id =
       offerId ?? (await this.tx.run(({ manager }) => this.partyOffers.forAccept(manager, session.venueId, session.entryId)))?.id;
     if (!id) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, NO_OFFER);
+    // An offer that is not the party's is refused before the venue's turn and row lock are taken (as
+    // the command would refuse it): a session has no limit of its own, and a script naming random
+    // offer ids kept the venue's two command turns busy and its host's commands waiting.
+    if (
+      offerId !== undefined &&
+      !(await this.tx.read((m) => this.partyOffers.isEntrysOffer(m, session.venueId, session.entryId, offerId)))
+    )
+      throw DomainException.notFound('The offer was not found.');
     return this.acceptance.accept(session.venueId, id, session.entryId);
   }
 }

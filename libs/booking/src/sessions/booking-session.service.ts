@@ -43,7 +43,7 @@ export class BookingSessionService {
     if (!found) throw tokenInvalid();
     const secret = newSecretToken();
     const opened = await this.tx.command<{ sessionToken: string; reservationId: string; expiresAt: string }>(
-      { storedAs: (r) => ({ ...r, sessionToken: null }) },
+      { venueId: found.venueId, storedAs: (r) => ({ ...r, sessionToken: null }) },
       async ({ manager }) => {
         const venue = await this.venues.lock(manager, found.venueId);
         const now = this.clock.now(venue);

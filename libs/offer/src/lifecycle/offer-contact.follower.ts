@@ -27,7 +27,9 @@ export class OfferContactFollower implements OnModuleInit {
   }
 
   private async follow(tx: EntityManager, c: CorrectedContact): Promise<void> {
-    if (c.entry.status !== 'offered') return;
+    // A pool venue's promoted group is sent no "your table is ready" (its promotion sends nothing):
+    // a correction must not send one either.
+    if (c.venue.seating !== 'tables' || c.entry.status !== 'offered') return;
     const offer = await this.offers.liveForEntry(tx, c.entry.id);
     const holdSeconds = offer ? holdLeftSeconds(offer.expiresAt, c.at) : 0;
     if (!offer || holdSeconds <= 0) return;

@@ -58,7 +58,7 @@ export class SweepService {
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded);
-    });
+    }, venueId);
   }
 
   /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */

@@ -54,7 +54,7 @@ export class EntryCorrectionService {
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
-    return this.tx.command({ translate: duplicateContact }, async (tx) => {
+    return this.tx.command({ venueId, translate: duplicateContact }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const entry = await this.entries.find(tx.manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');

@@ -58,7 +58,7 @@ export class EntryDetailsService {
   async set(venueId: string, entryId: string, input: DetailsChange): Promise<EntryDetails> {
     if (input.note === undefined && input.tags === undefined)
       throw DomainException.validation(NOTHING_TO_SAVE, { field: 'note' });
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const entry = await this.entries.find(tx.manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');

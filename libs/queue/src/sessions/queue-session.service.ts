@@ -61,7 +61,7 @@ export class QueueSessionService {
     if (!found) throw tokenInvalid();
     const secret = newSecretToken();
     const opened = await this.tx.command<OpenedSession>(
-      { storedAs: (r) => ({ ...r, sessionToken: null }) },
+      { venueId: found.venueId, storedAs: (r) => ({ ...r, sessionToken: null }) },
       async ({ manager }) => {
         const venue = await this.venues.lock(manager, found.venueId);
         const now = this.clock.now(venue);

@@ -38,7 +38,7 @@ export class TokenReplacementService {
   ) {}
 
   async replace(venueId: string, entryId: string): Promise<ReplacedToken> {
-    return this.tx.command<ReplacedToken>({ storedAs: (r) => ({ ...r, queueToken: null }) }, async ({ manager }) => {
+    return this.tx.command<ReplacedToken>({ venueId, storedAs: (r) => ({ ...r, queueToken: null }) }, async ({ manager }) => {
       const venue = await this.venues.lock(manager, venueId);
       const entry = await this.entries.find(manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');

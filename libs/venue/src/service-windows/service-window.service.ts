@@ -44,7 +44,7 @@ export class ServiceWindowService {
     if (startMinute === endMinute) {
       throw DomainException.validation('A service window needs an end that differs from its start.', { field: 'end' });
     }
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const now = this.clock.now(venue);
       const window: ServiceWindow = {
@@ -86,7 +86,7 @@ export class ServiceWindowService {
    * one). Entries already joined keep their business date; joins at those hours are refused from now on.
    */
   async remove(venueId: string, windowId: string): Promise<ServiceWindowView> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const now = this.clock.now(venue);
       const removed = await this.windows.remove(tx.manager, venueId, windowId);

@@ -49,7 +49,7 @@ export class TablesService {
   ) {}
 
   async createTable(venueId: string, input: NewTable): Promise<TableView> {
-    return this.tx.command({ translate: alreadyThere }, async (tx) => {
+    return this.tx.command({ venueId, translate: alreadyThere }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       assertTableVenue(venue);
       const now = this.clock.now(venue);
@@ -82,7 +82,7 @@ export class TablesService {
    * offers from now on cannot use it.
    */
   async removeCombination(venueId: string, combinationId: string): Promise<CombinationView> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       const removed = await this.tables.removeCombination(tx.manager, venueId, combinationId);
       if (!removed) throw DomainException.notFound('The combination was not found.');
@@ -108,7 +108,7 @@ export class TablesService {
     if (tableIds.length !== input.tableIds.length) {
       throw DomainException.validation('tableIds must name each table once.', { field: 'tableIds' });
     }
-    return this.tx.command({ translate: alreadyThere }, async (tx) => {
+    return this.tx.command({ venueId, translate: alreadyThere }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       assertTableVenue(venue);
       const found = await this.tables.findTables(tx.manager, venueId, tableIds);
@@ -143,7 +143,7 @@ export class TablesService {
 
   /** Rename, resize or place a table; the floor hears of it at once. */
   async updateTable(venueId: string, tableId: string, change: TableChange): Promise<TableView> {
-    return this.tx.command({ translate: alreadyThere }, async (tx) => {
+    return this.tx.command({ venueId, translate: alreadyThere }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       assertTableVenue(venue);
       const table = await this.tables.lockTable(tx.manager, venueId, tableId);
@@ -172,7 +172,7 @@ export class TablesService {
 
   /** A retired table is no longer offered, booked or drawn; one in use now or later is refused. */
   async retireTable(venueId: string, tableId: string): Promise<TableView> {
-    return this.tx.command({}, async (tx) => {
+    return this.tx.command({ venueId }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
       assertTableVenue(venue);
       const table = await this.tables.lockTable(tx.manager, venueId, tableId);
