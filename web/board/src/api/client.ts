@@ -18,6 +18,23 @@ export function newKey(): string {
 
 export const UNREACHABLE = 'The server cannot be reached. Check the connection and try again.';
 
+/** A tap that got no answer, repeated within this long, is the same act again (ApiClient.keyed). */
+const RETRY_WINDOW_MS = 60_000;
+
+/** A 53-bit digest of a string (cyrb53): a lookup key, not a secret; what it digests is not kept. */
+function digest(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
 /** A request unanswered this long is given up (a tablet on bad wifi must not wait forever). */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -55,12 +72,14 @@ export function nextLink(header: string | null): string | null {
 /** JSON over HTTP to the same origin, with the staff session token. */
 export class ApiClient {
   /**
-   * The keys of POSTs that got no answer (the network, a timeout), by method, path and body. The
-   * server may have acted: a tap that sends the same again is the same act, and the key makes the
-   * server answer it with what it did the first time (a "Promote next group" tapped again after a
-   * lost answer holds one group, not two). Any answer, a refusal too, ends the key's reuse.
+   * The keys of POSTs and DELETEs that got no answer (the network, a timeout), by session, method,
+   * path and body (a digest: no password kept). The server may have acted: the same tap again soon
+   * after is the same act, and the key makes the server answer it with what it did the first time (a
+   * "Promote next group" tapped again after a lost answer holds one group, not two). Any answer, a
+   * refusal too, ends the key's reuse, and so does time: the same tap minutes later means the next
+   * group, not a retry (RETRY_WINDOW_MS).
    */
-  private readonly unanswered = new Map<string, string>();
+  private readonly unanswered = new Map<string, { key: string; at: number }>();
 
   constructor(
     private readonly token: () => string | null,
@@ -83,15 +102,18 @@ export class ApiClient {
   /** A request with an Idempotency-Key: the one given, or the unanswered same act's, or a fresh one (`unanswered`). */
   private keyed<T>(method: string, path: string, options: RequestOptions): Promise<T> {
     if ('idempotencyKey' in options) return this.request<T>(method, path, options);
-    const act = `${method} ${path}\n${JSON.stringify(options.body ?? null)}`;
-    const idempotencyKey = this.unanswered.get(act) ?? newKey();
+    // Elapsed time, not a time of day: the monotonic clock.
+    const now = performance.now();
+    for (const [act, lost] of this.unanswered) if (now - lost.at > RETRY_WINDOW_MS) this.unanswered.delete(act);
+    const act = digest(`${this.token() ?? ''}\n${method} ${path}\n${JSON.stringify(options.body ?? null)}`);
+    const idempotencyKey = this.unanswered.get(act)?.key ?? newKey();
     return this.request<T>(method, path, { ...options, idempotencyKey }).then(
       (answer) => {
         this.unanswered.delete(act);
         return answer;
       },
       (err: unknown) => {
-        if (err instanceof ApiError && err.status === 0) this.unanswered.set(act, idempotencyKey);
+        if (err instanceof ApiError && err.status === 0) this.unanswered.set(act, { key: idempotencyKey, at: performance.now() });
         else this.unanswered.delete(act);
         throw err;
       },
@@ -106,7 +128,7 @@ export class ApiClient {
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     const abort = new AbortController();
-    const timer = window.setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
+    const timer = setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
     let res: Response;
     let text: string;
     try {
@@ -121,7 +143,7 @@ export class ApiClient {
     } catch {
       throw new ApiError(0, 'UNREACHABLE', UNREACHABLE);
     } finally {
-      window.clearTimeout(timer);
+      clearTimeout(timer);
     }
     let body: unknown;
     try {
