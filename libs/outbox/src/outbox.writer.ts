@@ -4,7 +4,7 @@ import { insertEntities, type PendingInsert } from '@hostboard/core';
 import { inSmsAlphabet } from './channels/sms-alphabet.js';
 import { nextMessageId } from './message-id.js';
 import { OutboxMessage, type OutboxChannel } from './outbox-message.entity.js';
-import { NOT_SENT } from './outbox-relay.repository.js';
+import { alreadyHad, NOT_SENT } from './outbox-relay.repository.js';
 
 export interface NewMessage {
   venueId: string;
@@ -44,9 +44,8 @@ export interface MessageView {
 /** Records guest messages in the transaction of the change they report (recorded, not sent). */
 @Injectable()
 export class OutboxWriter {
-  async record(tx: EntityManager, m: NewMessage): Promise<void> {
-    const { target, rows } = this.row(m);
-    await insertEntities(tx, target, rows);
+  record(tx: EntityManager, m: NewMessage): Promise<void> {
+    return this.recordAll(tx, [m]);
   }
 
   async recordAll(tx: EntityManager, messages: NewMessage[]): Promise<void> {
@@ -86,11 +85,7 @@ export class OutboxWriter {
       await tx.query(
         `UPDATE outbox_messages m SET not_sent_reason = $5
           WHERE m.entry_id = $1 AND m.channel = $2 AND m.to_address = $3 AND m.status = 'recorded'
-            AND m.not_sent_reason IS NULL AND m.reservation_id IS NOT NULL
-            AND EXISTS (SELECT 1 FROM outbox_messages h
-                         WHERE h.entry_id = m.entry_id AND h.reservation_id = m.reservation_id
-                           AND h.channel = m.channel AND h.template = m.template AND h.to_address = $4
-                           AND h.status <> 'failed' AND h.not_sent_reason IS NULL)`,
+            AND m.not_sent_reason IS NULL AND m.reservation_id IS NOT NULL AND ${alreadyHad('m', '$4')}`,
         [m.entryId, m.channel, m.from, m.to, NOT_SENT.alreadyHad],
       );
     }

@@ -9,14 +9,20 @@ import { preparedQuery } from './prepared-query.js';
  * `keyLock` (Tx.keyLock) the same statement takes the Idempotency-Key's lock first.
  */
 export async function lockVenueRow(tx: EntityManager, venueId: string, keyLock?: string): Promise<void> {
-  const rows =
-    keyLock === undefined
-      ? await preparedQuery(tx, 'SELECT id FROM venues WHERE id = $1 FOR UPDATE', [venueId])
-      : await preparedQuery(tx, `SELECT id FROM venues WHERE id = $1 AND ${keyLockCondition('$2')} FOR UPDATE`, [
-          venueId,
-          keyLock,
-        ]);
+  const { where, params } = venueLockWhere(venueId, keyLock);
+  const rows = await preparedQuery(tx, `SELECT id FROM venues WHERE ${where} FOR UPDATE`, params);
   if (rows.length === 0) await noVenueRow(tx, venueId, keyLock);
+}
+
+/**
+ * The WHERE of a statement that locks one venue's row (`id = $1`), and with `keyLock` the one-time
+ * filter that takes the Idempotency-Key's lock before it (`$2`): every venue lock, whatever it reads
+ * or updates with it, is written from this.
+ */
+export function venueLockWhere(venueId: string, keyLock?: string): { where: string; params: unknown[] } {
+  return keyLock === undefined
+    ? { where: 'id = $1', params: [venueId] }
+    : { where: `id = $1 AND ${keyLockCondition('$2')}`, params: [venueId, keyLock] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { keyLockCondition, noVenueRow, selectEntity, updateEntities } from '@hostboard/core';
+import { noVenueRow, selectEntity, updateEntities, venueLockWhere } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
@@ -14,11 +14,8 @@ export class VenueRepository {
    * (Tx.keyLock, in a command with `keyLockedByCommand`) it takes the Idempotency-Key's lock too.
    */
   async lock(tx: EntityManager, id: string, keyLock?: string): Promise<Venue> {
-    const venue =
-      keyLock === undefined
-        ? await selectEntity(tx, Venue, 'id = $1 FOR UPDATE', [id])
-        : await selectEntity(tx, Venue, `id = $1 AND ${keyLockCondition('$2')} FOR UPDATE`, [id, keyLock]);
-    return venue ?? noVenueRow(tx, id, keyLock);
+    const { where, params } = venueLockWhere(id, keyLock);
+    return (await selectEntity(tx, Venue, `${where} FOR UPDATE`, params)) ?? noVenueRow(tx, id, keyLock);
   }
 
   /**
@@ -28,16 +25,8 @@ export class VenueRepository {
    * still commits (a business day it closed first).
    */
   async lockTakingSequence(tx: EntityManager, id: string, keyLock?: string): Promise<Venue> {
-    const [venue] =
-      keyLock === undefined
-        ? await updateEntities(tx, Venue, 'queue_sequence_last = queue_sequence_last + 1', 'id = $1', [id])
-        : await updateEntities(
-            tx,
-            Venue,
-            'queue_sequence_last = queue_sequence_last + 1',
-            `id = $1 AND ${keyLockCondition('$2')}`,
-            [id, keyLock],
-          );
+    const { where, params } = venueLockWhere(id, keyLock);
+    const [venue] = await updateEntities(tx, Venue, 'queue_sequence_last = queue_sequence_last + 1', where, params);
     return venue ?? noVenueRow(tx, id, keyLock);
   }
 
