@@ -15,6 +15,7 @@ import {
   installRequestContext,
   Metrics,
   PinoNestLogger,
+  stopPeriodicFlush,
 } from '@hostboard/core';
 import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
@@ -63,6 +64,10 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   installSecurityHeaders(http, { production: config.NODE_ENV === 'production' });
   installRequestContext(http);
   installAccessLog(http, logger, app.get(Metrics));
+  http.addHook('onClose', (_instance, done) => {
+    stopPeriodicFlush(logger);
+    done();
+  });
   installBodyParsing(http);
   installBoardPage(http);
   installGuestPage(http);

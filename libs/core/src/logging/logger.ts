@@ -15,10 +15,8 @@ export const LOG_FLUSH_MS = 250;
  * handled by the shutdown hooks); only a SIGKILL loses the last quarter second of lines.
  */
 export function createLogger(level: string, options: { buffered?: boolean } = {}): Logger {
-  const destination = options.buffered
-    ? pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_MS })
-    : undefined;
-  return pino(
+  const destination = options.buffered ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined;
+  const logger = pino(
     {
       level,
       base: { service: 'hostboard' },
@@ -26,6 +24,32 @@ export function createLogger(level: string, options: { buffered?: boolean } = {}
     },
     destination,
   );
+  if (destination) {
+    // Our own timer rather than sonic-boom's `periodicFlush`, so that `stopPeriodicFlush` can end it.
+    const timer = setInterval(() => destination.flush(), LOG_FLUSH_MS);
+    timer.unref();
+    buffered.set(logger, { destination, timer });
+  }
+  return logger;
+}
+
+const buffered = new WeakMap<Logger, { destination: ReturnType<typeof pino.destination>; timer: NodeJS.Timeout }>();
+
+/**
+ * When the app that owns a buffered logger closes: writes what is buffered and ends its timer. A
+ * process that builds many apps (a test worker) otherwise kept every closed app's timer writing to
+ * stdout four times a second. Lines logged later still go out at 4 KB or when the process exits.
+ */
+export function stopPeriodicFlush(logger: Logger): void {
+  const kept = buffered.get(logger);
+  if (!kept) return;
+  buffered.delete(logger);
+  clearInterval(kept.timer);
+  try {
+    kept.destination.flushSync();
+  } catch {
+    // A write still in flight: its lines, and any after, go out with the next write or at exit.
+  }
 }
 
 export class PinoNestLogger implements LoggerService {
