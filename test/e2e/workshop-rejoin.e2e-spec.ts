@@ -14,7 +14,7 @@ const lateAccept = (ref: string): Step => ({ type: 'accept', ref, expect: 'refus
  * Sixteen seats, twenty-minute holds, Europe/Berlin. W-02 (four people) is too late to accept at
  * 09:30, rejoins under the same name at 09:40, and is held again when W-03's hold lapses at 09:50.
  */
-function rejoinSheet(last: Transaction): Worksheet {
+function rejoinSheet(...last: Transaction[]): Worksheet {
   return parseWorksheet({
     name: 'Linden Rejoin',
     timeZone: 'Europe/Berlin',
@@ -43,7 +43,7 @@ function rejoinSheet(last: Transaction): Worksheet {
       row('R-08', '09:41', 'Review; W-02 cannot fit', [{ type: 'review' }], '12/1/3', ['W-02']),
       row('R-09', '09:50', 'W-03 expires', [{ type: 'expire', ref: 'W-03' }], '12/0/4', ['W-02']),
       row('R-10', '09:50', 'Hold 4 for W-02', [{ type: 'promote', expect: 'W-02' }], '12/4/0'),
-      last,
+      ...last,
     ],
   });
 }
@@ -68,6 +68,19 @@ describe('a group that rejoins under its old name, and a refused acceptance (led
     const sheet = rejoinSheet(row('R-11', '10:02', 'Rejoined W-02 accepts', [{ type: 'accept', ref: 'W-02' }], '16/0/0'));
     const { rows } = await runLedger(await backend.client(), sheet, 'rejoin-accept');
     expect(failures(rows)).toEqual([]);
+  });
+
+  it('passes a retried cancellation of a group that had accepted its hold: the same request again, seats released once', async () => {
+    // W-01 accepted at 09:20; its cancellation releases its three confirmed seats. The retry (same
+    // operation, same Idempotency-Key) must be that same request again, not the queue entry's cancel
+    // under a used key (refused IDEMPOTENCY_KEY_REUSED, which failed the row as the app's fault).
+    const sheet = rejoinSheet(
+      row('R-11', '10:02', 'Cancel confirmed W-01', [{ type: 'cancel', ref: 'W-01' }], '9/4/3'),
+      row('Retry R-11', '10:03', "W-01's cancellation again", [{ type: 'retry', op: 'R-11' }], '9/4/3'),
+    );
+    const { rows } = await runLedger(await backend.client(), sheet, 'retry-confirmed-cancel');
+    expect(failures(rows)).toEqual([]);
+    expect(rows.find((r) => r.op === 'Retry R-11')?.notes.join('; ')).toContain('cancel W-01: 200 (replayed)');
   });
 
   it('fails a row that expects a refusal when the hold is still open, blaming the worksheet, not the app', async () => {

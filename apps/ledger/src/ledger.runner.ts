@@ -42,6 +42,13 @@ export class LedgerSession {
   readonly offers = new Map<string, string>();
   /** The reservation a promotion created for a waiting group, by its reference. */
   readonly holds = new Map<string, string>();
+  /**
+   * Where a group's seats were released, once they were: a repeated cancellation is the same request
+   * again. (A group that accepted its hold is cancelled through its reservation; once that reservation
+   * is cancelled, a repeat chose the queue entry's cancel instead, another request under the first
+   * one's Idempotency-Key, which the app rightly refused.)
+   */
+  private readonly cancelPaths = new Map<string, string>();
   private readonly stepsByOp = new Map<string, Step[]>();
   venueId = '';
 
@@ -108,6 +115,7 @@ export class LedgerSession {
       this.reservations.delete(ref);
       this.offers.delete(ref);
       this.holds.delete(ref);
+      this.cancelPaths.delete(ref);
       this.entries.set(ref, a.body.entry.id);
     }
     return a;
@@ -152,16 +160,24 @@ export class LedgerSession {
    * accepted its hold is a confirmed reservation by then: its reservation is what releases the seats.
    */
   async cancel(ref: string, key?: string): Promise<ApiAnswer> {
+    const path = await this.cancelPath(ref);
+    const a = await this.client.call('POST', path, {}, key);
+    if (a.status === 200) this.cancelPaths.set(ref, path);
+    return a;
+  }
+
+  private async cancelPath(ref: string): Promise<string> {
+    const before = this.cancelPaths.get(ref);
+    if (before) return before;
     const reservationId = this.reservations.get(ref);
-    if (reservationId) return this.client.call('POST', this.path(`/reservations/${reservationId}/cancel`), {}, key);
+    if (reservationId) return this.path(`/reservations/${reservationId}/cancel`);
     const holdId = this.holds.get(ref);
     if (holdId) {
       const all = await this.client.must<Array<{ id: string; state: string }>>('GET', this.path('/reservations?limit=500'));
-      if (all.find((r) => r.id === holdId)?.state === 'CONFIRMED')
-        return this.client.call('POST', this.path(`/reservations/${holdId}/cancel`), {}, key);
+      if (all.find((r) => r.id === holdId)?.state === 'CONFIRMED') return this.path(`/reservations/${holdId}/cancel`);
     }
     const entryId = this.entries.get(ref);
-    if (entryId) return this.client.call('POST', this.path(`/queue/${entryId}/cancel`), {}, key);
+    if (entryId) return this.path(`/queue/${entryId}/cancel`);
     throw new Error(`unknown reference ${ref}`);
   }
 

@@ -13,10 +13,12 @@ interface Props {
   disabled?: boolean;
   testId?: string;
   wide?: boolean;
+  /** The action bar's size (a big touch target sharing the bar's width). */
+  big?: boolean;
 }
 
 /** A big touch target that runs one act at a time, shows what went wrong, and waits while offline. */
-export function ActButton({ onAct, children, kind = 'secondary', confirm, disabled, testId, wide }: Props) {
+export function ActButton({ onAct, children, kind = 'secondary', confirm, disabled, testId, wide, big }: Props) {
   const [busy, setBusy] = useState(false);
   const [armed, setArmed] = useState(false);
   const click = async (): Promise<void> => {
@@ -38,7 +40,7 @@ export function ActButton({ onAct, children, kind = 'secondary', confirm, disabl
   return (
     <button
       type="button"
-      class={`btn btn-${armed ? 'danger' : kind}${wide ? ' wide' : ''}`}
+      class={`btn btn-${armed ? 'danger' : kind}${wide ? ' wide' : ''}${big ? ' big' : ''}`}
       disabled={disabled || busy || offline.value}
       aria-busy={busy}
       data-testid={testId}

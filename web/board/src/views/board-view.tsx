@@ -8,6 +8,7 @@ import { FloorMap } from '../components/floor-map';
 import { PoolPanel } from '../components/pool-panel';
 import { QueuePanel } from '../components/queue-panel';
 import { SandboxClock } from '../components/sandbox-clock';
+import { SweepButton } from '../components/sweep-button';
 import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TableSheet } from '../components/table-sheet';
 import { tableLabels, ToSeatPanel } from '../components/to-seat-panel';
@@ -149,6 +150,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
         >
           Find by code
         </button>
+        {board && <SweepButton venueId={board.venue.id} disabled={offline.value} afterAct={afterAct} />}
       </nav>
       {board && sheet?.kind === 'join' && (
         <DeskJoin
