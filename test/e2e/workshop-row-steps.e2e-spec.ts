@@ -219,4 +219,35 @@ describe('a worksheet whose times do not run forward (ledger)', () => {
     );
     expect(await venues()).toBe(before);
   });
+
+  it('refuses a time that happens twice on the night the clocks go back, naming the row', async () => {
+    // Promoted at 00:50 with a 30-minute hold, accepted at "01:10": read as the second 01:10, that was
+    // 80 minutes later and the acceptance was refused, blaming the worksheet's figures.
+    const repeated = sheet();
+    repeated.timeZone = 'America/Chicago';
+    repeated.date = '2026-11-01';
+    repeated.start = '00:00';
+    repeated.waiting = [{ ref: 'Q-01', partySize: 3, received: '00:30', sequence: 1 }];
+    repeated.transactions = repeated.transactions.map((t, i) => ({
+      ...t,
+      time: ['00:45', '00:50', '01:10', '02:10', '02:11'][i] ?? t.time,
+    }));
+    const before = await venues();
+    const message =
+      'happens twice on 2026-11-01 in America/Chicago: the clocks go back (daylight saving time), so the worksheet cannot say which; use a time outside that hour';
+    expect(() => parseWorksheet(repeated)).toThrow(message);
+    await expect(runLedger(await backend.client(), repeated, 'fall-back')).rejects.toThrow(`01:10 ${message}`);
+    expect(await venues()).toBe(before);
+    // The same rows an hour later, clear of the repeated hour, are read.
+    const clear = sheet();
+    clear.timeZone = 'America/Chicago';
+    clear.date = '2026-11-01';
+    clear.start = '00:00';
+    clear.waiting = [{ ref: 'Q-01', partySize: 3, received: '00:30', sequence: 1 }];
+    clear.transactions = clear.transactions.map((t, i) => ({
+      ...t,
+      time: ['00:45', '00:50', '02:10', '02:11', '02:12'][i] ?? t.time,
+    }));
+    expect(() => parseWorksheet(clear)).not.toThrow();
+  });
 });

@@ -86,6 +86,22 @@ export function parseWorksheet(json: unknown): Worksheet {
 }
 
 /**
+ * Whether this wall time comes round again at another instant: on the night the clocks go back, the
+ * hour before the change is lived twice (Luxon picks one of the two). Checked with the offsets in
+ * force a day either side, so a change of any size (Lord Howe's half hour too) is found.
+ */
+function happensTwice(dt: DateTime): boolean {
+  const wall = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss");
+  const offsets = new Set([dt.minus({ days: 1 }).offset, dt.plus({ days: 1 }).offset]);
+  const wallAsUtc = DateTime.fromISO(wall, { zone: 'utc' }).toMillis();
+  for (const offset of offsets) {
+    const other = DateTime.fromMillis(wallAsUtc - offset * 60_000, { zone: dt.zone });
+    if (other.toMillis() !== dt.toMillis() && other.toFormat("yyyy-MM-dd'T'HH:mm:ss") === wall) return true;
+  }
+  return false;
+}
+
+/**
  * Every time of a worksheet is a wall time on its one `date`, and the sandbox clock only moves
  * forward: the start, the waiting requests oldest first, then the rows in order. A time that goes
  * back (a workshop running past midnight, a waiting list out of order) or that the clocks skip on a
@@ -103,6 +119,10 @@ export function refuseTimesOutOfOrder(w: Worksheet): void {
       return fail(`${what}: ${JSON.stringify(time)} is not a time on ${w.date} in ${w.timeZone} (HH:mm or HH:mm:ss)`);
     if (dt.toFormat('HH:mm:ss') !== wall)
       fail(`${what}: ${String(time)} does not happen on ${w.date} in ${w.timeZone}: the clocks skip it (daylight saving time)`);
+    if (happensTwice(dt))
+      fail(
+        `${what}: ${String(time)} happens twice on ${w.date} in ${w.timeZone}: the clocks go back (daylight saving time), so the worksheet cannot say which; use a time outside that hour`,
+      );
     return dt.toMillis();
   };
   let last = { at: instant(w.start, '"start"'), what: `the start (${w.start})` };
