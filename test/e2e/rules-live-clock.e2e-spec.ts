@@ -25,6 +25,7 @@ interface HistoryRow {
   from: string | null;
   to: string;
   reason: string | null;
+  actor: string;
 }
 
 const FRIDAY_6PM = new Date('2026-10-09T23:00:00.000Z'); // Chicago
@@ -98,6 +99,9 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       [null, 'live', null],
       ['live', 'expired', 'WAITLIST_OFFER_EXPIRED'],
     ]);
+    // The clock ended it, not the host whose withdrawal happened to sweep first: a manager reading the
+    // history must not see "the host expired it".
+    expect((await historyOf(v.id, first.offer.id)).map((h) => h.actor)).toEqual([`staff:${owner.userId}`, 'system']);
 
     // The place was kept: offered again, the hold lapses again, and this time the host cancels the entry.
     const [again] = await activeEntries(t, owner, v.id);
@@ -109,6 +113,7 @@ describe('rules audit on a live clock (issue 14, items 11 and 12)', () => {
       ['offered', 'waiting', 'WAITLIST_OFFER_EXPIRED'],
       ['waiting', 'cancelled', null],
     ]);
+    expect((await historyOf(v.id, p.entry.id)).slice(-2).map((h) => h.actor)).toEqual(['system', `staff:${owner.userId}`]);
   });
 
   it('an operator reads how late each lapsed hold was released, from live venues only', async () => {

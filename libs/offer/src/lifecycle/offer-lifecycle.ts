@@ -144,7 +144,10 @@ export class OfferLifecycle {
     venue.poolHeld -= [...released.values()].reduce((sum, seats) => sum + seats, 0);
     const changes: HistoryChange[] = [];
     for (const o of ended) {
-      const base = { venueId: venue.id, at: now, operationId: operationId(o.id), reason };
+      // A lapse is the clock's doing, whichever request swept it (a host's offer, a party's accept):
+      // the history says `system`, as for a business day's close, not "the host expired it".
+      const actor = ending === 'expired' ? 'system' : undefined;
+      const base = { venueId: venue.id, at: now, operationId: operationId(o.id), reason, actor };
       changes.push({ ...base, subjectType: 'offer', subjectId: o.id, from: 'live', to: ending });
       if (released.has(o.reservationId))
         changes.push({ ...base, subjectType: 'reservation', subjectId: o.reservationId, from: 'HELD', to: reservationTo });
