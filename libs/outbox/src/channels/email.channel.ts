@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { AppConfig } from '@hostboard/core';
 import type { GuestChannel, OutgoingMessage } from './guest-channel.js';
 import { connectionRefused, ProviderError } from './provider-error.js';
@@ -8,10 +8,12 @@ import { connectionRefused, ProviderError } from './provider-error.js';
 @Injectable()
 export class EmailChannel implements GuestChannel, OnModuleDestroy {
   readonly channel = 'email' as const;
-  private readonly transport?: Transporter;
+  /** nodemailer is loaded only by a process that sends email: SMTP_URL is set. */
+  private readonly transport?: Promise<Transporter>;
 
   constructor(private readonly config: AppConfig) {
-    if (config.SMTP_URL) this.transport = nodemailer.createTransport(config.SMTP_URL);
+    const url = config.SMTP_URL;
+    if (url) this.transport = import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(url));
   }
 
   get configured(): boolean {
@@ -20,8 +22,9 @@ export class EmailChannel implements GuestChannel, OnModuleDestroy {
 
   async send(m: OutgoingMessage): Promise<void> {
     if (!this.transport) throw new Error('no email provider is configured');
+    const transport = await this.transport;
     try {
-      await this.transport.sendMail({ from: this.config.SMTP_FROM, to: m.to, subject: m.subject, text: m.body });
+      await transport.sendMail({ from: this.config.SMTP_FROM, to: m.to, subject: m.subject, text: m.body });
     } catch (err) {
       // An SMTP 4xx is a transient refusal: the server did not take the message.
       const code = (err as { responseCode?: unknown }).responseCode;
@@ -31,7 +34,7 @@ export class EmailChannel implements GuestChannel, OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
-    this.transport?.close();
+  async onModuleDestroy(): Promise<void> {
+    (await this.transport)?.close();
   }
 }

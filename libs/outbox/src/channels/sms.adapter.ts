@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { AppConfig } from '@hostboard/core';
 import type { GuestChannel, OutgoingMessage } from './guest-channel.js';
 import { connectionRefused, ProviderError } from './provider-error.js';
@@ -17,24 +17,30 @@ const PROVIDER_TIMEOUT_MS = 10_000;
 @Injectable()
 export class SmsAdapter implements GuestChannel, OnModuleDestroy {
   readonly channel = 'sms' as const;
-  private readonly agent?: Agent;
+  /** undici (about 1 MB of code) is loaded only by a process that sends texts: SMS_URL is set. */
+  private readonly client?: Promise<{ agent: Agent; request: typeof request }>;
 
   constructor(private readonly config: AppConfig) {
-    if (config.SMS_URL) this.agent = new Agent({ headersTimeout: PROVIDER_TIMEOUT_MS, bodyTimeout: PROVIDER_TIMEOUT_MS });
+    if (config.SMS_URL)
+      this.client = import('undici').then((undici) => ({
+        agent: new undici.Agent({ headersTimeout: PROVIDER_TIMEOUT_MS, bodyTimeout: PROVIDER_TIMEOUT_MS }),
+        request: undici.request,
+      }));
   }
 
   get configured(): boolean {
-    return this.agent !== undefined;
+    return this.client !== undefined;
   }
 
   async send(m: OutgoingMessage): Promise<void> {
     const { SMS_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN, SMS_FROM } = this.config;
-    if (!this.agent || !SMS_URL || !SMS_ACCOUNT_SID || !SMS_AUTH_TOKEN || !SMS_FROM)
+    if (!this.client || !SMS_URL || !SMS_ACCOUNT_SID || !SMS_AUTH_TOKEN || !SMS_FROM)
       throw new Error('no text provider is configured');
+    const { agent, request } = await this.client;
     const url = new URL(`2010-04-01/Accounts/${encodeURIComponent(SMS_ACCOUNT_SID)}/Messages.json`, withSlash(SMS_URL));
     const answer = await request(url, {
       method: 'POST',
-      dispatcher: this.agent,
+      dispatcher: agent,
       headers: {
         authorization: `Basic ${Buffer.from(`${SMS_ACCOUNT_SID}:${SMS_AUTH_TOKEN}`).toString('base64')}`,
         'content-type': 'application/x-www-form-urlencoded',
@@ -55,7 +61,7 @@ export class SmsAdapter implements GuestChannel, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.agent?.close();
+    await (await this.client)?.agent.close();
   }
 }
 
