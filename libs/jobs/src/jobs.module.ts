@@ -55,9 +55,7 @@ export class JobsModule {
           useFactory: (s: JobScheduler): ReadinessCheck[] =>
             // Not required: every command commits without Redis (docs/operations.md), so its outage
             // makes /ready "degraded", not 503.
-            s instanceof BullmqScheduler
-              ? [{ name: 'redis', required: false, check: () => s.ping().then(() => 'ok' as const) }]
-              : [],
+            s instanceof BullmqScheduler ? [{ name: 'redis', required: false, check: () => s.redisState() }] : [],
         },
       ],
       exports: [JobScheduler, REDIS_READINESS],

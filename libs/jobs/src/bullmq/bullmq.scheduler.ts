@@ -187,9 +187,27 @@ export class BullmqScheduler extends JobScheduler {
     }
   }
 
-  /** For readiness: a round trip to the queue's Redis, failed at once while it is away. */
-  async ping(): Promise<void> {
+  /**
+   * For readiness: a write to the queue's Redis (a key that expires by itself), rejected at once
+   * while Redis is away. A PING answers even when Redis refuses every write: at its maxmemory with
+   * `noeviction` it refuses each job added, each rate count and each job a worker takes with "OOM
+   * command not allowed", so that answer reads `full`.
+   */
+  async redisState(): Promise<'ok' | 'full'> {
     this.assertConnected();
-    await withTimeout(this.queueRedis.ping(), SCHEDULE_TIMEOUT_MS, 'Redis ping');
+    try {
+      await withTimeout(
+        this.queueRedis.set(`${this.options.prefix ?? 'bull'}:ready-probe`, '1', 'PX', 10_000),
+        SCHEDULE_TIMEOUT_MS,
+        'Redis write probe',
+      );
+      return 'ok';
+    } catch (err) {
+      if (isOutOfMemory(err)) return 'full';
+      throw err;
+    }
   }
 }
+
+/** Redis's refusal of a write at its maxmemory (policy `noeviction`, or nothing left it may evict). */
+export const isOutOfMemory = (err: unknown): boolean => /^OOM\b/.test((err as Error | undefined)?.message ?? '');
