@@ -30,6 +30,7 @@ import {
   sql,
   req,
   codeOf,
+  linesSince,
   readyOf,
   degradedFor,
   session,
@@ -233,6 +234,7 @@ async function redisFrozen() {
 
 /** PostgreSQL stopped for 5 s under two joins a second: 503 UNAVAILABLE, nothing partial, resumption. */
 async function postgresRestart() {
+  const logFrom = running().map((p) => p.log.length);
   const venueId = await newVenue();
   const offers = await liveOffers(4, 4);
   const traffic = joinTraffic(venueId, 500, 'pg');
@@ -255,8 +257,15 @@ async function postgresRestart() {
   const readyWorst = Math.max(0, ...readyDuring.map((r) => r.ms));
   const after = answers.filter((a) => a.status === 201).length;
   const j = joinFigures(answers);
+  // Each process says once that it lost the database and once that it is back, not a line per retry.
+  const dbLines = running().map((p, i) => ({
+    name: p.name,
+    lost: linesSince(p, logFrom[i], 'database unreachable ('),
+    back: linesSince(p, logFrom[i], 'database reachable again'),
+  }));
   return {
     checks: {
+      'every process logged "database unreachable" once and "database reachable again" once': dbLines.every((l) => l.lost === 1 && l.back === 1),
       'every join 201 or 503 UNAVAILABLE within 5 s': bad.length === 0 && answers.some((a) => a.status === 201),
       'no join lost, doubled or half-written': integrity.lost.length + integrity.doubled.length + integrity.unanswered.length === 0,
       '/ready 503 not-ready naming the database within 1 s': readyDuring.length > 0 && readyDuring.every((r) => r.status === 503 && r.body?.status === 'not-ready' && r.body?.checks?.database === 'unreachable') && readyWorst <= READY_DOWN_BOUND_MS,
@@ -267,6 +276,7 @@ async function postgresRestart() {
       `PostgreSQL down ${seconds(upAt - downAt)} s; ${j.text}; ${after} committed, all found`,
       `/ready during: ${readyDuring.length} answers, ${[...new Set(readyDuring.map(readyOf))].join('/')}, slowest ${Math.round(readyWorst)} ms; 200 again ${backS ?? 'never'} s after start`,
       `4 offers due while down: ${allExpired ? 'all expired' : 'NOT all expired'}, ${once ? 'each once' : 'NOT once each'}`,
+      `log lines "unreachable"/"reachable again": ${dbLines.map((l) => `${l.name} ${l.lost}/${l.back}`).join(', ')}`,
     ],
   };
 }
@@ -340,7 +350,7 @@ async function main() {
     await drill('kill -9 the worker while offers are due', workerKill);
     await drill('kill -9 an api process with boards connected', apiKill);
   } finally {
-    const logs = running().map((p) => `--- ${p.name}\n${p.log.split('\n').slice(-15).join('\n')}`);
+    const logs = running().map((p) => `--- ${p.name}\n${p.log.split('\n').filter((l) => !l.includes('"msg":"request completed"')).slice(-15).join('\n')}`);
     for (const p of running()) await p.stop().catch(() => null);
     await sleep(300);
     try {

@@ -1,7 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Clock, disconnectRedis, failFastRedis, redisRetry, withTimeout, type Metrics } from '@hostboard/core';
+import {
+  Clock,
+  databaseUnreachable,
+  disconnectRedis,
+  failFastRedis,
+  redisRetry,
+  withTimeout,
+  type Metrics,
+} from '@hostboard/core';
 import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import { FailureLog } from '../failure-log.js';
 import {
@@ -156,7 +164,10 @@ export class BullmqScheduler extends JobScheduler {
     for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
       const timer = setInterval(() => {
         const handler = this.handlers.get(name);
-        handler?.({}).catch((err: Error) => this.logger.warn(`local ${name} failed: ${err.message}`));
+        handler?.({}).catch((err: Error) => {
+          // A database outage is logged once by the database watch, not by each sweep it fails.
+          if (!databaseUnreachable(err)) this.logger.warn(`local ${name} failed: ${err.message}`);
+        });
       }, everyMs);
       timer.unref();
       this.localTimers.push(timer);
