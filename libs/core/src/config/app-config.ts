@@ -290,7 +290,10 @@ export class AppConfig {
   @Max(65535)
   WORKER_METRICS_PORT?: number;
 
-  /** The worker touches this file every 5 s while it runs (a container health check reads its age). */
+  /**
+   * The worker touches this file every 5 s while it is healthy: its safety sweep reaches the database
+   * (a container health check reads its age; older than a minute is unhealthy).
+   */
   @IsOptional()
   @Transform(emptyToUndefined)
   @IsString()

@@ -12,6 +12,7 @@ import {
 } from '@hostboard/core';
 import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import { FailureLog } from '../failure-log.js';
+import type { SweepHealth } from '../sweep-health.js';
 import {
   assertJobId,
   JOB_OPTIONS,
@@ -32,6 +33,8 @@ export interface BullmqSchedulerOptions {
   repeating?: boolean;
   /** Where each run's outcome is counted. */
   metrics?: Metrics;
+  /** Where each safety sweep's outcome is recorded (the worker's heartbeat reads it). */
+  health?: SweepHealth;
 }
 
 /** How long scheduling or cancelling a job may hold up the answer to a committed command. */
@@ -117,7 +120,9 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
-    this.handlers.set(name, counted(name, handler, this.options.metrics) as JobHandler<JobName>);
+    const run = counted(name, handler, this.options.metrics);
+    const health = this.options.health;
+    this.handlers.set(name, (name === 'safety-sweep' && health ? health.watch(run) : run) as JobHandler<JobName>);
   }
 
   async start(): Promise<void> {
