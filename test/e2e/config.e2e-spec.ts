@@ -93,6 +93,91 @@ describe('configuration', () => {
     ).not.toThrow();
   });
 
+  // The text provider's From, as a provider takes it: a number with its country code, a short code,
+  // or a sender id. A number without its + (or with spaces) was accepted and refused by the provider
+  // at every text.
+  it.each(['+13125550100', '+447700900123', '12345', 'Hostboard', 'Cafe 22', 'A'])('accepts SMS_FROM %j', (from) => {
+    expect(loadConfig({ SMS_FROM: from }).SMS_FROM).toBe(from);
+  });
+  it.each([
+    '13125550100',
+    '+1 312 555 0100',
+    '(312) 555-0100',
+    '+0123456789',
+    'Hostboard Cafe',
+    '12',
+    'Café',
+    '+1312555010012345',
+  ])('refuses SMS_FROM %j in one line naming it', (from) => {
+    expect(() => loadConfig({ SMS_FROM: from })).toThrow(
+      'Configuration error: SMS_FROM must be an E.164 number (+, country code and number, no spaces: +13125550100), a short code (3 to 8 digits) or an alphanumeric sender id (1 to 11 letters, digits and spaces, with a letter)',
+    );
+  });
+
+  // Each entry is compared as it stands with the browser's Origin header: one that is not exactly an
+  // origin (a trailing slash, a path, upper case, a default port) was accepted and never matched.
+  it.each([
+    'https://board.example.com',
+    'http://10.0.0.5:8080',
+    'https://a.example.com, http://localhost:5173',
+    ' https://x.example ,',
+  ])('accepts BOARD_ALLOWED_ORIGINS %j', (origins) => {
+    expect(loadConfig({ BOARD_ALLOWED_ORIGINS: origins }).BOARD_ALLOWED_ORIGINS).toBe(origins);
+  });
+  it.each([
+    [
+      'https://board.example.com/',
+      'Configuration error: BOARD_ALLOWED_ORIGINS "https://board.example.com/" is not an origin as a browser sends it: write "https://board.example.com"',
+    ],
+    [
+      'https://ok.example, https://Board.Example.com',
+      'Configuration error: BOARD_ALLOWED_ORIGINS "https://Board.Example.com" is not an origin as a browser sends it: write "https://board.example.com"',
+    ],
+    [
+      'https://board.example.com:443',
+      'Configuration error: BOARD_ALLOWED_ORIGINS "https://board.example.com:443" is not an origin as a browser sends it: write "https://board.example.com"',
+    ],
+    ['https://board.example.com/board', /write "https:\/\/board.example.com"/],
+    [
+      'board.example.com',
+      /^Configuration error: BOARD_ALLOWED_ORIGINS "board.example.com" is not an origin: must be origins like https:\/\/board.example.com/,
+    ],
+    ['*', /BOARD_ALLOWED_ORIGINS "\*" is not an origin/],
+    ['ftp://files.example.com', /BOARD_ALLOWED_ORIGINS "ftp:\/\/files.example.com" is not an http or https origin/],
+    [
+      'https://user:s3cret@board.example.com',
+      /^(?!.*s3cret)Configuration error: BOARD_ALLOWED_ORIGINS has an entry with a user or password/,
+    ],
+  ])('refuses BOARD_ALLOWED_ORIGINS %j in one line naming it', (origins, line) => {
+    expect(() => loadConfig({ BOARD_ALLOWED_ORIGINS: origins })).toThrow(ConfigError);
+    expect(() => loadConfig({ BOARD_ALLOWED_ORIGINS: origins })).toThrow(line);
+  });
+
+  it.each([
+    [API_MAIN, { SMS_FROM: '1 312 555 0100' }, /^Configuration error: SMS_FROM must be an E.164 number/],
+    [
+      WORKER_MAIN,
+      { SMS_FROM: '1 312 555 0100', REDIS_URL: 'redis://127.0.0.1:1' },
+      /^Configuration error: SMS_FROM must be an E.164 number/,
+    ],
+    [
+      API_MAIN,
+      { BOARD_ALLOWED_ORIGINS: 'https://board.example.com/' },
+      /^Configuration error: BOARD_ALLOWED_ORIGINS "https:\/\/board.example.com\/"/,
+    ],
+  ])('%s stops at start with one line for %j', (main, env, line) => {
+    const run = spawnSync(process.execPath, [main], {
+      env: { PATH: process.env['PATH'], PORT: '0', HOSTBOARD_DATA_DIR: 'memory://', ...env },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(line);
+    expect(run.stdout).toBe('');
+  });
+
   it('refuses a METRICS_TOKEN shorter than 16 characters', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 characters/);
   });

@@ -63,6 +63,8 @@ const env = {
   BOOTSTRAP_OWNER_EMAIL: OWNER.email,
   BOOTSTRAP_OWNER_PASSWORD: OWNER.password,
   AUTH_RATE_LIMIT: '100000',
+  // Info, not the Proc default of warn: the drills count lines such as "database reachable again".
+  LOG_LEVEL: 'info',
 };
 export const apiProc = (n) => new Proc(`api-${n + 1}`, 'dist/apps/api/src/main.js', { ...env, PORT: String(PORTS[n]), HOST: '127.0.0.1' });
 export const workerProc = () => new Proc('worker', 'dist/apps/worker/src/main.js', env);
@@ -104,7 +106,14 @@ export async function req(base, method, path, { body, token, timeoutMs = 10_000 
     return { status: 0, body: { error: { code: err.name } }, ms: performance.now() - t0 };
   }
 }
+/** How many of a process's log lines since `from` (a length of its log) carry `msg`. */
+export const linesSince = (proc, from, msg) => proc.log.slice(from).split('\n').filter((l) => l.includes(`"msg":"${msg}`)).length;
 export const codeOf = (r) => `${r.status}${r.body?.error?.code ? ` ${r.body.error.code}` : ''}`;
+/** A /ready answer as status and what it said (`200 degraded`, `503 not-ready`). */
+export const readyOf = (r) => `${r.status}${typeof r.body?.status === 'string' ? ` ${r.body.status}` : ''}`;
+/** A /ready answer during a Redis outage: 200 `degraded`, the database ok, Redis named as `state`. */
+export const degradedFor = (r, state = 'unreachable') =>
+  r.status === 200 && r.body?.status === 'degraded' && r.body?.checks?.redis === state && r.body?.checks?.database === 'ok';
 
 /** The owner's session token, set once the stack is up. */
 export const session = { token: undefined };
@@ -228,11 +237,14 @@ export function readyPoller(everyMs) {
   };
 }
 
-/** Seconds from `since` until every api answers /ready 200 (polled every 250 ms), or null. */
+/**
+ * Seconds from `since` until every api answers /ready 200 with every dependency ok (status `ready`,
+ * not `degraded`), polled every 250 ms, or null.
+ */
 export async function readyAgain(since, boundS) {
   for (;;) {
     const all = await Promise.all(URLS.map((u) => req(u, 'GET', '/ready', { timeoutMs: 2000 })));
-    if (all.every((r) => r.status === 200)) return seconds(performance.now() - since);
+    if (all.every((r) => r.status === 200 && r.body?.status === 'ready')) return seconds(performance.now() - since);
     if (performance.now() - since > boundS * 1000 + 5000) return null;
     await sleep(250);
   }

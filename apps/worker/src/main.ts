@@ -30,7 +30,10 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const [{ NestFactory }, { WorkerModule, Metrics }] = await Promise.all([import('@nestjs/core'), import('./worker.module.js')]);
+  const [{ NestFactory }, { WorkerModule, Metrics, SweepHealth }] = await Promise.all([
+    import('@nestjs/core'),
+    import('./worker.module.js'),
+  ]);
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: new PinoNestLogger(createLogger(config.LOG_LEVEL)),
     // A failed start (a data folder in use) reaches the catch below, which prints it as one line.
@@ -46,8 +49,12 @@ async function main(): Promise<void> {
   if (!reportListening(banner)) process.stdout.write(banner);
   const heartbeat = config.WORKER_HEARTBEAT_FILE;
   if (heartbeat) {
-    // A health check reads the file's age: an event loop that stops turning stops touching it.
+    // A health check reads the file's age. It is touched only while the worker is healthy: its event
+    // loop turns and its safety sweep (every 15 s) reaches the database; a worker that cannot do its
+    // work stops touching it, and reads as unhealthy once the file is older than a minute.
+    const health = app.get(SweepHealth);
     const touch = (): void => {
+      if (!health.healthy()) return;
       try {
         writeFileSync(heartbeat, '');
       } catch (err) {

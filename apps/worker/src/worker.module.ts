@@ -27,3 +27,4 @@ export class WorkerModule {
 
 /** For main.ts, which imports the app only in the processes that run it (a static path is rewritten at build). */
 export { Metrics } from '@hostboard/core';
+export { SweepHealth } from '@hostboard/jobs';

@@ -4,3 +4,4 @@ export * from './job-scheduler.js';
 export * from './job.registry.js';
 export * from './jobs.module.js';
 export * from './maintenance.handlers.js';
+export * from './sweep-health.js';

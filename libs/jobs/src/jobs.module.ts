@@ -4,6 +4,7 @@ import { BullmqScheduler } from './bullmq/bullmq.scheduler.js';
 import { InProcessScheduler } from './in-process/in-process.scheduler.js';
 import { JobScheduler } from './job-scheduler.js';
 import { MaintenanceHandlers } from './maintenance.handlers.js';
+import { SweepHealth } from './sweep-health.js';
 
 export const REDIS_READINESS = Symbol('REDIS_READINESS');
 
@@ -31,16 +32,18 @@ export class JobsModule {
       global: true,
       providers: [
         MaintenanceHandlers,
+        { provide: SweepHealth, useFactory: () => new SweepHealth() },
         {
           provide: JobScheduler,
-          inject: [AppConfig, Clock, Metrics],
-          useFactory: (config: AppConfig, clock: Clock, metrics: Metrics): JobScheduler =>
+          inject: [AppConfig, Clock, Metrics, SweepHealth],
+          useFactory: (config: AppConfig, clock: Clock, metrics: Metrics, health: SweepHealth): JobScheduler =>
             config.REDIS_URL
               ? new BullmqScheduler(clock, {
                   redisUrl: config.REDIS_URL,
                   consume: options.role === 'worker',
                   prefix: config.JOBS_PREFIX,
                   metrics,
+                  health,
                 })
               : new InProcessScheduler(clock, { metrics }),
         },
@@ -53,10 +56,12 @@ export class JobsModule {
           provide: REDIS_READINESS,
           inject: [JobScheduler],
           useFactory: (s: JobScheduler): ReadinessCheck[] =>
-            s instanceof BullmqScheduler ? [{ name: 'redis', check: () => s.ping() }] : [],
+            // Not required: every command commits without Redis (docs/operations.md), so its outage
+            // makes /ready "degraded", not 503.
+            s instanceof BullmqScheduler ? [{ name: 'redis', required: false, check: () => s.redisState() }] : [],
         },
       ],
-      exports: [JobScheduler, REDIS_READINESS],
+      exports: [JobScheduler, REDIS_READINESS, SweepHealth],
     };
   }
 }

@@ -161,8 +161,16 @@ export async function migrate(
   const lock = dataSource.createQueryRunner();
   await lock.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    // After the advisory lock, which waits for another process's migrations as long as they take.
+    // The advisory lock waits for another process's migrations as long as they take: not for the
+    // session's own lock_timeout (the worker's WORKER_LOCK_TIMEOUT_MS, 10 s), after which a worker
+    // started during a long migration failed, exited and was restarted, again and again.
+    await lock.query('SET lock_timeout = 0');
+    const [first] = (await lock.query('SELECT pg_try_advisory_lock($1) AS got', [MIGRATION_LOCK])) as Array<{ got: boolean }>;
+    if (!first?.got) {
+      warn(`waiting for the migrations that ${await migrationHolder(lock)} is applying; this process starts once they are done`);
+      await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    }
+    // After the advisory lock: each migration's own statements wait a second at most (below).
     await lock.query(`SET lock_timeout = ${MIGRATION_LOCK_TIMEOUT_MS}`);
     const applied: string[] = [];
     for (let tries = 1; ; tries++) {
@@ -191,6 +199,32 @@ export async function migrate(
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await lock.release();
   }
+}
+
+/**
+ * Who holds the migration lock, as an operator finds it: the session's pid, where it connects from,
+ * its application name when it set one, how long it has been at it and what it runs.
+ */
+async function migrationHolder(runner: QueryRunner): Promise<string> {
+  type Row = { pid: number; addr: string | null; app: string; seconds: number; query: string };
+  // A bigint advisory key shows in pg_locks as its high half (classid) and low half (objid), objsubid 1.
+  const rows = await runner
+    .query(
+      `SELECT a.pid, host(a.client_addr) AS addr, a.application_name AS app,
+              extract(epoch FROM now() - coalesce(a.xact_start, a.backend_start))::int AS seconds, left(a.query, 80) AS query
+         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1`,
+      [MIGRATION_LOCK],
+    )
+    .then(
+      (found: Row[]) => found,
+      (): Row[] => [],
+    );
+  const r = rows[0];
+  if (!r) return 'another process';
+  const from = r.addr ? ` from ${r.addr}` : '';
+  const app = r.app ? ` (${r.app})` : '';
+  return `another process${app} (PostgreSQL session pid ${r.pid}${from}, ${r.seconds} s so far, running ${JSON.stringify(r.query)})`;
 }
 
 /** What an operator needs to find the session in the way: pid, state, age, what it ran last. */

@@ -5,3 +5,4 @@ export * from './embedded/embedded-database.js';
 export * from './entities.js';
 export * from './persistence.module.js';
 export * from './connection-budget.js';
+export * from './database-watch.js';

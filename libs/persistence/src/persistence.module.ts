@@ -1,9 +1,10 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { AppConfig, clusterShare, clusterSize, DATABASE_REFUSALS } from '@hostboard/core';
+import { AppConfig, clusterShare, clusterSize, DATABASE_REFUSALS, databaseUnreachable } from '@hostboard/core';
 import { capPool, connectionBudget, fittedPoolSize, keepWarm, pgPool, type PoolRole } from './connection-budget.js';
 import { DatabaseReadiness } from './database.readiness.js';
+import { DatabaseWatch, watchPool } from './database-watch.js';
 import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
 
 /** The data source, migrated at start-up: PostgreSQL when DATABASE_URL is set, else embedded PGlite. */
@@ -16,6 +17,8 @@ export class PersistenceModule {
     let configuredPool = 0;
     const role: PoolRole = options.worker ? 'worker' : 'api';
     const logger = new Logger('Persistence');
+    // One line when PostgreSQL is lost and one when it is back, in the api and the worker alike.
+    const watch = new DatabaseWatch(new Logger('Database'));
     return {
       module: PersistenceModule,
       global: true,
@@ -47,6 +50,7 @@ export class PersistenceModule {
             const dataSource = new DataSource(options);
             await dataSource.initialize();
             const pool = server ? pgPool(dataSource) : undefined;
+            if (pool) watchPool(pool, watch);
             if (pool) {
               // Before migrating, so start-up itself stays inside what the server gives us.
               const budget = await connectionBudget(dataSource);
@@ -66,7 +70,11 @@ export class PersistenceModule {
             const opened = await warmPool(dataSource, warm);
             if (opened < warm) logger.warn(`opened ${opened} of ${warm} warm database connections; the rest open when needed`);
             if (pool && warm > 0) {
-              keepWarm(pool, warm, (err) => logger.warn(`could not reopen warm database connections (retrying): ${err.message}`));
+              // While the database is away the watch has said so once; a retry every 5 s adds nothing.
+              keepWarm(pool, warm, (err) => {
+                if (!databaseUnreachable(err))
+                  logger.warn(`could not reopen warm database connections (retrying): ${err.message}`);
+              });
             }
             return dataSource;
           },

@@ -174,7 +174,11 @@ export class AppConfig {
   })
   TRUST_PROXY = '';
 
-  /** Comma-separated origins allowed to open the board socket; empty: same-origin and non-browser clients only. */
+  /**
+   * Comma-separated origins allowed to open the board socket; empty: same-origin and non-browser
+   * clients only. Each is compared as it stands with the browser's Origin header, so each must be an
+   * origin as browsers send it (`https://host` or `https://host:port`); checked in loadConfig.
+   */
   @IsOptional()
   @IsString()
   BOARD_ALLOWED_ORIGINS = '';
@@ -208,10 +212,18 @@ export class AppConfig {
   @IsString()
   SMS_AUTH_TOKEN?: string;
 
-  /** The sender of relayed texts: an E.164 number or the provider's sender id. */
+  /**
+   * The sender of relayed texts, the provider's `From`: an E.164 number (`+13125550100`), a short code
+   * (3 to 8 digits) or an alphanumeric sender id (up to 11 letters, digits and spaces, at least one
+   * letter, as providers allow where sender ids are permitted).
+   */
   @IsOptional()
   @Transform(emptyToUndefined)
   @IsString()
+  @Matches(/^(\+[1-9]\d{6,14}|\d{3,8}|(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/, {
+    message:
+      'SMS_FROM must be an E.164 number (+, country code and number, no spaces: +13125550100), a short code (3 to 8 digits) or an alphanumeric sender id (1 to 11 letters, digits and spaces, with a letter)',
+  })
   SMS_FROM?: string;
 
   /**
@@ -278,7 +290,10 @@ export class AppConfig {
   @Max(65535)
   WORKER_METRICS_PORT?: number;
 
-  /** The worker touches this file every 5 s while it runs (a container health check reads its age). */
+  /**
+   * The worker touches this file every 5 s while it is healthy: its safety sweep reaches the database
+   * (a container health check reads its age; older than a minute is unhealthy).
+   */
   @IsOptional()
   @Transform(emptyToUndefined)
   @IsString()
@@ -359,6 +374,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Configuration error: TRUST_PROXY "${proxy}" is not an address, a CIDR range or one of loopback, linklocal, uniquelocal (or set a hop count such as 1, or none)`,
     );
   }
+  const origin = badOrigin(config.BOARD_ALLOWED_ORIGINS);
+  if (origin !== undefined) throw new ConfigError(`Configuration error: BOARD_ALLOWED_ORIGINS ${origin}`);
   if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {
     throw new ConfigError(
       'Configuration error: PASSWORD_HASH_COST=test is only for NODE_ENV=test (it makes password hashes cheap to guess)',
@@ -394,6 +411,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (missing.length > 0) throw new ConfigError(`Configuration error: SMS_URL needs ${missing.join(', ')} too`);
   }
   return config;
+}
+
+/**
+ * What is wrong with the first entry of BOARD_ALLOWED_ORIGINS, or undefined. The board socket
+ * compares each entry with the browser's Origin header as a string, so an entry that is not exactly
+ * an origin as a browser writes it (scheme, lower-case host, a port only when not the default, no
+ * path, not even a trailing slash) would silently never match.
+ */
+export function badOrigin(value: string): string | undefined {
+  for (const entry of value.split(',').map((x) => x.trim())) {
+    if (entry === '') continue;
+    const expected = 'must be origins like https://board.example.com or http://10.0.0.5:8080, comma-separated';
+    // Before any echo of the entry: it may hold a password.
+    if (entry.includes('@')) return `has an entry with a user or password (an origin has none): ${expected}`;
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      return `"${entry}" is not an origin: ${expected}`;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${entry}" is not an http or https origin: ${expected}`;
+    if (url.origin !== entry) return `"${entry}" is not an origin as a browser sends it: write "${url.origin}"`;
+  }
+  return undefined;
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];

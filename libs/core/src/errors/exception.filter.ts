@@ -36,7 +36,9 @@ export class AppExceptionFilter implements ExceptionFilter {
     const correlationId = requestContext.current()?.correlationId ?? 'unknown';
     const err = exception as Error;
     if (databaseUnreachable(exception)) {
-      this.logger.warn(`database unreachable ${correlationId}: ${err?.message}`);
+      // The outage itself is logged once by the database watch (libs/persistence); a warning per
+      // request answered meanwhile flooded the log. The access line records each 503.
+      this.logger.debug(`request ${correlationId} answered 503, database unreachable: ${err?.message}`);
       void res.status(503).send({
         error: {
           code: ErrorCode.UNAVAILABLE,

@@ -7,7 +7,7 @@ import { DomainException } from '../errors/domain.exception.js';
 import { withTimeout } from '../redis/redis-clients.js';
 import { Metrics } from './metrics.js';
 import { metricsTokenMatches } from './metrics-token.js';
-import { READINESS_CHECKS, type ReadinessCheck } from './readiness.js';
+import { READINESS_CHECKS, type DependencyState, type ReadinessCheck } from './readiness.js';
 
 /** Each dependency gets this long to answer `/ready`: a dependency that hangs reads as unreachable. */
 export const READY_CHECK_TIMEOUT_MS = 800;
@@ -27,23 +27,29 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** 200 when every dependency answers, else 503 naming each one that did not; always within a second. */
+  /**
+   * 200 `ready` when every dependency is `ok`; 200 `degraded` when only one the api serves without
+   * (Redis) is not, naming it; 503 `not-ready` only when one it cannot serve without (the database)
+   * is not. Always within a second: each check gets READY_CHECK_TIMEOUT_MS.
+   */
   @Public('readiness probe')
   @Get('ready')
   async ready(@Res() res: FastifyReply): Promise<void> {
     const results = await this.runChecks();
-    const ok = results.every(([, s]) => s === 'ok');
-    void res.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not-ready', checks: Object.fromEntries(results) });
+    const down = results.filter(([, state]) => state !== 'ok');
+    const status = down.length === 0 ? 'ready' : down.some(([, , required]) => required) ? 'not-ready' : 'degraded';
+    void res
+      .status(status === 'not-ready' ? 503 : 200)
+      .send({ status, checks: Object.fromEntries(results.map(([name, state]) => [name, state])) });
   }
 
-  private runChecks(): Promise<Array<readonly [string, 'ok' | 'unreachable']>> {
+  private runChecks(): Promise<Array<readonly [string, DependencyState, boolean]>> {
     return Promise.all(
       this.checks.map(async (c) => {
         try {
-          await withTimeout(c.check(), READY_CHECK_TIMEOUT_MS, `${c.name} check`);
-          return [c.name, 'ok'] as const;
+          return [c.name, await withTimeout(c.check(), READY_CHECK_TIMEOUT_MS, `${c.name} check`), c.required] as const;
         } catch {
-          return [c.name, 'unreachable'] as const;
+          return [c.name, 'unreachable', c.required] as const;
         }
       }),
     );

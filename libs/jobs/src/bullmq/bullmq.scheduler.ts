@@ -1,9 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Clock, disconnectRedis, failFastRedis, redisRetry, withTimeout, type Metrics } from '@hostboard/core';
+import {
+  Clock,
+  databaseUnreachable,
+  disconnectRedis,
+  failFastRedis,
+  redisRetry,
+  withTimeout,
+  type Metrics,
+} from '@hostboard/core';
 import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import { FailureLog } from '../failure-log.js';
+import type { SweepHealth } from '../sweep-health.js';
 import {
   assertJobId,
   JOB_OPTIONS,
@@ -24,6 +33,8 @@ export interface BullmqSchedulerOptions {
   repeating?: boolean;
   /** Where each run's outcome is counted. */
   metrics?: Metrics;
+  /** Where each safety sweep's outcome is recorded (the worker's heartbeat reads it). */
+  health?: SweepHealth;
 }
 
 /** How long scheduling or cancelling a job may hold up the answer to a committed command. */
@@ -109,7 +120,9 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   handle<N extends JobName>(name: N, handler: JobHandler<N>): void {
-    this.handlers.set(name, counted(name, handler, this.options.metrics) as JobHandler<JobName>);
+    const run = counted(name, handler, this.options.metrics);
+    const health = this.options.health;
+    this.handlers.set(name, (name === 'safety-sweep' && health ? health.watch(run) : run) as JobHandler<JobName>);
   }
 
   async start(): Promise<void> {
@@ -156,7 +169,10 @@ export class BullmqScheduler extends JobScheduler {
     for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
       const timer = setInterval(() => {
         const handler = this.handlers.get(name);
-        handler?.({}).catch((err: Error) => this.logger.warn(`local ${name} failed: ${err.message}`));
+        handler?.({}).catch((err: Error) => {
+          // A database outage is logged once by the database watch, not by each sweep it fails.
+          if (!databaseUnreachable(err)) this.logger.warn(`local ${name} failed: ${err.message}`);
+        });
       }, everyMs);
       timer.unref();
       this.localTimers.push(timer);
@@ -187,9 +203,27 @@ export class BullmqScheduler extends JobScheduler {
     }
   }
 
-  /** For readiness: a round trip to the queue's Redis, failed at once while it is away. */
-  async ping(): Promise<void> {
+  /**
+   * For readiness: a write to the queue's Redis (a key that expires by itself), rejected at once
+   * while Redis is away. A PING answers even when Redis refuses every write: at its maxmemory with
+   * `noeviction` it refuses each job added, each rate count and each job a worker takes with "OOM
+   * command not allowed", so that answer reads `full`.
+   */
+  async redisState(): Promise<'ok' | 'full'> {
     this.assertConnected();
-    await withTimeout(this.queueRedis.ping(), SCHEDULE_TIMEOUT_MS, 'Redis ping');
+    try {
+      await withTimeout(
+        this.queueRedis.set(`${this.options.prefix ?? 'bull'}:ready-probe`, '1', 'PX', 10_000),
+        SCHEDULE_TIMEOUT_MS,
+        'Redis write probe',
+      );
+      return 'ok';
+    } catch (err) {
+      if (isOutOfMemory(err)) return 'full';
+      throw err;
+    }
   }
 }
+
+/** Redis's refusal of a write at its maxmemory (policy `noeviction`, or nothing left it may evict). */
+export const isOutOfMemory = (err: unknown): boolean => /^OOM\b/.test((err as Error | undefined)?.message ?? '');

@@ -1,0 +1,144 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { hasServer } from '../support/test-database.js';
+import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
+
+/** A loopback port free now (the private Redis takes it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+async function timed<T>(send: () => Promise<T>): Promise<{ ms: number; res: T }> {
+  const t0 = performance.now();
+  const res = await send();
+  return { ms: performance.now() - t0, res };
+}
+
+/** Writes values of `size` bytes until Redis refuses one for memory; answers how many it took. */
+async function fillUntilRefused(redis: Redis, size: number): Promise<number> {
+  const value = 'x'.repeat(size);
+  for (let i = 0; i < 10_000; i++) {
+    try {
+      await redis.set(`filler:${size}:${i}`, value);
+    } catch (err) {
+      if (/^OOM/.test((err as Error).message)) return i;
+      throw err;
+    }
+  }
+  throw new Error('Redis never refused a write');
+}
+
+const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+const describeHere =
+  hasServer() && hasRedisServer
+    ? describe
+    : (((name: string, fn: () => void) =>
+        describe.skip(`${name} [skipped: needs DATABASE_URL and a redis-server binary]`, fn)) as jest.Describe);
+
+// A Redis at its maxmemory with noeviction answers PING but refuses every write ("OOM command not
+// allowed"): expiry jobs, shared login counters, a worker taking a job. /ready must say so, without
+// taking the api out (every command still commits), and nothing may wait on it.
+describeHere('the api with its Redis full (maxmemory reached, noeviction)', () => {
+  let redisProcess: ChildProcess;
+  let redis: Redis;
+  let t: TestApp;
+  let owner: Staff;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redisProcess = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory',
+        '3mb',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
+    redis = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: 50, retryStrategy: () => 50 });
+    await redis.ping();
+    t = await startApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    owner = await signUp(t, 'redis-full');
+  });
+  afterAll(async () => {
+    await t?.close();
+    redis?.disconnect();
+    redisProcess?.kill('SIGKILL');
+  });
+
+  it('/ready is 200 "ready" until Redis refuses writes, then 200 "degraded" naming redis "full", within a second', async () => {
+    await request(t.baseUrl)
+      .get('/ready')
+      .expect(200, { status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+    // Large values first, then small ones: Redis counts a command's own arguments, so a large write
+    // is refused while a small one still fits.
+    await fillUntilRefused(redis, 65_536);
+    await fillUntilRefused(redis, 1024);
+    await fillUntilRefused(redis, 8);
+    expect(await redis.ping()).toBe('PONG');
+    const { ms, res } = await timed(() => request(t.baseUrl).get('/ready'));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'degraded', checks: { database: 'ok', redis: 'full' } });
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('still commits joins and offers and answers logins promptly while Redis refuses writes', async () => {
+    await expect(redis.set('one-more', '1')).rejects.toThrow(/^OOM/);
+    const login = await timed(() =>
+      request(t.baseUrl).post('/v1/auth/sessions').send({ email: owner.email, password: owner.password }),
+    );
+    expect(login.res.status).toBe(201);
+    expect(login.ms).toBeLessThan(1000);
+    const wrong = await timed(() =>
+      request(t.baseUrl).post('/v1/auth/sessions').send({ email: owner.email, password: 'not-the-password' }),
+    );
+    expect(wrong.res.status).toBe(401);
+    expect(wrong.ms).toBeLessThan(1000);
+    const me = await signIn(t, owner.email, owner.password);
+    const venue = await createVenue(t, me, { preset: 'workshop', poolCapacity: 5 });
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${venue.id}`)
+      .set(me.auth)
+      .send({ policy: { holdSeconds: 600 } })
+      .expect(200);
+    for (let i = 0; i < 3; i++) {
+      const join = await timed(() =>
+        request(t.baseUrl)
+          .post(`/v1/venues/${venue.id}/queue`)
+          .set(me.auth)
+          .send({ name: `F${i}`, partySize: 1 }),
+      );
+      expect(join.res.status).toBe(201);
+      expect(join.ms).toBeLessThan(1000);
+    }
+    // Its expiry job is refused (OOM) at once; the sweep expires it instead.
+    const offer = await timed(() => request(t.baseUrl).post(`/v1/venues/${venue.id}/promotions`).set(me.auth).send({}));
+    expect(offer.res.status).toBe(201);
+    expect(offer.ms).toBeLessThan(1000);
+    const board = await request(t.baseUrl).get(`/v1/venues/${venue.id}/board`).set(me.auth);
+    expect(board.status).toBe(200);
+  });
+
+  it('reads "ready" again once Redis has room', async () => {
+    await redis.flushall();
+    await request(t.baseUrl)
+      .get('/ready')
+      .expect(200, { status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+  });
+});
