@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import request from 'supertest';
 import { SystemClock } from '@hostboard/core';
-import { BullmqScheduler } from '@hostboard/jobs';
+import { BullmqScheduler } from '@hostboard/jobs/bullmq/bullmq.scheduler.js';
 import { BoardClient } from '../support/board-client.js';
 import { samplesOf } from '../support/metrics-scrape.js';
 import { backends, describeWithServerAndRedis, freshDatabase, type TestDatabase } from '../support/test-database.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { ManualClock, SystemClock } from '@hostboard/core';
-import { BullmqScheduler, InProcessScheduler, QUEUE_NAME, WORKER_CONCURRENCY, type JobScheduler } from '@hostboard/jobs';
+import { InProcessScheduler, QUEUE_NAME, type JobScheduler } from '@hostboard/jobs';
+import { BullmqScheduler, WORKER_CONCURRENCY } from '@hostboard/jobs/bullmq/bullmq.scheduler.js';
 import { describeWithRedis } from '../support/test-database.js';
 
 const waitFor = async (cond: () => boolean, ms = 5000): Promise<void> => {
@@ -91,10 +92,15 @@ describeWithRedis('BullMQ needs a Redis server')('BullMQ jobs on Redis', () => {
     return s;
   });
 
-  it('takes up due jobs while earlier ones still wait (a burst of expiries sharing their venues\' sweeps)', async () => {
+  it("takes up due jobs while earlier ones still wait (a burst of expiries sharing their venues' sweeps)", async () => {
     // 100 jobs due at once whose handlers all wait on one gate, as expiry jobs wait on their venue's
     // next sweep: every one is taken up before any finishes. With 32 slots, 68 sat in the queue.
-    const s = new BullmqScheduler(new SystemClock(), { redisUrl: process.env['REDIS_URL'] ?? '', consume: true, prefix: `${prefix}w`, repeating: false });
+    const s = new BullmqScheduler(new SystemClock(), {
+      redisUrl: process.env['REDIS_URL'] ?? '',
+      consume: true,
+      prefix: `${prefix}w`,
+      repeating: false,
+    });
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     let started = 0;

@@ -1,4 +1,4 @@
-import type { Metrics } from '@hostboard/core';
+import type { Metrics, ReadinessCheck } from '@hostboard/core';
 import type { JobHandler, JobName, JobPayloads } from './job.registry.js';
 
 export interface ScheduleOptions {
@@ -24,6 +24,11 @@ export abstract class JobScheduler {
   abstract start(): Promise<void>;
 
   abstract stop(): Promise<void>;
+
+  /** What `/ready` checks for this runner: nothing for in-process timers. */
+  readiness(): ReadinessCheck[] {
+    return [];
+  }
 }
 
 /** The handler as a scheduler runs it: each run counted by its outcome, when the process keeps metrics. */

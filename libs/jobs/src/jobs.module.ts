@@ -1,6 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig, Clock, Metrics, type ReadinessCheck } from '@hostboard/core';
-import { BullmqScheduler } from './bullmq/bullmq.scheduler.js';
 import { InProcessScheduler } from './in-process/in-process.scheduler.js';
 import { JobScheduler } from './job-scheduler.js';
 import { MaintenanceHandlers } from './maintenance.handlers.js';
@@ -36,16 +35,19 @@ export class JobsModule {
         {
           provide: JobScheduler,
           inject: [AppConfig, Clock, Metrics, SweepHealth],
-          useFactory: (config: AppConfig, clock: Clock, metrics: Metrics, health: SweepHealth): JobScheduler =>
-            config.REDIS_URL
-              ? new BullmqScheduler(clock, {
-                  redisUrl: config.REDIS_URL,
-                  consume: options.role === 'worker',
-                  prefix: config.JOBS_PREFIX,
-                  metrics,
-                  health,
-                })
-              : new InProcessScheduler(clock, { metrics }),
+          useFactory: async (config: AppConfig, clock: Clock, metrics: Metrics, health: SweepHealth): Promise<JobScheduler> => {
+            if (!config.REDIS_URL) return new InProcessScheduler(clock, { metrics });
+            // BullMQ (174 files) is loaded only by a process that has Redis: the embedded default never
+            // needs it, nor does each test app on it.
+            const { BullmqScheduler } = await import('./bullmq/bullmq.scheduler.js');
+            return new BullmqScheduler(clock, {
+              redisUrl: config.REDIS_URL,
+              consume: options.role === 'worker',
+              prefix: config.JOBS_PREFIX,
+              metrics,
+              health,
+            });
+          },
         },
         {
           provide: SchedulerLifecycle,
@@ -55,10 +57,7 @@ export class JobsModule {
         {
           provide: REDIS_READINESS,
           inject: [JobScheduler],
-          useFactory: (s: JobScheduler): ReadinessCheck[] =>
-            // Not required: every command commits without Redis (docs/operations.md), so its outage
-            // makes /ready "degraded", not 503.
-            s instanceof BullmqScheduler ? [{ name: 'redis', required: false, check: () => s.redisState() }] : [],
+          useFactory: (s: JobScheduler): ReadinessCheck[] => s.readiness(),
         },
       ],
       exports: [JobScheduler, REDIS_READINESS, SweepHealth],

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import {
   Clock,
   databaseUnreachable,
+  type ReadinessCheck,
   disconnectRedis,
   failFastRedis,
   redisRetry,
@@ -201,6 +202,11 @@ export class BullmqScheduler extends JobScheduler {
       // Ours (the queue only borrows it); without this a process waiting on a dead Redis never exits.
       disconnectRedis(this.queueRedis);
     }
+  }
+
+  /** Not required: every command commits without Redis (docs/operations.md), so its outage makes /ready "degraded", not 503. */
+  override readiness(): ReadinessCheck[] {
+    return [{ name: 'redis', required: false, check: () => this.redisState() }];
   }
 
   /**
