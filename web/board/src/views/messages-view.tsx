@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
 import { localDateTime, localTime } from '../format';
@@ -43,11 +43,19 @@ export function MessagesView({ venueId, data }: TabProps) {
   const [older, setOlder] = useState<Page | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /**
+   * Which list is on screen: one more each time the filter changes. A page of older messages asked
+   * for under an earlier list (the manager changed the filter while it was on its way) is dropped
+   * when it arrives: it was added to the new filter's list, "Not delivered" listing delivered ones.
+   */
+  const listFor = useRef(0);
   useEffect(() => {
     let live = true;
-    // Another list: what was read of the other one is not part of it.
+    listFor.current++;
+    // Another list: what was read of the other one is not part of it, nor is a page still on its way.
     setNewest(null);
     setOlder(null);
+    setLoadingOlder(false);
     const read = (): void => {
       const query = new URLSearchParams();
       if (failedOnly) query.set('status', 'failed');
@@ -69,15 +77,17 @@ export function MessagesView({ venueId, data }: TabProps) {
   const nextOlder = older ? older.next : (newest?.next ?? null);
   const showOlder = async (path: string): Promise<void> => {
     if (loadingOlder) return;
+    const asked = listFor.current;
     setLoadingOlder(true);
     try {
       const p = await readPage(path);
+      if (listFor.current !== asked) return;
       setOlder({ messages: [...(older?.messages ?? []), ...p.messages], next: p.next });
       setError(null);
     } catch (err) {
-      setError(messageOf(err));
+      if (listFor.current === asked) setError(messageOf(err));
     } finally {
-      setLoadingOlder(false);
+      if (listFor.current === asked) setLoadingOlder(false);
     }
   };
   const messages = newest ? merged(newest.messages, older?.messages ?? []) : null;
