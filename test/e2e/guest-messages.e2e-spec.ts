@@ -385,6 +385,25 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     }
   });
 
+  it('GET …/messages?to= longer than any phone number or email address is refused in plain words', async () => {
+    const v = await restaurant();
+    // Longer than any email address or phone number: a 400 a manager reads at a glance, naming the field.
+    const res = await request(t.baseUrl)
+      .get(`/v1/venues/${v.id}/messages`)
+      .query({ to: 'x'.repeat(321) })
+      .set(owner.auth);
+    expect(refusal(res)).toEqual({ status: 400, code: 'VALIDATION' });
+    const error = errorOf(res) as { message: string; details?: { fields?: Array<{ field: string; message: string }> } };
+    expect(error.message).toBe('That is too long for a phone number or email address: 320 characters at most.');
+    expect(error.details?.fields).toEqual([{ field: 'to', message: error.message }]);
+    // 320 is still a search (it matches nothing here).
+    await request(t.baseUrl)
+      .get(`/v1/venues/${v.id}/messages`)
+      .query({ to: 'x'.repeat(320) })
+      .set(owner.auth)
+      .expect(200);
+  });
+
   it('board rows carry reach: ok while nothing failed', async () => {
     const v = await restaurant();
     const p = await join(v, { name: 'Reach', partySize: 2, phone: '+13125550140' });
