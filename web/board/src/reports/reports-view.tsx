@@ -144,7 +144,8 @@ export function ReportsView({ venueId, data }: TabProps) {
                 data-testid={`choose-${m}`}
                 onClick={() => void choose(m)}
               >
-                {MODEL_NAMES[m]} · MAE {figure(report.models[m].maeMinutes, ' min')}
+                {/* The card's own words: "MAE" is a statistician's, not a manager's. */}
+                {MODEL_NAMES[m]} · mean error {figure(report.models[m].maeMinutes, ' min')}
               </button>
             ))}
           </div>

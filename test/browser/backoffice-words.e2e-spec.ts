@@ -1,0 +1,110 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { EVERY_DAY, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
+
+const d = describeWithChromium('the back office is tested in a real browser');
+
+/** The sizes a manager reads the back office at: a phone, and the desk's tablet. */
+const SIZES = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'tablet', width: 1024, height: 768 },
+] as const;
+
+/** Fri Oct 9 2026, 18:00 in Chicago. */
+const T0 = Date.parse('2026-10-09T23:00:00.000Z');
+const PARTIES = 8;
+
+/**
+ * What a manager reads on Messages and Reports, at a phone's and a tablet's size, after an evening of
+ * joins and offers (a review with screenshots of such an evening): the words on the screen are a
+ * manager's, and nothing needs a sideways swipe nobody would guess.
+ */
+d('the back office in a manager’s words, on a phone and a tablet', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Staff;
+  let v: Sandbox;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    t = await startApp();
+    browser = await launchChromium();
+    owner = await signUp(t, 'words');
+    v = await sandboxVenue(t, owner, {
+      clock: new Date(T0).toISOString(),
+      windows: [{ days: EVERY_DAY, start: '17:00', end: '23:00', turnMinutes: 90 }],
+      tables: Array.from({ length: PARTIES }, (_, i) => ({ label: `T${i + 1}`, capacity: i % 2 === 0 ? 2 : 4 })),
+    });
+    const joined: Array<{ id: string; version: number }> = [];
+    for (let i = 0; i < PARTIES; i++) {
+      const r = await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/queue`)
+        .set(owner.auth)
+        .send({ name: `Guest ${i}`, partySize: i % 2 === 0 ? 2 : 4, phone: `+1312555${String(200 + i).padStart(4, '0')}` })
+        .expect(201);
+      joined.push((r.body as { entry: { id: string; version: number } }).entry);
+    }
+    // Twenty minutes later every party is offered a table; half leave while offered.
+    await moveClock(t, owner, v.id, new Date(T0 + 20 * 60_000).toISOString());
+    for (const [i, e] of joined.entries()) {
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/offers`)
+        .set(owner.auth)
+        .send({ entryId: e.id, entryVersion: e.version, tableIds: [v.tableIds[`T${i + 1}`]] })
+        .expect(201);
+      if (i % 2 === 1) await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${e.id}/cancel`).set(owner.auth).expect(200);
+    }
+    // One text the provider refused for good (the relay's path to it is tested in outbox-delivery).
+    await t.app.get<DataSource>(getDataSourceToken()).query(
+      `UPDATE outbox_messages SET status = 'failed', failure_reason = 'the provider refused the number'
+          WHERE id = (SELECT id FROM outbox_messages WHERE venue_id = $1 ORDER BY created_at DESC, id DESC OFFSET 2 LIMIT 1)`,
+      [v.id],
+    );
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function open(size: (typeof SIZES)[number], tab: string): Promise<Page> {
+    const context = await browser.newContext({
+      viewport: { width: size.width, height: size.height },
+      hasTouch: true,
+      isMobile: size.name === 'phone',
+      locale: 'en-US',
+    });
+    contexts.push(context);
+    const p = await context.newPage();
+    await p.goto(`${t.baseUrl}/board`);
+    await p.fill('input[name=email]', owner.email);
+    await p.fill('input[name=password]', owner.password);
+    await p.click('button[type=submit]');
+    await p.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await p.goto(`${t.baseUrl}/board/venues/${v.id}/${tab}`);
+    return p;
+  }
+
+  for (const size of SIZES) {
+    describe(`${size.name} ${size.width}×${size.height}`, () => {
+      it('Reports: the switch between the models says "mean error", as the cards do, not "MAE"', async () => {
+        const p = await open(size, 'reports');
+        await p.getByTestId('report-summary').waitFor();
+        const turns = (await p.getByTestId('choose-turns').textContent()) ?? '';
+        const mae = (await p.getByTestId('mae-turns').textContent()) ?? '';
+        expect(turns).toBe(`Formula (turns) · mean error ${mae}`);
+        expect(await p.getByTestId('choose-floor').textContent()).toBe(
+          `Floor-aware · mean error ${(await p.getByTestId('mae-floor').textContent()) ?? ''}`,
+        );
+        expect(await p.locator('main').textContent()).not.toContain('MAE');
+        await screenshot(p, `backoffice-words-reports-${size.name}`);
+      }, 60_000);
+    });
+  }
+});
