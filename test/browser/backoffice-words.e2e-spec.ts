@@ -105,6 +105,15 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
         expect(await p.locator('main').textContent()).not.toContain('MAE');
         await screenshot(p, `backoffice-words-reports-${size.name}`);
       }, 60_000);
+
+      it('Reports: the dates of the report read as dates ("Oct 9, 2026"), not "2026-10-09"', async () => {
+        const p = await open(size, 'reports');
+        await p.getByTestId('report-summary').waitFor();
+        const summary = (await p.getByTestId('report-summary').textContent()) ?? '';
+        // The default range: the four weeks to the venue's today (its practice clock's Oct 9).
+        expect(summary).toMatch(/^\d+ parties offered a table between Sep 12, 2026 and Oct 9, 2026; /);
+        expect(summary).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      }, 60_000);
     });
   }
 });

@@ -1,6 +1,7 @@
 import './reports.css';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
+import { calendarDate, plural } from '../format';
 import type { Venue } from '../api/types';
 import { readWallClock } from '../state/clock';
 import { api, session } from '../state/session';
@@ -128,8 +129,9 @@ export function ReportsView({ venueId, data }: TabProps) {
       {report && (
         <>
           <p data-testid="report-summary">
-            {report.entries.length} parties offered a table between {report.from} and {report.to}; {report.notOffered} quoted but
-            never offered (not measured). Actual wait: from joining to the first offer.
+            {plural(report.entries.length, 'party', 'parties')} offered a table between {calendarDate(report.from)} and{' '}
+            {calendarDate(report.to)}; {report.notOffered} quoted but never offered (not measured). Actual wait: from joining to
+            the first offer.
           </p>
           <div class="model-switch" role="radiogroup" aria-label="Quote told to parties">
             <span>Quote told to parties:</span>
