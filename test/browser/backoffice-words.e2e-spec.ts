@@ -91,6 +91,22 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     return p;
   }
 
+  it('Reports on a phone: the table by daypart and party size fits the screen, no column hidden past its edge', async () => {
+    const p = await open(SIZES[0], 'reports');
+    await p.getByTestId('breakdown').waitFor();
+    const frame = (await p.evaluate(
+      `(() => { const f = document.querySelector('.breakdown-frame'); return { scroll: f.scrollWidth, client: f.clientWidth }; })()`,
+    )) as { scroll: number; client: number };
+    expect(frame.scroll).toBeLessThanOrEqual(frame.client);
+    // Its figures stay whole: "+520.0" is not broken over two lines.
+    const broken = (await p.evaluate(
+      `[...document.querySelectorAll('[data-testid=breakdown] td')].filter((td) => td.children.length > 0 && [...td.children].some((s) => s.getClientRects().length > 1)).length`,
+    )) as number;
+    expect(broken).toBe(0);
+    await p.getByTestId('breakdown').scrollIntoViewIfNeeded();
+    await screenshot(p, 'backoffice-words-breakdown-phone');
+  }, 60_000);
+
   for (const size of SIZES) {
     describe(`${size.name} ${size.width}×${size.height}`, () => {
       it('Reports: the switch between the models says "mean error", as the cards do, not "MAE"', async () => {
