@@ -130,6 +130,16 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
         expect(summary).toMatch(/^\d+ parties offered a table between Sep 12, 2026 and Oct 9, 2026; /);
         expect(summary).not.toMatch(/\d{4}-\d{2}-\d{2}/);
       }, 60_000);
+
+      it('Messages: each message’s status in the words of the filter: "not sent yet", "not delivered: why"', async () => {
+        const p = await open(size, 'messages');
+        await p.getByTestId('message').first().waitFor();
+        const statuses = await p.getByTestId('message-status').allTextContents();
+        expect(statuses.length).toBeGreaterThan(PARTIES);
+        expect(statuses.filter((s) => s === 'not delivered: the provider refused the number')).toHaveLength(1);
+        expect(statuses.filter((s) => s === 'not sent yet')).toHaveLength(statuses.length - 1);
+        await screenshot(p, `backoffice-words-messages-${size.name}`);
+      }, 60_000);
     });
   }
 });

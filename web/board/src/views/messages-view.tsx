@@ -21,6 +21,24 @@ function readPage(path: string): Promise<Page> {
     .then((messages) => ({ messages, next }));
 }
 
+/**
+ * A message's delivery status in the words the filter uses ("Not delivered"), not the API's:
+ * "recorded" read to a manager as if the guest had it, when no provider had taken it yet.
+ */
+const STATUS_WORDS: Record<Message['status'], string> = {
+  recorded: 'not sent yet',
+  sending: 'sending',
+  sent: 'sent',
+  failed: 'not delivered',
+};
+
+function statusInWords(m: Message): string {
+  // A reason it will never be sent says so itself ("not sent: a sandbox venue's messages…").
+  if (m.notSentReason && !m.failureReason) return m.notSentReason;
+  const word = STATUS_WORDS[m.status];
+  return `${m.failureReason ? `${word}: ${m.failureReason}` : word}${m.notSentReason ? ` (${m.notSentReason})` : ''}`;
+}
+
 /** The newest page, then the older pages asked for, each message once (a refresh may overlap them). */
 function merged(newest: Message[], older: Message[]): Message[] {
   const seen = new Set<string>();
@@ -167,9 +185,7 @@ export function MessagesView({ venueId, data }: TabProps) {
                   {m.channel === 'sms' ? 'Text' : 'Email'}
                 </span>
                 <span class={`status status-${m.status}`} data-testid="message-status" title={m.failureReason ?? m.notSentReason}>
-                  {m.status}
-                  {m.failureReason ? `: ${m.failureReason}` : ''}
-                  {m.notSentReason ? ` (${m.notSentReason})` : ''}
+                  {statusInWords(m)}
                 </span>
               </span>
               <span class="muted" data-testid="message-to">
