@@ -107,6 +107,24 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     await screenshot(p, 'backoffice-words-breakdown-phone');
   }, 60_000);
 
+  it('on a phone the venue’s whole name is in the top bar, on two lines, and the bar grows no taller', async () => {
+    const name = 'Harbor & Vine Bistro at the Old Pier';
+    await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ name }).expect(200);
+    try {
+      for (const tab of ['messages', 'reports', 'setup', 'staff']) {
+        const p = await open(SIZES[0], tab);
+        await p.getByTestId('title').filter({ hasText: name }).waitFor();
+        const title = (await p.evaluate(
+          `(() => { const h = document.querySelector('[data-testid=title]'); const menu = document.querySelector('[data-testid=menu]').getBoundingClientRect(); const b = h.getBoundingClientRect(); return { cut: h.scrollWidth > h.clientWidth + 1 || h.scrollHeight > h.clientHeight + 1, lines: Math.round(b.height / parseFloat(getComputedStyle(h).lineHeight)), taller: b.height > menu.height + 0.5 }; })()`,
+        )) as { cut: boolean; lines: number; taller: boolean };
+        expect([tab, title]).toEqual([tab, { cut: false, lines: 2, taller: false }]);
+        if (tab === 'messages') await screenshot(p, 'backoffice-words-title-phone');
+      }
+    } finally {
+      await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ name: 'The Test Kitchen' }).expect(200);
+    }
+  }, 120_000);
+
   for (const size of SIZES) {
     describe(`${size.name} ${size.width}×${size.height}`, () => {
       it('Reports: the switch between the models says "mean error", as the cards do, not "MAE"', async () => {
