@@ -125,6 +125,16 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     }
   }, 120_000);
 
+  it('Messages: Not delivered with nothing to show says "undelivered", the filter’s word, not "failed"', async () => {
+    const p = await open(SIZES[0], 'messages');
+    await p.getByTestId('message').first().waitFor();
+    await p.getByTestId('messages-recipient').fill('(312) 555-0201');
+    await p.getByTestId('messages-find').click();
+    await p.getByTestId('messages-failed-only').click();
+    await p.locator('.empty').waitFor();
+    expect(await p.locator('.empty').textContent()).toBe('No undelivered messages to (312) 555-0201.');
+  }, 60_000);
+
   for (const size of SIZES) {
     describe(`${size.name} ${size.width}×${size.height}`, () => {
       it('Reports: the switch between the models says "mean error", as the cards do, not "MAE"', async () => {

@@ -161,9 +161,9 @@ export function MessagesView({ venueId, data }: TabProps) {
       {messages?.length === 0 && (
         <p class="empty">
           {recipient
-            ? `No ${failedOnly ? 'failed ' : ''}messages to ${recipient}.`
+            ? `No ${failedOnly ? 'undelivered ' : ''}messages to ${recipient}.`
             : failedOnly
-              ? 'No message has failed.'
+              ? 'No undelivered messages.'
               : 'No messages sent to guests yet.'}
         </p>
       )}
