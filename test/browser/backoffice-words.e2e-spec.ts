@@ -135,6 +135,31 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     expect(await p.locator('.empty').textContent()).toBe('No undelivered messages to (312) 555-0201.');
   }, 60_000);
 
+  it('Staff: adding someone whose invitation is still open says the new one replaces it, and as what', async () => {
+    const email = 'pat.invited@example.test';
+    const first = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/members`)
+      .set(owner.auth)
+      .send({ email, name: 'Pat', role: 'manager' })
+      .expect(201);
+    expect((first.body as { outcome: string }).outcome).toBe('invited');
+    const p = await open(SIZES[0], 'staff');
+    const form = p.getByTestId('add-member');
+    await form.locator('input[type=email]').fill(email);
+    // The form's default role: host.
+    await form.locator('button[type=submit]').click();
+    await p.getByTestId('members-note').getByTestId('invitation-link').waitFor();
+    expect(await p.getByTestId('members-note').locator('p').first().textContent()).toContain(
+      'It replaces the invitation sent earlier as manager, whose link no longer works.',
+    );
+    const open_ = (await request(t.baseUrl).get(`/v1/venues/${v.id}/invitations`).set(owner.auth).expect(200)).body as Array<{
+      email: string;
+      role: string;
+    }>;
+    expect(open_.filter((i) => i.email === email).map((i) => i.role)).toEqual(['host']);
+    await screenshot(p, 'backoffice-words-staff-replaced-phone');
+  }, 60_000);
+
   for (const size of SIZES) {
     describe(`${size.name} ${size.width}×${size.height}`, () => {
       it('Reports: the switch between the models says "mean error", as the cards do, not "MAE"', async () => {
