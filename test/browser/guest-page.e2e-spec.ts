@@ -226,7 +226,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const failed = tablet.locator('[data-testid=message][data-channel=sms][data-status=failed]');
     await failed.first().waitFor({ timeout: SHOW_BOUND });
     expect(await failed.locator('[data-testid=message-channel]').first().textContent()).toBe('Text');
-    expect(await failed.locator('[data-testid=message-status]').first().textContent()).toBe('failed: 400: unreachable');
+    expect(await failed.locator('[data-testid=message-status]').first().textContent()).toBe('not delivered: 400: unreachable');
     expect(await tablet.locator('[data-testid=message][data-channel=email]').count()).toBeGreaterThan(0);
     await screenshot(tablet, 'messages-channels');
   });

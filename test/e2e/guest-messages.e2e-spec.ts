@@ -366,6 +366,44 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     expect(last.headers['link']).toBeUndefined();
   });
 
+  it('GET …/messages?to=: an empty recipient (or only spaces) is no filter', async () => {
+    const v = await restaurant();
+    await join(v, { name: 'Empty', partySize: 2, phone: '+13125550150', email: `empty-${uniq()}@example.test` });
+    const all = (await messages(t, owner, v.id)).map((m) => m.id);
+    expect(all).toHaveLength(2);
+    // A form sent with its search field left empty (or only spaces): the whole list, not nothing.
+    const texts = (await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?channel=sms`).set(owner.auth).expect(200))
+      .body as MessageBody[];
+    expect(texts).toHaveLength(1);
+    for (const [query, expected] of [
+      ['to=', all],
+      ['to=%20%20', all],
+      ['to=&channel=sms', texts.map((m) => m.id)],
+    ] as const) {
+      const res = await request(t.baseUrl).get(`/v1/venues/${v.id}/messages?${query}`).set(owner.auth).expect(200);
+      expect([query, (res.body as MessageBody[]).map((m) => m.id)]).toEqual([query, expected]);
+    }
+  });
+
+  it('GET …/messages?to= longer than any phone number or email address is refused in plain words', async () => {
+    const v = await restaurant();
+    // Longer than any email address or phone number: a 400 a manager reads at a glance, naming the field.
+    const res = await request(t.baseUrl)
+      .get(`/v1/venues/${v.id}/messages`)
+      .query({ to: 'x'.repeat(321) })
+      .set(owner.auth);
+    expect(refusal(res)).toEqual({ status: 400, code: 'VALIDATION' });
+    const error = errorOf(res) as { message: string; details?: { fields?: Array<{ field: string; message: string }> } };
+    expect(error.message).toBe('That is too long for a phone number or email address: 320 characters at most.');
+    expect(error.details?.fields).toEqual([{ field: 'to', message: error.message }]);
+    // 320 is still a search (it matches nothing here).
+    await request(t.baseUrl)
+      .get(`/v1/venues/${v.id}/messages`)
+      .query({ to: 'x'.repeat(320) })
+      .set(owner.auth)
+      .expect(200);
+  });
+
   it('board rows carry reach: ok while nothing failed', async () => {
     const v = await restaurant();
     const p = await join(v, { name: 'Reach', partySize: 2, phone: '+13125550140' });

@@ -39,8 +39,10 @@ export class MessagesService {
     };
     // One row more than asked says whether an older page exists, so nothing is cut silently. A
     // recipient is read with the venue's country, in the same read.
+    // An empty recipient (`?to=`, or only spaces) is no filter: it listed nothing before.
+    const typed = q.to?.trim() ?? '';
     const { rows, names } = await this.tx.read(async (m) => {
-      const to = q.to !== undefined ? { to: recordedRecipient(q.to, await this.repo.countryOf(m, venueId)) } : {};
+      const to = typed !== '' ? { to: recordedRecipient(typed, await this.repo.countryOf(m, venueId)) } : {};
       const page = await this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);
       return { rows: page, names: await this.repo.partyNames(m, page) };
     });

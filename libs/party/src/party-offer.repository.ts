@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { selectEntity } from '@hostboard/core';
-import { Offer } from '@hostboard/offer';
+import { Offer, type OfferState } from '@hostboard/offer';
 
 @Injectable()
 export class PartyOfferRepository {
@@ -21,14 +21,21 @@ export class PartyOfferRepository {
     );
   }
 
-  /** Whether the offer is one of this entry's (an offer never changes entry, so no lock is needed to know). */
-  async isEntrysOffer(tx: EntityManager, venueId: string, entryId: string, offerId: string): Promise<boolean> {
-    const rows: unknown[] = await tx.query('SELECT 1 FROM offers WHERE id = $1 AND venue_id = $2 AND entry_id = $3', [
-      offerId,
-      venueId,
-      entryId,
-    ]);
-    return rows.length > 0;
+  /**
+   * The offer named, if it is one of this entry's, with its state: an offer never changes entry, and
+   * an ended one never opens again, so no lock is needed to know either.
+   */
+  async entrysOffer(
+    tx: EntityManager,
+    venueId: string,
+    entryId: string,
+    offerId: string,
+  ): Promise<{ id: string; state: OfferState } | null> {
+    const rows: Array<{ id: string; state: OfferState }> = await tx.query(
+      'SELECT id, state FROM offers WHERE id = $1 AND venue_id = $2 AND entry_id = $3',
+      [offerId, venueId, entryId],
+    );
+    return rows[0] ?? null;
   }
 
   /**

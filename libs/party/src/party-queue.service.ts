@@ -5,6 +5,7 @@ import {
   AcceptanceService,
   CancellationService,
   type CancelledEntry,
+  endedOfferRefusal,
   type Offer,
   OfferRepository,
   type OfferState,
@@ -117,18 +118,21 @@ export class PartyQueueService {
    * "nothing to accept".
    */
   async accept(session: QueueSessionIdentity, offerId?: string): Promise<{ offer: OfferView; reservation: ReservationView }> {
-    const id =
-      offerId ?? (await this.tx.run(({ manager }) => this.partyOffers.forAccept(manager, session.venueId, session.entryId)))?.id;
-    if (!id) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, NO_OFFER);
-    // An offer that is not the party's is refused before the venue's turn and row lock are taken (as
-    // the command would refuse it): a session has no limit of its own, and a script naming random
-    // offer ids kept the venue's two command turns busy and its host's commands waiting.
-    if (
-      offerId !== undefined &&
-      !(await this.tx.read((m) => this.partyOffers.isEntrysOffer(m, session.venueId, session.entryId, offerId)))
-    )
-      throw DomainException.notFound('The offer was not found.');
-    return this.acceptance.accept(session.venueId, id, session.entryId);
+    const offer = await this.tx.read((m) =>
+      offerId !== undefined
+        ? this.partyOffers.entrysOffer(m, session.venueId, session.entryId, offerId)
+        : this.partyOffers.forAccept(m, session.venueId, session.entryId),
+    );
+    if (!offer && offerId === undefined) throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, NO_OFFER);
+    // What cannot succeed is refused before the venue's turn and row lock are taken, with the answer
+    // the command would give: a session has no limit of its own, and a script naming random offer
+    // ids, or its own offer that had ended, kept the venue's two command turns busy and its host's
+    // commands waiting. A live offer goes to the command, which decides at its deadline under the
+    // lock (an accept racing the expiry gets exactly one of the two outcomes).
+    if (!offer) return this.tx.refuse(DomainException.notFound('The offer was not found.'));
+    const ended = endedOfferRefusal(offer.state);
+    if (ended) return this.tx.refuse(ended);
+    return this.acceptance.accept(session.venueId, offer.id, session.entryId);
   }
 }
 

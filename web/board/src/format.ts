@@ -52,6 +52,13 @@ export function localDayTime(iso: string, timeZone: string | undefined): string 
   }
 }
 
+/** A calendar date "2026-09-12" as a manager reads it: "Sep 12, 2026" (the date as given, no zone). */
+export function calendarDate(ymd: string): string {
+  const [y, m, d] = ymd.split('-').map(Number);
+  if (!y || !m || !d) return ymd;
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

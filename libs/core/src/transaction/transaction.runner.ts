@@ -128,6 +128,21 @@ export class TransactionRunner {
     }
   }
 
+  /**
+   * A command's refusal that a lock-free read already settled (what it read can no longer change),
+   * answered without a venue turn or lock, as `command` would answer it: with the Idempotency-Key's
+   * stored answer when the key's first request committed after the interceptor looked, else this
+   * refusal, recorded for the key's retries.
+   */
+  async refuse(refusal: DomainException): Promise<never> {
+    const claim = this.takeClaim();
+    if (claim) {
+      await this.idempotency.replayAfterFailure(claim);
+      await this.idempotency.recordRefusal(claim, refusal);
+    }
+    throw refusal;
+  }
+
   /** A command of one venue: its row lock is taken first, before any read that informs the decision. */
   venueCommand<T>(venueId: string, fn: (tx: Tx) => Promise<T>, options: Omit<CommandOptions<T>, 'lock'> = {}): Promise<T> {
     return this.command(

@@ -4,6 +4,7 @@ import { ReservationRepository, toReservationView, type ReservationView } from '
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
+import type { OfferState } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
@@ -12,6 +13,17 @@ import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 
 export const OFFER_EXPIRED = 'The offer expired and its table was released.';
 export const OFFER_NOT_OPEN = 'This offer is no longer open.';
+
+/**
+ * The refusal of an accept of an offer in this state, or null while it is live. An offer that has
+ * ended never opens again (every change of state is from `live`), so a lock-free read of an ended
+ * one already knows the answer the locked path would give.
+ */
+export function endedOfferRefusal(state: OfferState): DomainException | null {
+  if (state === 'expired') return new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
+  if (state !== 'live') return new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+  return null;
+}
 
 /**
  * Acceptance: the same HELD reservation becomes CONFIRMED (no seats or tables consumed again, no
@@ -52,8 +64,8 @@ export class AcceptanceService {
       const offer = found.offer;
       if (!offer || (onlyEntryId !== undefined && offer.entryId !== onlyEntryId))
         throw DomainException.notFound('The offer was not found.');
-      if (offer.state === 'expired') throw new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
-      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+      const ended = endedOfferRefusal(offer.state);
+      if (ended) throw ended;
       const now = this.clock.now(venue);
       // Strictly before: at the expiry instant itself it is too late (compared at full precision).
       if (!(now.getTime() < offer.expiresAt.getTime())) {

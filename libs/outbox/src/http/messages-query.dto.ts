@@ -2,6 +2,9 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '@hostboard/core';
 import type { OutboxStatus } from '../outbox-message.entity.js';
 
+/** What a manager reads when the recipient searched for is longer than any email address (RFC 5321) or phone number. */
+export const TO_TOO_LONG = 'That is too long for a phone number or email address: 320 characters at most.';
+
 /** `GET …/messages`: the paging every list takes (`limit`, `before`), and filters. */
 export class MessagesQueryDto extends PageQueryDto {
   @IsOptional()
@@ -18,9 +21,12 @@ export class MessagesQueryDto extends PageQueryDto {
   @IsIn(['recorded', 'sending', 'sent', 'failed'])
   status?: OutboxStatus;
 
-  /** The recipient: an email address (any case) or a phone number, national numbers read with the venue's country. */
+  /**
+   * The recipient: an email address (any case) or a phone number, national numbers read with the
+   * venue's country. Empty (or only spaces) is no filter: a search form sent with its field empty.
+   */
   @IsOptional()
   @IsString()
-  @MaxLength(320)
+  @MaxLength(320, { message: TO_TOO_LONG })
   to?: string;
 }

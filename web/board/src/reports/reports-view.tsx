@@ -1,6 +1,7 @@
 import './reports.css';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
+import { calendarDate, plural } from '../format';
 import type { Venue } from '../api/types';
 import { readWallClock } from '../state/clock';
 import { api, session } from '../state/session';
@@ -128,8 +129,9 @@ export function ReportsView({ venueId, data }: TabProps) {
       {report && (
         <>
           <p data-testid="report-summary">
-            {report.entries.length} parties offered a table between {report.from} and {report.to}; {report.notOffered} quoted but
-            never offered (not measured). Actual wait: from joining to the first offer.
+            {plural(report.entries.length, 'party', 'parties')} offered a table between {calendarDate(report.from)} and{' '}
+            {calendarDate(report.to)}; {report.notOffered} quoted but never offered (not measured). Actual wait: from joining to
+            the first offer.
           </p>
           <div class="model-switch" role="radiogroup" aria-label="Quote told to parties">
             <span>Quote told to parties:</span>
@@ -144,7 +146,8 @@ export function ReportsView({ venueId, data }: TabProps) {
                 data-testid={`choose-${m}`}
                 onClick={() => void choose(m)}
               >
-                {MODEL_NAMES[m]} · MAE {figure(report.models[m].maeMinutes, ' min')}
+                {/* The card's own words: "MAE" is a statistician's, not a manager's. */}
+                {MODEL_NAMES[m]} · mean error {figure(report.models[m].maeMinutes, ' min')}
               </button>
             ))}
           </div>
@@ -221,7 +224,7 @@ function Breakdown({ report }: { report: QuoteReport }) {
             <th />
             <th>parties</th>
             {MODELS.map((m) => (
-              <th key={m}>{MODEL_NAMES[m]}: mean error, bias</th>
+              <th key={m}>{MODEL_NAMES[m]}: mean error, bias (min)</th>
             ))}
           </tr>
         </thead>
@@ -232,7 +235,9 @@ function Breakdown({ report }: { report: QuoteReport }) {
               <td>{r.count}</td>
               {MODELS.map((m) => (
                 <td key={m}>
-                  {figure(r.models[m].maeMinutes, ' min')}, {figure(r.models[m].biasMinutes, ' min', true)}
+                  {/* Minutes, as the column says: a phone's table fits the screen without a unit in every cell. */}
+                  <span class="figure">{figure(r.models[m].maeMinutes, '')},</span>{' '}
+                  <span class="figure">{figure(r.models[m].biasMinutes, '', true)}</span>
                 </td>
               ))}
             </tr>

@@ -4,7 +4,7 @@ import { ActButton } from '../components/act-button';
 import { say } from '../state/notice';
 import { session } from '../state/session';
 import { PendingInvitations } from './pending-invitations';
-import { ROLES, staffApi, type AddMemberAnswer, type Member, type Role } from './staff-api';
+import { ROLES, staffApi, type AddMemberAnswer, type Member, type PendingInvitation, type Role } from './staff-api';
 
 /**
  * The venue's staff, for managers and owners: list, add (a new account with a password to hand
@@ -139,8 +139,14 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
       <AddMemberForm
         venueId={venueId}
         actor={role}
-        onAdded={(a) => {
-          setNote({ text: a.message, error: false, link: a.invitation?.link ?? null });
+        onAdded={(a, replaced) => {
+          // A new invitation ends the open one to the same address (the server's rule), silently:
+          // re-adding a pending manager with the form's default role left them a host invitation.
+          const also =
+            replaced && a.outcome === 'invited'
+              ? ` It replaces the invitation sent earlier${replaced.role !== a.role ? ` as ${replaced.role}` : ''}, whose link no longer works.`
+              : '';
+          setNote({ text: a.message + also, error: false, link: a.invitation?.link ?? null });
           load();
           rereadInvitations();
         }}
@@ -193,7 +199,8 @@ function AddMemberForm({
   venueId: string;
   /** The signed-in member's role: the roles offered are those it may grant. */
   actor: Role;
-  onAdded: (a: AddMemberAnswer) => void;
+  /** `replaced`: the open invitation to the same address this add ended, if there was one. */
+  onAdded: (a: AddMemberAnswer, replaced?: PendingInvitation) => void;
   onError: (t: string) => void;
 }) {
   const [email, setEmail] = useState('');
@@ -205,13 +212,18 @@ function AddMemberForm({
     e.preventDefault();
     setBusy(true);
     try {
+      const address = email.trim().toLowerCase();
+      // Read first (a failed read only costs the note its last sentence).
+      const open = await staffApi.invitations(venueId).catch((): PendingInvitation[] => []);
+      const answer = await staffApi.add(venueId, {
+        email: email.trim(),
+        role,
+        ...(name.trim() ? { name: name.trim() } : {}),
+        ...(password ? { password } : {}),
+      });
       onAdded(
-        await staffApi.add(venueId, {
-          email: email.trim(),
-          role,
-          ...(name.trim() ? { name: name.trim() } : {}),
-          ...(password ? { password } : {}),
-        }),
+        answer,
+        open.find((i) => i.email.toLowerCase() === address),
       );
       setEmail('');
       setName('');

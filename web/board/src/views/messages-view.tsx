@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
 import { localDateTime, localTime } from '../format';
@@ -19,6 +19,24 @@ function readPage(path: string): Promise<Page> {
   return api
     .get<Message[]>(path, { onHeaders: (h) => (next = nextLink(h.get('Link'))) })
     .then((messages) => ({ messages, next }));
+}
+
+/**
+ * A message's delivery status in the words the filter uses ("Not delivered"), not the API's:
+ * "recorded" read to a manager as if the guest had it, when no provider had taken it yet.
+ */
+const STATUS_WORDS: Record<Message['status'], string> = {
+  recorded: 'not sent yet',
+  sending: 'sending',
+  sent: 'sent',
+  failed: 'not delivered',
+};
+
+function statusInWords(m: Message): string {
+  // A reason it will never be sent says so itself ("not sent: a sandbox venue's messages…").
+  if (m.notSentReason && !m.failureReason) return m.notSentReason;
+  const word = STATUS_WORDS[m.status];
+  return `${m.failureReason ? `${word}: ${m.failureReason}` : word}${m.notSentReason ? ` (${m.notSentReason})` : ''}`;
 }
 
 /** The newest page, then the older pages asked for, each message once (a refresh may overlap them). */
@@ -43,11 +61,19 @@ export function MessagesView({ venueId, data }: TabProps) {
   const [older, setOlder] = useState<Page | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /**
+   * Which list is on screen: one more each time the filter changes. A page of older messages asked
+   * for under an earlier list (the manager changed the filter while it was on its way) is dropped
+   * when it arrives: it was added to the new filter's list, "Not delivered" listing delivered ones.
+   */
+  const listFor = useRef(0);
   useEffect(() => {
     let live = true;
-    // Another list: what was read of the other one is not part of it.
+    listFor.current++;
+    // Another list: what was read of the other one is not part of it, nor is a page still on its way.
     setNewest(null);
     setOlder(null);
+    setLoadingOlder(false);
     const read = (): void => {
       const query = new URLSearchParams();
       if (failedOnly) query.set('status', 'failed');
@@ -69,15 +95,17 @@ export function MessagesView({ venueId, data }: TabProps) {
   const nextOlder = older ? older.next : (newest?.next ?? null);
   const showOlder = async (path: string): Promise<void> => {
     if (loadingOlder) return;
+    const asked = listFor.current;
     setLoadingOlder(true);
     try {
       const p = await readPage(path);
+      if (listFor.current !== asked) return;
       setOlder({ messages: [...(older?.messages ?? []), ...p.messages], next: p.next });
       setError(null);
     } catch (err) {
-      setError(messageOf(err));
+      if (listFor.current === asked) setError(messageOf(err));
     } finally {
-      setLoadingOlder(false);
+      if (listFor.current === asked) setLoadingOlder(false);
     }
   };
   const messages = newest ? merged(newest.messages, older?.messages ?? []) : null;
@@ -133,9 +161,9 @@ export function MessagesView({ venueId, data }: TabProps) {
       {messages?.length === 0 && (
         <p class="empty">
           {recipient
-            ? `No ${failedOnly ? 'failed ' : ''}messages to ${recipient}.`
+            ? `No ${failedOnly ? 'undelivered ' : ''}messages to ${recipient}.`
             : failedOnly
-              ? 'No message has failed.'
+              ? 'No undelivered messages.'
               : 'No messages sent to guests yet.'}
         </p>
       )}
@@ -157,9 +185,7 @@ export function MessagesView({ venueId, data }: TabProps) {
                   {m.channel === 'sms' ? 'Text' : 'Email'}
                 </span>
                 <span class={`status status-${m.status}`} data-testid="message-status" title={m.failureReason ?? m.notSentReason}>
-                  {m.status}
-                  {m.failureReason ? `: ${m.failureReason}` : ''}
-                  {m.notSentReason ? ` (${m.notSentReason})` : ''}
+                  {statusInWords(m)}
                 </span>
               </span>
               <span class="muted" data-testid="message-to">
