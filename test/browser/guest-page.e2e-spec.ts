@@ -431,6 +431,29 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await screenshot(page, 'guest-withdrawn-back-waiting');
   });
 
+  it('a second phone on the same link, after the first confirmed, is told the truth: the link now works on that phone', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'Two Phones', partySize: 2, phone: '+13125550153' });
+    const first = await phone();
+    const second = await phone();
+    for (const p of [first, second]) {
+      await p.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+      await state(p, 'waiting');
+    }
+    await offerT1(venue, party.entry.id);
+    await state(first, 'offered');
+    await first.getByTestId('confirm').click();
+    await state(first, 'confirmed');
+    // The other phone's link was spent by the first one's confirm: it stops working at once, not
+    // "an hour after you first confirm", and the party's place is on the other phone.
+    await state(second, 'gone');
+    await screenshot(second, 'guest-gone-other-phone');
+    const said = (await second.getByTestId('gone').textContent()) ?? '';
+    expect(said).toContain('Once it is used to confirm or leave on one phone, it works on that phone only');
+    expect(said).toContain('Their phone shows where you stand.');
+    expect(said).not.toMatch(/an hour after you first confirm/);
+  });
+
   it('no phone ever put a token in a URL', () => {
     expect(urls.length).toBeGreaterThan(10);
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);

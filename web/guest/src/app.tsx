@@ -213,9 +213,10 @@ export function App() {
         <section class="card" data-testid="gone">
           <h1>This link no longer works</h1>
           <p>
-            A queue link stops working at the end of the day, when the desk gives you a new one, or an hour after you first
-            confirm or leave with it.
+            A queue link stops working at the end of the day or when the desk gives you a new one. Once it is used to confirm or
+            leave on one phone, it works on that phone only, for an hour.
           </p>
+          <p>Did someone in your party confirm or leave on their phone? Their phone shows where you stand.</p>
           <p class="strong">
             Ask at the desk: the host gives you a new code to scan if you are still in the queue, or adds you again if you left
             it.
