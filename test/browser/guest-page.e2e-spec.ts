@@ -454,6 +454,30 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     expect(said).not.toMatch(/an hour after you first confirm/);
   });
 
+  it('a confirm that could not reach the server stops blaming the connection once the page reads again', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'No Signal', partySize: 2, phone: '+13125550154' });
+    const page = await phone();
+    await page.clock.install();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
+    await state(page, 'offered');
+    await page.context().setOffline(true);
+    await page.getByTestId('confirm').click();
+    const problem = page.getByTestId('problem');
+    await problem.waitFor({ timeout: SHOW_BOUND });
+    expect(await problem.textContent()).toContain('The server cannot be reached');
+    // The connection is back: the next read gets through, and the offer is still there to confirm.
+    await page.context().setOffline(false);
+    await page.clock.runFor(3_100);
+    await problem.waitFor({ state: 'detached', timeout: SHOW_BOUND });
+    await state(page, 'offered');
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+  });
+
   it('no phone ever put a token in a URL', () => {
     expect(urls.length).toBeGreaterThan(10);
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);

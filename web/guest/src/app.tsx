@@ -168,7 +168,9 @@ export function App() {
         return;
       }
       setProblem(messageOf(err));
-      refusal.current = {};
+      // A refusal stays until the party's state changes; a request that never reached the server
+      // (no connection) is not a refusal: the next read that gets through clears it.
+      if (!(err instanceof ApiError && err.code === 'UNREACHABLE')) refusal.current = {};
     } finally {
       setBusy(false);
     }
