@@ -478,6 +478,36 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await state(page, 'confirmed');
   });
 
+  it('a party still waiting when service ends is not promised a table "the moment it is ready"', async () => {
+    // Dinner 17:00–22:30, the party joins at 22:00 and is still waiting at 22:35: no table can be offered.
+    const venue = await sandboxVenue(t, owner, {
+      clock: '2026-10-10T03:00:00.000Z', // 10 PM in Chicago
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '22:30', turnMinutes: 30 }],
+      tables: [{ label: 'T1', capacity: 4 }],
+    });
+    const party = await joined(t, owner, venue.id, { name: 'After Hours', partySize: 2, phone: '+13125550155' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    expect(await page.getByTestId('state').textContent()).toContain('Your table will show here the moment it is ready');
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/clock`)
+      .set(owner.auth)
+      .send({ now: '2026-10-10T03:35:00.000Z' })
+      .expect(200);
+    // The host cannot offer a table now, and the page says so instead of promising one.
+    const refused = await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: party.entry.version, tableIds: [venue.tableIds['T1']] });
+    expect(refused.status).toBe(422);
+    await page.getByTestId('no-service').waitFor({ timeout: SHOW_BOUND });
+    const said = (await page.getByTestId('state').textContent()) ?? '';
+    expect(said).toContain('No service is running now, so no table can be offered until the next one starts.');
+    expect(said).not.toContain('the moment it is ready');
+    await screenshot(page, 'guest-waiting-after-service');
+  });
+
   it('no phone ever put a token in a URL', () => {
     expect(urls.length).toBeGreaterThan(10);
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);

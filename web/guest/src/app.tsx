@@ -278,7 +278,14 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
           <>
             <h2>You are in the queue</h2>
             <BackInQueue last={view.lastOffer} />
-            <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
+            {view.serviceRunning === false ? (
+              <p data-testid="no-service">
+                No service is running now, so no table can be offered until the next one starts. Ask at the desk whether you can
+                still be seated today.
+              </p>
+            ) : (
+              <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
+            )}
           </>
         )}
         {entry.status === 'offered' && offer && (
