@@ -74,4 +74,24 @@ d('the quote on the desk’s token card', () => {
     );
     await page.getByTestId('token-done').click();
   }, 60_000);
+
+  it('a number already in the queue names the party it belongs to, where the board lists it', async () => {
+    // Ana joined earlier under her own name; her partner gives the same number at the desk.
+    const ana = await joined(t, owner, v.id, { name: 'Ana Lima', partySize: 2, phone: '+13125550177' });
+    await page.locator('[data-testid=entry]', { hasText: 'Ana Lima' }).waitFor({ timeout: STEP });
+    const listed = (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; kindPosition: number }>;
+    };
+    const told = listed.entries.find((e) => e.id === ana.entry.id)?.kindPosition;
+    expect(told).toBe(ana.position);
+    await page.getByTestId('open-join').click();
+    await page.fill('input[name=name]', 'Ben Lima');
+    await page.fill('input[name=phone]', '(312) 555-0177');
+    await page.getByTestId('join-submit').click();
+    const error = page.getByTestId('join-error');
+    await error.waitFor({ timeout: STEP });
+    expect(await error.textContent()).toBe(
+      `This contact is already in the queue for today. They are in the queue as Ana Lima, party of 2, number ${told} in line.`,
+    );
+  }, 60_000);
 });

@@ -431,6 +431,83 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await screenshot(page, 'guest-withdrawn-back-waiting');
   });
 
+  it('a second phone on the same link, after the first confirmed, is told the truth: the link now works on that phone', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'Two Phones', partySize: 2, phone: '+13125550153' });
+    const first = await phone();
+    const second = await phone();
+    for (const p of [first, second]) {
+      await p.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+      await state(p, 'waiting');
+    }
+    await offerT1(venue, party.entry.id);
+    await state(first, 'offered');
+    await first.getByTestId('confirm').click();
+    await state(first, 'confirmed');
+    // The other phone's link was spent by the first one's confirm: it stops working at once, not
+    // "an hour after you first confirm", and the party's place is on the other phone.
+    await state(second, 'gone');
+    await screenshot(second, 'guest-gone-other-phone');
+    const said = (await second.getByTestId('gone').textContent()) ?? '';
+    expect(said).toContain('Once it is used to confirm or leave on one phone, it works on that phone only');
+    expect(said).toContain('Their phone shows where you stand.');
+    expect(said).not.toMatch(/an hour after you first confirm/);
+  });
+
+  it('a confirm that could not reach the server stops blaming the connection once the page reads again', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'No Signal', partySize: 2, phone: '+13125550154' });
+    const page = await phone();
+    await page.clock.install();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
+    await state(page, 'offered');
+    await page.context().setOffline(true);
+    await page.getByTestId('confirm').click();
+    const problem = page.getByTestId('problem');
+    await problem.waitFor({ timeout: SHOW_BOUND });
+    expect(await problem.textContent()).toContain('The server cannot be reached');
+    // The connection is back: the next read gets through, and the offer is still there to confirm.
+    await page.context().setOffline(false);
+    await page.clock.runFor(3_100);
+    await problem.waitFor({ state: 'detached', timeout: SHOW_BOUND });
+    await state(page, 'offered');
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+  });
+
+  it('a party still waiting when service ends is not promised a table "the moment it is ready"', async () => {
+    // Dinner 17:00–22:30, the party joins at 22:00 and is still waiting at 22:35: no table can be offered.
+    const venue = await sandboxVenue(t, owner, {
+      clock: '2026-10-10T03:00:00.000Z', // 10 PM in Chicago
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '22:30', turnMinutes: 30 }],
+      tables: [{ label: 'T1', capacity: 4 }],
+    });
+    const party = await joined(t, owner, venue.id, { name: 'After Hours', partySize: 2, phone: '+13125550155' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    expect(await page.getByTestId('state').textContent()).toContain('Your table will show here the moment it is ready');
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/clock`)
+      .set(owner.auth)
+      .send({ now: '2026-10-10T03:35:00.000Z' })
+      .expect(200);
+    // The host cannot offer a table now, and the page says so instead of promising one.
+    const refused = await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: party.entry.version, tableIds: [venue.tableIds['T1']] });
+    expect(refused.status).toBe(422);
+    await page.getByTestId('no-service').waitFor({ timeout: SHOW_BOUND });
+    const said = (await page.getByTestId('state').textContent()) ?? '';
+    expect(said).toContain('No service is running now, so no table can be offered until the next one starts.');
+    expect(said).not.toContain('the moment it is ready');
+    await screenshot(page, 'guest-waiting-after-service');
+  });
+
   it('no phone ever put a token in a URL', () => {
     expect(urls.length).toBeGreaterThan(10);
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);

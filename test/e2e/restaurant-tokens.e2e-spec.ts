@@ -340,6 +340,7 @@ describe('restaurant queue: tokens and sessions', () => {
         ahead: 1,
         offer: null,
         lastOffer: null,
+        serviceRunning: true,
       });
 
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));

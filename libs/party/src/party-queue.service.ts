@@ -21,7 +21,7 @@ import {
   type EntryView,
   type QueueSessionIdentity,
 } from '@hostboard/queue';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { RunningWindowFinder, VenueClock, VenueRepository } from '@hostboard/venue';
 import { PartyOfferRepository } from './party-offer.repository.js';
 
 export interface PartyQueueView {
@@ -40,6 +40,13 @@ export interface PartyQueueView {
    * it never had one): the page tells a withdrawal by the host from a hold that lapsed.
    */
   lastOffer: EndedOfferView | null;
+  /**
+   * A table can be offered now: a service window of the entry's business day is running (a table
+   * offer needs one). False after service ends (the party still waits, until the day ends or the next
+   * window of the day starts), so the page does not promise a table "the moment it is ready". Always
+   * true at a seat-pool venue, whose promotions need no window.
+   */
+  serviceRunning: boolean;
 }
 
 export interface EndedOfferView {
@@ -67,6 +74,7 @@ export class PartyQueueService {
     private readonly acceptance: AcceptanceService,
     private readonly tokens: QueueTokenReader,
     private readonly clock: VenueClock,
+    private readonly windows: RunningWindowFinder,
   ) {}
 
   view(session: QueueSessionIdentity): Promise<PartyQueueView> {
@@ -89,14 +97,17 @@ export class PartyQueueService {
     const standing = await this.quotes.positionOf(manager, venue, entry);
     const offer = await this.offers.liveForEntry(manager, entry.id);
     const ended = offer ? null : await this.partyOffers.lastEnded(manager, venueId, entry.id);
+    const now = this.clock.now(venue);
+    const running = venue.seating === 'tables' ? await this.windows.find(manager, venue, now) : null;
     return {
       venue: { name: venue.name, timeZone: venue.timeZone, sandbox: venue.sandbox },
-      now: this.clock.now(venue).toISOString(),
+      now: now.toISOString(),
       entry: toEntryView(entry),
       position: standing?.position ?? null,
       ahead: standing?.ahead ?? null,
       offer: offer ? toOfferView(offer) : null,
       lastOffer: ended ? toEndedOfferView(ended) : null,
+      serviceRunning: venue.seating !== 'tables' || running?.businessDate === entry.businessDate,
     };
   }
 

@@ -168,7 +168,9 @@ export function App() {
         return;
       }
       setProblem(messageOf(err));
-      refusal.current = {};
+      // A refusal stays until the party's state changes; a request that never reached the server
+      // (no connection) is not a refusal: the next read that gets through clears it.
+      if (!(err instanceof ApiError && err.code === 'UNREACHABLE')) refusal.current = {};
     } finally {
       setBusy(false);
     }
@@ -213,9 +215,10 @@ export function App() {
         <section class="card" data-testid="gone">
           <h1>This link no longer works</h1>
           <p>
-            A queue link stops working at the end of the day, when the desk gives you a new one, or an hour after you first
-            confirm or leave with it.
+            A queue link stops working at the end of the day or when the desk gives you a new one. Once it is used to confirm or
+            leave on one phone, it works on that phone only, for an hour.
           </p>
+          <p>Did someone in your party confirm or leave on their phone? Their phone shows where you stand.</p>
           <p class="strong">
             Ask at the desk: the host gives you a new code to scan if you are still in the queue, or adds you again if you left
             it.
@@ -275,7 +278,14 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
           <>
             <h2>You are in the queue</h2>
             <BackInQueue last={view.lastOffer} />
-            <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
+            {view.serviceRunning === false ? (
+              <p data-testid="no-service">
+                No service is running now, so no table can be offered until the next one starts. Ask at the desk whether you can
+                still be seated today.
+              </p>
+            ) : (
+              <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
+            )}
           </>
         )}
         {entry.status === 'offered' && offer && (

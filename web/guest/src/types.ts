@@ -12,6 +12,8 @@ export interface PartyView {
   offer: { id: string; state: string; expiresAt: string } | null;
   /** How the last offer ended, while none is live (docs/api-additions.md). */
   lastOffer: { id: string; state: 'expired' | 'withdrawn' | 'accepted' | 'cancelled'; resolvedAt: string | null } | null;
+  /** A table can be offered now (a service of the party's day is running); false after service ends. */
+  serviceRunning?: boolean;
 }
 
 export interface OpenedSession {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { messageOf } from '../api/client';
+import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, JoinResult } from '../api/types';
 import { checkPhone, phoneHint } from '../phone';
 import { api } from '../state/session';
@@ -44,7 +44,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
     try {
       onJoined(await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body));
     } catch (err) {
-      setError(messageOf(err));
+      setError(refusalText(err, board));
     } finally {
       setBusy(false);
     }
@@ -99,4 +99,17 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
       </form>
     </Modal>
   );
+}
+
+/**
+ * A refused join in the server's words. A duplicate names the party the contact already belongs to
+ * (`details.entryId`, given to staff), as the board lists it: "the existing entry is where the party
+ * already stands" (spec), so the host finds it instead of searching the list for a number.
+ */
+function refusalText(err: unknown, board: BoardSnapshot): string {
+  const said = messageOf(err);
+  if (!(err instanceof ApiError) || err.code !== 'WAITLIST_DUPLICATE') return said;
+  const row = board.queue.find((r) => r.id === err.details['entryId']);
+  if (!row) return said;
+  return `${said} They are in the queue as ${row.name}, party of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`;
 }
