@@ -335,6 +335,13 @@ export class AppConfig {
   @Max(64)
   WORKER_PROCESSES?: number;
 
+  /** BOARD_ALLOWED_ORIGINS as a list (entries trimmed, empty ones dropped). */
+  get boardAllowedOrigins(): string[] {
+    return this.BOARD_ALLOWED_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+  }
+
   /** The express "trust proxy" value TRUST_PROXY stands for (false: trust no proxy). */
   get trustProxy(): boolean | number | string[] {
     const v = this.TRUST_PROXY.trim();
@@ -374,7 +381,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Configuration error: TRUST_PROXY "${proxy}" is not an address, a CIDR range or one of loopback, linklocal, uniquelocal (or set a hop count such as 1, or none)`,
     );
   }
-  const origin = badOrigin(config.BOARD_ALLOWED_ORIGINS);
+  const origin = badOrigin(config.boardAllowedOrigins);
   if (origin !== undefined) throw new ConfigError(`Configuration error: BOARD_ALLOWED_ORIGINS ${origin}`);
   if (config.PASSWORD_HASH_COST === 'test' && config.NODE_ENV !== 'test') {
     throw new ConfigError(
@@ -419,9 +426,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * an origin as a browser writes it (scheme, lower-case host, a port only when not the default, no
  * path, not even a trailing slash) would silently never match.
  */
-export function badOrigin(value: string): string | undefined {
-  for (const entry of value.split(',').map((x) => x.trim())) {
-    if (entry === '') continue;
+export function badOrigin(entries: string[]): string | undefined {
+  for (const entry of entries) {
     const expected = 'must be origins like https://board.example.com or http://10.0.0.5:8080, comma-separated';
     // Before any echo of the entry: it may hold a password.
     if (entry.includes('@')) return `has an entry with a user or password (an origin has none): ${expected}`;
