@@ -170,6 +170,10 @@ function judge(route: DeclaredRoute, caller: CallerName, a: Answer, unknownVenue
   return problems;
 }
 
+// Every route times six callers, each route with a venue and sign-ins of its own (password hashes
+// on purpose): well inside 120 s on a quiet machine, past Jest's 120 s on a machine loaded twentyfold.
+const LONG_TEST_MS = 300_000;
+
 describe('access matrix: every route against its declared rule', () => {
   let t: TestApp;
   let routes: DeclaredRoute[];
@@ -240,47 +244,51 @@ describe('access matrix: every route against its declared rule', () => {
     expect(routes.filter((r) => r.rule?.kind === 'public' && !(r.rule.reason.trim().length > 0)).map(key)).toEqual([]);
   });
 
-  it('every caller gets what the rule says on every route', async () => {
-    const violations: string[] = [];
-    const table: string[] = [];
-    for (const route of routes) {
-      // A venue and sessions of this route's own, so that one route's call (a logout, a future
-      // delete) cannot change what the next route sees.
-      const ownerNow = await signIn(t, owner.email, owner.password);
-      const venue = await createVenue(t, ownerNow);
-      // Existing accounts join another venue by invitation, claimed by their holder (issue 13).
-      for (const [who, role] of [
-        [host, 'host'],
-        [manager, 'manager'],
-      ] as const) {
-        await inviteAndClaim(t, venue.id, ownerNow, who, role);
+  it(
+    'every caller gets what the rule says on every route',
+    async () => {
+      const violations: string[] = [];
+      const table: string[] = [];
+      for (const route of routes) {
+        // A venue and sessions of this route's own, so that one route's call (a logout, a future
+        // delete) cannot change what the next route sees.
+        const ownerNow = await signIn(t, owner.email, owner.password);
+        const venue = await createVenue(t, ownerNow);
+        // Existing accounts join another venue by invitation, claimed by their holder (issue 13).
+        for (const [who, role] of [
+          [host, 'host'],
+          [manager, 'manager'],
+        ] as const) {
+          await inviteAndClaim(t, venue.id, ownerNow, who, role);
+        }
+        const sessions: Record<CallerName, Record<string, string>> = {
+          anonymous: {},
+          'bogus bearer': { Authorization: `Bearer ${randomBytes(32).toString('base64url')}` },
+          'other-venue host': (await signIn(t, otherHost.email, otherHost.password)).auth,
+          host: (await signIn(t, host.email, host.password)).auth,
+          manager: (await signIn(t, manager.email, manager.password)).auth,
+          owner: ownerNow.auth,
+        };
+        let unknownVenueAnswer: Answer | undefined;
+        if (route.rule?.kind === 'venue-role') {
+          // What a staff user gets for a venue id that does not exist: a non-member must get the same.
+          unknownVenueAnswer = await call(t, route, concrete(route.path, randomUUID()), sessions['other-venue host']);
+        }
+        const row: string[] = [];
+        for (const caller of CALLERS) {
+          const answer = await call(t, route, concrete(route.path, venue.id), sessions[caller]);
+          row.push(`${caller}=${answer.status}`);
+          for (const p of judge(route, caller, answer, unknownVenueAnswer)) violations.push(`${key(route)} as ${caller}: ${p}`);
+        }
+        const rule = route.rule ? (route.rule.kind === 'venue-role' ? `venue-role:${route.rule.role}` : route.rule.kind) : 'NONE';
+        table.push(`${key(route).padEnd(44)} ${rule.padEnd(18)} ${row.join(' ')}`);
       }
-      const sessions: Record<CallerName, Record<string, string>> = {
-        anonymous: {},
-        'bogus bearer': { Authorization: `Bearer ${randomBytes(32).toString('base64url')}` },
-        'other-venue host': (await signIn(t, otherHost.email, otherHost.password)).auth,
-        host: (await signIn(t, host.email, host.password)).auth,
-        manager: (await signIn(t, manager.email, manager.password)).auth,
-        owner: ownerNow.auth,
-      };
-      let unknownVenueAnswer: Answer | undefined;
-      if (route.rule?.kind === 'venue-role') {
-        // What a staff user gets for a venue id that does not exist: a non-member must get the same.
-        unknownVenueAnswer = await call(t, route, concrete(route.path, randomUUID()), sessions['other-venue host']);
-      }
-      const row: string[] = [];
-      for (const caller of CALLERS) {
-        const answer = await call(t, route, concrete(route.path, venue.id), sessions[caller]);
-        row.push(`${caller}=${answer.status}`);
-        for (const p of judge(route, caller, answer, unknownVenueAnswer)) violations.push(`${key(route)} as ${caller}: ${p}`);
-      }
-      const rule = route.rule ? (route.rule.kind === 'venue-role' ? `venue-role:${route.rule.role}` : route.rule.kind) : 'NONE';
-      table.push(`${key(route).padEnd(44)} ${rule.padEnd(18)} ${row.join(' ')}`);
-    }
-    if (process.env['ACCESS_MATRIX_PRINT']) process.stdout.write(`${table.join('\n')}\n`);
-    expect(violations).toEqual([]);
-    expect(table).toHaveLength(routes.length);
-  });
+      if (process.env['ACCESS_MATRIX_PRINT']) process.stdout.write(`${table.join('\n')}\n`);
+      expect(violations).toEqual([]);
+      expect(table).toHaveLength(routes.length);
+    },
+    LONG_TEST_MS,
+  );
 
   it('a route whose rule is taken away is refused to everyone, and the walk reports it', async () => {
     // Real metadata of a real route: GET /v1/venues loses its @SignedIn() for the length of this test.
