@@ -46,6 +46,40 @@ const ACTION_BAR = `(() => {
   return { top: b.top, bottom: b.bottom, height: b.height, buttons };
 })()`;
 
+/**
+ * Every button in "To be seated": cut by a clipping ancestor (a panel that scrolls), or covered at
+ * its middle by something else; and whether the panel itself scrolls.
+ */
+const TO_SEAT_BUTTONS = `(() => {
+  const panel = document.querySelector('[data-testid=to-seat]');
+  const out = [];
+  for (const e of panel.querySelectorAll('button')) {
+    const r = e.getBoundingClientRect();
+    const name = e.closest('[data-testid=to-seat-party]').querySelector('.name').firstChild.textContent.trim() + ': ' + e.textContent.trim();
+    for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      if (r.top < c.top - 0.5 || r.bottom > c.bottom + 0.5 || r.left < c.left - 0.5 || r.right > c.right + 0.5)
+        out.push(name + ' cut by ' + a.tagName.toLowerCase() + '.' + String(a.className).split(' ').join('.'));
+    }
+  }
+  return { cut: out, panelScrolls: panel.scrollHeight > panel.clientHeight + 1, count: panel.querySelectorAll('button').length };
+})()`;
+
+/** Where the INDEXth button of "To be seated" lies: wholly between the top bar and the action bar, and is it what a tap at its middle reaches. */
+const WHERE_BUTTON = `((e) => {
+  const r = e.getBoundingClientRect();
+  const top = document.querySelector('.top-bar').getBoundingClientRect().bottom;
+  const bar = document.querySelector('.action-bar').getBoundingClientRect().top;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {
+    text: e.textContent,
+    inView: r.top >= top - 0.5 && r.bottom <= bar + 0.5 && r.left >= -0.5 && r.right <= innerWidth + 0.5,
+    hit: hit === e || e.contains(hit),
+  };
+})(document.querySelectorAll('[data-testid=to-seat] button')[INDEX])`;
+
 const d = describeWithChromium('the board page is tested in a real browser');
 
 d('the board fits a phone and a tablet, with a new host’s banners', () => {
@@ -184,6 +218,30 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       )) as number;
       const barTop = (await page.evaluate(`document.querySelector('.action-bar').getBoundingClientRect().top`)) as number;
       expect(lastBottom).toBeLessThanOrEqual(barTop + 0.5);
+      await page.context().close();
+    });
+  }
+
+  for (const size of SIZES) {
+    it(`${size.name} ${size.width}×${size.height}: with a new host's banners, every button in "To be seated" is whole, uncovered and reachable`, async () => {
+      const page = await board(size);
+      await screenshot(page, `board-fit-${size.name}-to-seat`);
+      const m = (await page.evaluate(TO_SEAT_BUTTONS)) as { cut: string[]; panelScrolls: boolean; count: number };
+      // Seat them, No-show and New queue code for each party.
+      expect(m).toEqual({ cut: [], panelScrolls: false, count: TO_SEAT.length * 3 });
+      // Each one, brought into view, lies wholly between the top bar and the action bar and is what
+      // a tap at its middle reaches.
+      const buttons = page.locator('[data-testid=to-seat] button');
+      const where = (i: number) =>
+        page.evaluate(WHERE_BUTTON.replace('INDEX', String(i))) as Promise<{ text: string; inView: boolean; hit: boolean }>;
+      // On a landscape tablet, all of them as the board opens, without scrolling anything.
+      if (size.name === 'landscape')
+        for (let i = 0; i < m.count; i++)
+          expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
+      for (let i = 0; i < m.count; i++) {
+        await buttons.nth(i).scrollIntoViewIfNeeded();
+        expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
+      }
       await page.context().close();
     });
   }
