@@ -21,6 +21,7 @@ const SIZES = [
 const NARROW = { name: 'narrow-phone', width: 320, height: 640 } as const;
 type Size = (typeof SIZES)[number] | typeof NARROW;
 const CLOCK = '2026-10-09T23:00:00.000Z';
+const NAME = 'The Test Kitchen';
 const TO_SEAT = ['Ada Lovelace', 'Bea Noshow', 'Cy Changes'];
 
 /**
@@ -80,6 +81,22 @@ const WHERE_BUTTON = `((e) => {
   };
 })(document.querySelectorAll('[data-testid=to-seat] button')[INDEX])`;
 
+/** A venue's button in the list: its name, and the secondary text that tells it from another. */
+const VENUE_BUTTON = `(() => {
+  const e = document.querySelector('[data-venue-id="ID"]');
+  const name = e.querySelector('.name');
+  const where = e.querySelector('[data-testid=venue-where]');
+  const box = e.getBoundingClientRect();
+  const r = where && where.getBoundingClientRect();
+  return {
+    name: name.textContent,
+    where: where ? where.textContent : null,
+    smaller: where ? parseFloat(getComputedStyle(where).fontSize) < parseFloat(getComputedStyle(name).fontSize) : false,
+    inside: r ? r.left >= box.left && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5 : false,
+    whole: where ? where.scrollWidth <= where.clientWidth + 1 : false,
+  };
+})()`;
+
 const d = describeWithChromium('the board page is tested in a real browser');
 
 d('the board fits a phone and a tablet, with a new host’s banners', () => {
@@ -88,6 +105,7 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
   let owner: Staff;
   let host: Staff;
   let v: Sandbox;
+  let twin: Sandbox;
   const api = () => request(t.baseUrl);
 
   beforeAll(async () => {
@@ -105,6 +123,8 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
         { label: 'T5', capacity: 2 },
       ],
     });
+    // The same name, another city.
+    twin = await sandboxVenue(t, owner, { clock: CLOCK, timeZone: 'Europe/Lisbon' });
     // A new host, with a password their manager chose: the banner asking for their own.
     host = await addMember(t, v.id, owner, 'host');
     const names = [...TO_SEAT, 'Dee Offered', 'Eve Waiting-Featherstonehaugh', 'Fay Waiting', 'Gus Waiting'];
@@ -245,4 +265,33 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       await page.context().close();
     });
   }
+
+  it('two venues of the same name are told apart in the venue list, in small secondary text', async () => {
+    for (const size of [SIZES[0], SIZES[2]]) {
+      const page = await signedIn(size, owner);
+      await screenshot(page, `board-fit-${size.name}-venues`);
+      const read = (id: string) =>
+        page.evaluate(VENUE_BUTTON.replace('ID', id)) as Promise<{
+          name: string;
+          where: string | null;
+          smaller: boolean;
+          inside: boolean;
+          whole: boolean;
+        }>;
+      const a = await read(v.id);
+      const b = await read(twin.id);
+      expect(a.name).toBe(NAME);
+      expect(b.name).toBe(NAME);
+      expect(a.where).toContain(v.slug);
+      expect(a.where).toContain('America/Chicago');
+      expect(b.where).toContain(twin.slug);
+      expect(b.where).toContain('Europe/Lisbon');
+      expect(a.where).not.toBe(b.where);
+      expect([a, b].map((x) => ({ smaller: x.smaller, inside: x.inside, whole: x.whole }))).toEqual([
+        { smaller: true, inside: true, whole: true },
+        { smaller: true, inside: true, whole: true },
+      ]);
+      await page.context().close();
+    }
+  });
 });
