@@ -2,6 +2,7 @@ import { plural } from '../format';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { ActButton } from './act-button';
+import { BarLabel } from './bar-label';
 
 /**
  * The spec's "Sweep expired offers": a host runs the sweep of lapsed holds by hand (each press its own
@@ -29,7 +30,7 @@ export function SweepButton({
   };
   return (
     <ActButton big testId="sweep-offers" disabled={disabled} onAct={sweep}>
-      Sweep expired offers
+      <BarLabel first="Sweep" second="expired offers" />
     </ActButton>
   );
 }

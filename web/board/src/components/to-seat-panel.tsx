@@ -96,12 +96,13 @@ function ToSeatRow({
         <div class="name">
           {p.name} <span class="size">{plural(p.partySize, 'person', 'people')}</span>
         </div>
-        <div class="meta" data-testid="to-seat-since">
-          {sinceText(p, board, now)}
-        </div>
+        {/* The table, then since when: one line where the row is wide enough (a tablet). */}
         <div class="state">
           <span class="chip chip-confirmed" data-testid="to-seat-tables">
             {p.tableIds.length > 1 ? 'Tables' : 'Table'} {tables}
+          </span>
+          <span class="meta" data-testid="to-seat-since">
+            {sinceText(p, board, now)}
           </span>
           {overdue && <span class="muted">their turn's time has passed</span>}
         </div>

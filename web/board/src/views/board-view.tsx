@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { BoardPush, BoardSnapshot, JoinResult, QueueRow, TableRow } from '../api/types';
+import { BarLabel } from '../components/bar-label';
 import { ConnectionBadge } from '../components/connection-badge';
 import { DeskJoin } from '../components/desk-join';
 import { DeskLookup } from '../components/desk-lookup';
@@ -13,6 +14,7 @@ import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TableSheet } from '../components/table-sheet';
 import { tableLabels, ToSeatPanel } from '../components/to-seat-panel';
 import { TokenCard } from '../components/token-card';
+import { useMeasured } from '../components/use-measured';
 import { duration, localTime } from '../format';
 import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
@@ -71,6 +73,13 @@ export function BoardView({ venueId, data, role }: TabProps) {
   const venue = data.venue.value;
   const entryOf = (id: string): QueueRow | undefined => board?.queue.find((r) => r.id === id);
   const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
+  // The page keeps room for the action bar as tall as it is (on a narrow phone its buttons wrap).
+  const [barRef, barHeight] = useMeasured(0, (el) => Math.ceil(el.getBoundingClientRect().height));
+  useEffect(() => {
+    if (barHeight <= 0) return undefined;
+    document.documentElement.style.setProperty('--bar-h', `${barHeight}px`);
+    return () => document.documentElement.style.removeProperty('--bar-h');
+  }, [barHeight]);
 
   return (
     <>
@@ -131,7 +140,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           </div>
         </main>
       )}
-      <nav class="action-bar" aria-label="Desk">
+      <nav class="action-bar" aria-label="Desk" ref={barRef}>
         <button
           type="button"
           class="btn btn-primary big"
@@ -139,7 +148,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           disabled={!board || offline.value}
           onClick={() => setSheet({ kind: 'join' })}
         >
-          Add to queue
+          <BarLabel first="Add to" second="queue" />
         </button>
         <button
           type="button"
@@ -148,7 +157,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           disabled={!board || offline.value}
           onClick={() => setSheet({ kind: 'lookup' })}
         >
-          Find by code
+          <BarLabel first="Find by" second="code" />
         </button>
         {board && <SweepButton venueId={board.venue.id} disabled={offline.value} afterAct={afterAct} />}
       </nav>

@@ -39,6 +39,10 @@ export function VenuePicker() {
                   {v.preset === 'workshop' ? `workshop · ${v.policy.poolCapacity ?? '?'} seats` : 'restaurant · tables'}
                   {v.sandbox ? ' · practice venue' : ''}
                 </span>
+                {/* What tells two venues of one name apart: their slug (unique, in their public join address) and time zone. */}
+                <span class="venue-where" data-testid="venue-where">
+                  {v.slug} · {v.timeZone.replaceAll('_', ' ')}
+                </span>
               </button>
             </li>
           ))}
