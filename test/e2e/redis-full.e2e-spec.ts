@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { hasServer } from '../support/test-database.js';
+import { freshDatabase, hasServer, type TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/board-client.js';
+import { builtApi, call, OWNER, ownerVenue, privateRedis, type BuiltProcess } from '../support/built-stack.js';
 import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 
 /** A loopback port free now (the private Redis takes it). */
@@ -91,6 +93,9 @@ describeHere('the api with its Redis full (maxmemory reached, noeviction)', () =
     await fillUntilRefused(redis, 65_536);
     await fillUntilRefused(redis, 1024);
     await fillUntilRefused(redis, 8);
+    // Well below what it holds, so no write fits later either (at the edge, memory freed by an
+    // expiring key or a client's buffers let a small write in: the next test's check then failed).
+    await redis.config('SET', 'maxmemory', '1mb');
     expect(await redis.ping()).toBe('PONG');
     const { ms, res } = await timed(() => request(t.baseUrl).get('/ready'));
     expect(res.status).toBe(200);
@@ -136,9 +141,72 @@ describeHere('the api with its Redis full (maxmemory reached, noeviction)', () =
   });
 
   it('reads "ready" again once Redis has room', async () => {
+    await redis.config('SET', 'maxmemory', '0');
     await redis.flushall();
     await request(t.baseUrl)
       .get('/ready')
       .expect(200, { status: 'ready', checks: { database: 'ok', redis: 'ok' } });
   });
+});
+
+// What an operator reads while Redis is full: each offer's expiry job is refused, and each used to
+// log its own line ("after-commit step failed … OOM command not allowed"), on every api process.
+// Now one line says the refusals started and why, and one line, when Redis has room again, how many.
+describeHere('the built api with its Redis full: the log', () => {
+  let db: TestDatabase;
+  let redisServer: Awaited<ReturnType<typeof privateRedis>>;
+  let api: BuiltProcess | undefined;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    redisServer = await privateRedis(['--maxmemory', '3mb', '--maxmemory-policy', 'noeviction']);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    redisServer?.stop();
+    await db?.drop();
+  });
+
+  it('says once that Redis refuses expiry jobs, and once how many when it takes them again; no line per offer or login', async () => {
+    const started = await builtApi({ DATABASE_URL: db.url, REDIS_URL: redisServer.url, JOBS_PREFIX: 'full-log' });
+    api = started.proc;
+    const { base } = started;
+    const { token, venueId } = await ownerVenue(base, 600);
+    for (let i = 0; i < 8; i++)
+      expect((await call(base, 'POST', `/v1/venues/${venueId}/queue`, { name: `L${i}`, partySize: 1 }, token)).status).toBe(201);
+    const filler = new Redis(redisServer.url);
+    try {
+      await fillUntilRefused(filler, 65_536);
+      await fillUntilRefused(filler, 1024);
+      await fillUntilRefused(filler, 8);
+    } finally {
+      filler.disconnect();
+    }
+    // Well below what it holds: every write is refused (at the edge, a small one may still fit).
+    redisServer.cli('CONFIG', 'SET', 'maxmemory', '1mb');
+    const from = api.mark;
+    // Six offers, each with an expiry job Redis refuses; logins and wrong passwords (counters in Redis).
+    for (let i = 0; i < 6; i++)
+      expect((await call(base, 'POST', `/v1/venues/${venueId}/promotions`, {}, token)).status).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      expect((await call(base, 'POST', '/v1/auth/sessions', { email: OWNER.email, password: `not-it-${i}` })).status).toBe(401);
+      expect((await call(base, 'POST', '/v1/auth/sessions', OWNER)).status).toBe(201);
+    }
+    expect((await call(base, 'GET', '/ready')).body['checks']).toEqual({ database: 'ok', redis: 'full' });
+    const refusing = api.lines('Redis is refusing writes', from);
+    expect(refusing).toHaveLength(1);
+    expect(refusing[0]).toContain('sweep');
+    // Nothing else: no line per refused job, per login, per board push.
+    expect(api.warnings(from)).toEqual(refusing);
+
+    // Room again, and no offer made: the count is reported anyway (the scheduler probes Redis).
+    redisServer.cli('CONFIG', 'SET', 'maxmemory', '0');
+    await waitFor(() => api!.lines('Redis takes jobs again', from).length > 0, 15_000, '"Redis takes jobs again"');
+    const back = api.lines('Redis takes jobs again', from);
+    expect(back).toHaveLength(1);
+    expect(back[0]).toContain('6 expiry jobs refused');
+    // And jobs are queued again, with no further line.
+    expect((await call(base, 'POST', `/v1/venues/${venueId}/promotions`, {}, token)).status).toBe(201);
+    expect(api.warnings(from)).toEqual(refusing);
+  }, 150_000);
 });

@@ -6,6 +6,7 @@ export * from './errors/database-error.js';
 export * from './errors/domain.exception.js';
 export * from './errors/error-code.js';
 export * from './errors/exception.filter.js';
+export * from './errors/reported.js';
 export * from './health/health.controller.js';
 export * from './health/metrics.js';
 export * from './health/readiness.js';

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainException } from '../errors/domain.exception.js';
 import { httpStatusOf } from '../errors/error-code.js';
+import { isReported } from '../errors/reported.js';
 import { CommitThenRefuse } from './commit-then-refuse.js';
 import { ErrorCode } from '../errors/error-code.js';
 import { IdempotencyStore, keyLockName } from '../idempotency/idempotency.store.js';
@@ -171,7 +172,9 @@ export class TransactionRunner {
         await withTimeout(Promise.resolve().then(hook), Math.max(1, deadline - performance.now()), 'an after-commit step');
       } catch (err) {
         // The transaction has committed; a failed side effect (a socket push) must not turn it into an error.
-        this.logger.warn(`after-commit step failed (the sweep and the boards' resync cover it): ${(err as Error).message}`);
+        // One already logged where it failed (a job Redis refused, counted per outage) adds no line here.
+        if (!isReported(err))
+          this.logger.warn(`after-commit step failed (the sweep and the boards' resync cover it): ${(err as Error).message}`);
       }
     }
   }

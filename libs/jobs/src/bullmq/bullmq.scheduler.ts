@@ -8,11 +8,13 @@ import {
   disconnectRedis,
   failFastRedis,
   redisRetry,
+  reported,
   withTimeout,
   type Metrics,
 } from '@hostboard/core';
 import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
 import { FailureLog } from '../failure-log.js';
+import { RefusedJobsLog } from '../refused-jobs-log.js';
 import type { SweepHealth } from '../sweep-health.js';
 import {
   assertJobId,
@@ -50,6 +52,8 @@ export const SCHEDULE_TIMEOUT_MS = 750;
  * 4.0 s, against 85 ms with 256 slots in the same run): a venue with no job in a slot got no sweep.
  */
 export const WORKER_CONCURRENCY = 256;
+/** How often Redis is probed while it refuses jobs, to report when it takes them again. */
+const REFUSAL_PROBE_MS = 5000;
 /** How long a shutdown waits for BullMQ to close gracefully before forcing it (Redis may be away). */
 const STOP_TIMEOUT_MS = 3000;
 
@@ -71,6 +75,9 @@ export class BullmqScheduler extends JobScheduler {
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
   private stopped = false;
+  /** Jobs Redis refused: one line when an outage starts, one with the count when it ends. */
+  private readonly refusals = new RefusedJobsLog(this.logger);
+  private roomProbe?: NodeJS.Timeout;
 
   constructor(
     private readonly clock: Clock,
@@ -90,18 +97,50 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
-    this.assertConnected();
     const delay = Math.max(0, options.runAt.getTime() - this.clock.now().getTime());
-    await withTimeout(
-      this.queue.add(name, payload, { jobId: assertJobId(options.jobId), delay }),
-      SCHEDULE_TIMEOUT_MS,
-      'scheduling a job',
+    const jobId = assertJobId(options.jobId);
+    await this.counted('schedule', () =>
+      withTimeout(this.queue.add(name, payload, { jobId, delay }), SCHEDULE_TIMEOUT_MS, 'scheduling a job'),
     );
   }
 
   async cancel(jobId: string): Promise<boolean> {
-    this.assertConnected();
-    return withTimeout(this.cancelPending(jobId), SCHEDULE_TIMEOUT_MS, 'cancelling a job');
+    return this.counted('cancel', () => withTimeout(this.cancelPending(jobId), SCHEDULE_TIMEOUT_MS, 'cancelling a job'));
+  }
+
+  /**
+   * A write to the queue, its refusal counted in the outage's one line (RefusedJobsLog) and the
+   * error marked as logged, so the after-commit step that awaited it adds no line per offer.
+   */
+  private async counted<T>(what: 'schedule' | 'cancel', write: () => Promise<T>): Promise<T> {
+    try {
+      this.assertConnected();
+      const result = await write();
+      this.refusals.accepted();
+      return result;
+    } catch (err) {
+      this.refusals.refused(what, err);
+      this.watchForRoom();
+      throw reported(err);
+    }
+  }
+
+  /**
+   * While Redis refuses jobs, probes it every few seconds with the readiness write, so the count is
+   * reported when it takes writes again even if no offer is made then.
+   */
+  private watchForRoom(): void {
+    if (this.roomProbe || this.stopped) return;
+    this.roomProbe = setInterval(() => {
+      if (!this.refusals.refusing) return this.stopRoomProbe();
+      this.redisState().catch(() => undefined);
+    }, REFUSAL_PROBE_MS);
+    this.roomProbe.unref();
+  }
+
+  private stopRoomProbe(): void {
+    clearInterval(this.roomProbe);
+    this.roomProbe = undefined;
   }
 
   /**
@@ -161,7 +200,14 @@ export class BullmqScheduler extends JobScheduler {
       { connection: this.connection, prefix: this.options.prefix, concurrency: WORKER_CONCURRENCY },
     );
     const failures = new FailureLog((line) => this.logger.warn(line));
-    this.worker.on('failed', (job, err) => failures.failed(`job ${job?.name} ${job?.id} failed: ${err.message}`, err.message));
+    this.worker.on('failed', (job, err) => {
+      // A database outage is logged once by the database watch ("database unreachable", then
+      // "reachable again"), not by each job it fails: every due job and each retry (five attempts)
+      // would add its own, and the 10 s summaries of FailureLog still wrote a line every 10 s for as
+      // long as it lasted. The failures are counted in hostboard_jobs_total{outcome="failed"}.
+      if (databaseUnreachable(err)) return;
+      failures.failed(`job ${job?.name} ${job?.id} failed: ${err.message}`, err.message);
+    });
     // Connection errors while Redis is away: the worker retries by itself; the watcher logs the outage once.
     this.worker.on('error', () => undefined);
     // The job schedulers live in Redis, which here keeps nothing on disk: after a Redis restart they
@@ -188,6 +234,7 @@ export class BullmqScheduler extends JobScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopRoomProbe();
     for (const t of this.localTimers.splice(0)) clearInterval(t);
     try {
       // A graceful close waits for Redis; while it is away, give up after a few seconds and force it.
@@ -223,6 +270,7 @@ export class BullmqScheduler extends JobScheduler {
         SCHEDULE_TIMEOUT_MS,
         'Redis write probe',
       );
+      this.refusals.accepted();
       return 'ok';
     } catch (err) {
       if (isOutOfMemory(err)) return 'full';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { AppConfig, Clock, TransactionRunner } from '@hostboard/core';
+import { AppConfig, Clock, databaseUnreachable, TransactionRunner } from '@hostboard/core';
 import { JobScheduler } from '@hostboard/jobs';
 import { SweepService } from '../lifecycle/sweep.service.js';
 
@@ -86,13 +86,18 @@ export class OfferExpiryHandlers implements OnModuleInit {
         if (w.oldest < (DateTime.fromJSDate(now, { zone: w.time_zone }).toISODate() ?? '')) venues.add(w.venue_id);
       }
       let failed = 0;
+      let unreachable: Error | undefined;
       for (const venueId of venues) {
         // One venue whose sweep fails (a lock held too long, a bad row) must not leave the rest unswept.
         await this.sweep.sweepFirst(venueId).catch((err: unknown) => {
           failed++;
-          this.logger.warn(`safety sweep of venue ${venueId} failed: ${(err as Error).message}`);
+          // The database lost mid-sweep: its watch logs that once, not a line per venue.
+          if (databaseUnreachable(err)) unreachable ??= err as Error;
+          else this.logger.warn(`safety sweep of venue ${venueId} failed: ${(err as Error).message}`);
         });
       }
+      // Only the database's outage: fail as it did (the job's failure is then not logged either).
+      if (failed > 0 && unreachable !== undefined && failed === venues.size) throw unreachable;
       if (failed > 0) throw new Error(`the safety sweep failed at ${failed} of ${venues.size} venue(s)`);
       if (venues.size > 0) this.logger.log(`safety sweep visited ${venues.size} venue(s) with due offers or ended days`);
       return venues.size > 0 ? 'done' : 'skipped';
