@@ -39,6 +39,11 @@ export interface MessageView {
   sentAt?: string;
   /** The party it was about, by its name now (the messages list only). */
   partyName?: string;
+  /**
+   * `true` on a `recorded` message not held back whose channel has no provider set up (SMS_URL for
+   * texts, SMTP_URL for emails): nothing will hand it over, so it will not be sent (the messages list only).
+   */
+  noProvider?: true;
 }
 
 /** Records guest messages in the transaction of the change they report (recorded, not sent). */
