@@ -146,7 +146,9 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     const p = await open(SIZES[0], 'staff');
     const form = p.getByTestId('add-member');
     await form.locator('input[type=email]').fill(email);
-    // The form's default role: host.
+    // The form starts on the role of the open invitation; the manager picks host on purpose here.
+    expect(await form.getByTestId('add-member-role').inputValue()).toBe('manager');
+    await form.getByTestId('add-member-role').selectOption('host');
     await form.locator('button[type=submit]').click();
     await p.getByTestId('members-note').getByTestId('invitation-link').waitFor();
     expect(await p.getByTestId('members-note').locator('p').first().textContent()).toContain(
