@@ -13,7 +13,7 @@ import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TableSheet } from '../components/table-sheet';
 import { tableLabels, ToSeatPanel } from '../components/to-seat-panel';
 import { TokenCard } from '../components/token-card';
-import { duration, localTime } from '../format';
+import { localTime, waitShort } from '../format';
 import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
 import { wallSecond } from '../state/clock';
@@ -255,11 +255,12 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
 }
 
 /**
- * "Number 3 in line, about 25 minutes" rather than the API's compact quote; when the wait runs past
- * the end of service, the warning the party's email gives too, so the host says what it will read.
+ * "Number 3 in line, quoted ~100 min (approx)": the spec's quote with the "approx" marker, the wait in
+ * the words of the party's text and the board's row (waitShort); when the wait runs past the end of
+ * service, the warning the party's email gives too, so the host says what it will read.
  */
 function plainQuote(j: JoinResult, timeZone: string): string {
-  const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${duration(j.quotedWaitMinutes)}` : '';
+  const wait = typeof j.quotedWaitMinutes === 'number' ? `, quoted ~${waitShort(j.quotedWaitMinutes)} (approx)` : '';
   const end =
     j.pastServiceEnd && j.serviceEndsAt
       ? ` Service ends at ${localTime(j.serviceEndsAt, timeZone)}, before this wait is over: we may not be able to seat them.`
