@@ -70,7 +70,7 @@ d('the quote on the desk’s token card', () => {
     await card.waitFor({ timeout: STEP });
     // B1 frees at 22:30 (50 minutes), after service ends at 22:00.
     expect(await card.locator('.quote').textContent()).toBe(
-      'Number 1 in line, about 50 min. Service ends at 10:00 PM, before this wait is over: we may not be able to seat them.',
+      'Number 1 in line, quoted ~50 min (approx). Service ends at 10:00 PM, before this wait is over: we may not be able to seat them.',
     );
     await page.getByTestId('token-done').click();
   }, 60_000);

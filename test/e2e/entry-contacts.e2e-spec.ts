@@ -183,6 +183,12 @@ describe('a party’s contact, read and corrected by the host', () => {
     await correct(host, p.entry.id, { entryVersion: 1, phone: right }).expect(200);
     // Nothing was sent to the new number yet, but the failure was to a number the party no longer has.
     expect((await board()).queue.find((e) => e.id === p.entry.id)?.reach).toBe('ok');
+    // The queueing text the wrong number was meant to carry goes to the corrected one.
+    await relay();
+    expect(provider.taken().map((r) => [r.form.get('To'), r.form.get('Body')?.includes('you are in the queue')])).toEqual([
+      [right, true],
+    ]);
+    provider.taken().length = 0;
 
     const offered = await request(t.baseUrl)
       .post(`/v1/venues/${v.id}/offers`)
@@ -274,11 +280,14 @@ describe('a party’s contact, read and corrected by the host', () => {
     await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(host.auth).expect(200);
     await relay();
     expect(provider.taken().map((r) => r.form.get('To'))).toEqual([wrong, wrong, other, other]);
-    // A party no longer holding an offer is sent nothing more on a correction.
+    // A party no longer holding an offer is sent no table-ready text on a correction: back in the
+    // queue, its corrected number gets the queueing text it never had.
     const after = (await activeEntries(t, host, v.id)).find((e) => e.id === p.entry.id)?.version;
     await correct(host, p.entry.id, { entryVersion: after, phone: right }).expect(200);
     await relay();
-    expect(provider.taken()).toHaveLength(4);
+    expect(provider.taken()).toHaveLength(5);
+    expect(provider.taken()[4]?.form.get('To')).toBe(right);
+    expect(provider.taken()[4]?.form.get('Body')).toContain('you are in the queue');
   });
 
   it('a number corrected and then corrected back before the relay ran: the table-ready text it already had is not sent to it again', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, pageLimit, toPage, TransactionRunner, type Page } from '@hostboard/core';
+import { AppConfig, DomainException, pageLimit, toPage, TransactionRunner, type Page } from '@hostboard/core';
 import { MessagesRepository, type MessageFilter } from './messages.repository.js';
 import { toMessageView, type MessageView } from './outbox.writer.js';
 import type { MessagesQueryDto } from './http/messages-query.dto.js';
@@ -27,6 +27,7 @@ export class MessagesService {
   constructor(
     private readonly tx: TransactionRunner,
     private readonly repo: MessagesRepository,
+    private readonly config: AppConfig,
   ) {}
 
   async page(venueId: string, q: MessagesQueryDto): Promise<Page<MessageView>> {
@@ -46,9 +47,13 @@ export class MessagesService {
       const page = await this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);
       return { rows: page, names: await this.repo.partyNames(m, page) };
     });
+    // A channel without a provider keeps its messages recorded for good: the manager is told so,
+    // rather than reading "not sent yet" forever.
+    const provider = { sms: Boolean(this.config.SMS_URL), email: Boolean(this.config.SMTP_URL) };
     return toPage(
       rows.map((r) => {
         const view = toMessageView(r);
+        if (r.status === 'recorded' && !r.notSentReason && !provider[r.channel]) view.noProvider = true;
         const partyName = names.get(r.entryId ?? r.reservationId ?? '');
         return partyName === undefined ? view : Object.assign(view, { partyName });
       }),

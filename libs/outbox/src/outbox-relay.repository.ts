@@ -31,12 +31,13 @@ export const NOT_SENT = {
 };
 
 /**
- * SQL: whether another message of row `m`'s booking, channel and kind went, or is to go, to `to` (not
- * failed, not held back): what a corrected contact already had, so a copy moved to it would arrive twice.
+ * SQL: whether another message of row `m`'s party and booking (or of the party without one: its
+ * queueing message), channel and kind went, or is to go, to `to` (not failed, not held back): what a
+ * corrected contact already had, so a copy moved to it would arrive twice.
  */
 export function alreadyHad(m: string, to: string): string {
   return `EXISTS (SELECT 1 FROM outbox_messages h
-                   WHERE h.entry_id = ${m}.entry_id AND h.reservation_id = ${m}.reservation_id AND h.id <> ${m}.id
+                   WHERE h.entry_id = ${m}.entry_id AND h.reservation_id IS NOT DISTINCT FROM ${m}.reservation_id AND h.id <> ${m}.id
                      AND h.channel = ${m}.channel AND h.template = ${m}.template AND h.to_address = ${to}
                      AND h.status <> 'failed' AND h.not_sent_reason IS NULL)`;
 }
@@ -233,7 +234,7 @@ export class OutboxRelayRepository {
          LEFT JOIN queue_entries e ON e.id = o.entry_id
          LEFT JOIN LATERAL (SELECT CASE o.channel WHEN 'sms' THEN e.phone ELSE e.email END AS address) now_at ON true
          LEFT JOIN LATERAL (
-              SELECT o.reservation_id IS NOT NULL AND now_at.address IS DISTINCT FROM o.to_address
+              SELECT o.entry_id IS NOT NULL AND now_at.address IS DISTINCT FROM o.to_address
                      AND ${alreadyHad('o', 'now_at.address')} AS yes) had ON true
         WHERE m.id = o.id AND o.id = ANY($1::uuid[])`,
       [ids, retry?.retryAt ?? null, retry?.reason ?? null, retry !== null, NOT_SENT.contactRemoved, NOT_SENT.alreadyHad],

@@ -39,6 +39,11 @@ export interface MessageView {
   sentAt?: string;
   /** The party it was about, by its name now (the messages list only). */
   partyName?: string;
+  /**
+   * `true` on a `recorded` message not held back whose channel has no provider set up (SMS_URL for
+   * texts, SMTP_URL for emails): nothing will hand it over, so it will not be sent (the messages list only).
+   */
+  noProvider?: true;
 }
 
 /** Records guest messages in the transaction of the change they report (recorded, not sent). */
@@ -68,6 +73,21 @@ export class OutboxWriter {
     return rows.length > 0;
   }
 
+  /** Whether a message of this kind about a party (any booking or none) went, or is to go, to `to` (one held back or failed does not count). */
+  async hasEntryMessage(
+    tx: EntityManager,
+    m: { entryId: string; template: string; channel: OutboxChannel; to: string },
+  ): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT 1 FROM outbox_messages
+        WHERE entry_id = $1 AND template = $2 AND channel = $3 AND to_address = $4
+          AND status <> 'failed' AND not_sent_reason IS NULL
+        LIMIT 1`,
+      [m.entryId, m.template, m.channel, m.to],
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Staff corrected a party's contact on `channel` from `from` to `to` (null: removed). A message is
    * addressed when it is recorded, so what the relay has not taken yet would still go to the address
@@ -79,13 +99,13 @@ export class OutboxWriter {
     m: { entryId: string; channel: OutboxChannel; from: string; to: string | null },
   ): Promise<void> {
     if (m.to !== null) {
-      // Corrected back to a contact that already had a message of that booking (a table-ready text
-      // it was sent before a mistyped number was corrected back): the copy recorded for the mistyped
-      // one would reach it a second time. It stays recorded with the reason instead.
+      // Corrected back to a contact that already had that message (a table-ready text, or the
+      // queueing text, it was sent before a mistyped number was corrected back): the copy recorded
+      // for the mistyped one would reach it a second time. It stays recorded with the reason instead.
       await tx.query(
         `UPDATE outbox_messages m SET not_sent_reason = $5
           WHERE m.entry_id = $1 AND m.channel = $2 AND m.to_address = $3 AND m.status = 'recorded'
-            AND m.not_sent_reason IS NULL AND m.reservation_id IS NOT NULL AND ${alreadyHad('m', '$4')}`,
+            AND m.not_sent_reason IS NULL AND ${alreadyHad('m', '$4')}`,
         [m.entryId, m.channel, m.from, m.to, NOT_SENT.alreadyHad],
       );
     }

@@ -1,3 +1,5 @@
+export { waitShort } from '../../../libs/outbox/src/guest/wait-words';
+
 /** "4:05" for a countdown (rounded up, so it reads 0:00 only at the deadline). */
 export function countdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));

@@ -5,23 +5,9 @@
  * the token: the party's own phone keeps that (see the /q/ page).
  */
 
-/**
- * A quoted wait in words for the queueing email: "1 minute", "45 minutes", and from two hours on
- * in hours, "2 hours 30 minutes" (never "2325 minutes"), as the board shows the host the same wait.
- */
-export function waitInWords(minutes: number): string {
-  const unit = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
-  if (minutes < 120) return unit(minutes, 'minute');
-  const rest = minutes % 60;
-  return `${unit(Math.floor(minutes / 60), 'hour')}${rest === 0 ? '' : ` ${unit(rest, 'minute')}`}`;
-}
+import { waitShort } from './wait-words.js';
 
-/** The same wait, short, for a text: "45 min", "2 h 30 min", "4 h". */
-export function waitShort(minutes: number): string {
-  if (minutes < 120) return `${minutes} min`;
-  const rest = minutes % 60;
-  return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
-}
+export { waitInWords, waitShort } from './wait-words.js';
 
 /**
  * Told beside a quoted wait that runs past the end of service, in the queueing email and text: no

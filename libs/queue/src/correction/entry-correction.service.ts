@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { OutboxWriter } from '@hostboard/outbox';
-import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
+import { GuestMessenger, OutboxWriter, queueJoinedText, type NewMessage } from '@hostboard/outbox';
+import { TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import type { EntityManager } from 'typeorm';
 import { normaliseContact } from '../entries/contact.js';
 import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
+import type { QueueEntry } from '../entries/queue-entry.entity.js';
 import { toEntryView, type EntryView } from '../entries/queue-entry.view.js';
+import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from '../join/queue-joined.email.js';
 import {
   assertPartySize,
   assertPartySizeRange,
@@ -51,6 +54,7 @@ export class EntryCorrectionService {
     private readonly outbox: OutboxWriter,
     private readonly reservations: ReservationRepository,
     private readonly hooks: EntryCorrectionHooks,
+    private readonly guest: GuestMessenger,
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
@@ -118,6 +122,7 @@ export class EntryCorrectionService {
       ] as const) {
         if (from !== null && from !== to) await this.outbox.readdress(tx.manager, { entryId: entry.id, channel, from, to });
       }
+      if (entry.status === 'waiting') await this.sendJoined(tx.manager, venue, { ...entry, ...next }, entry, now);
       if (next.email !== entry.email || next.phone !== entry.phone)
         await this.hooks.contactCorrected(tx.manager, {
           venue,
@@ -140,5 +145,56 @@ export class EntryCorrectionService {
       await this.board.append(tx, venueId, 'entry.corrected', { entryId: entry.id, version, changed }, now);
       return { entry: toEntryView({ ...entry, ...next, version }) };
     });
+  }
+
+  /**
+   * A waiting party whose phone or email the host corrected (a mistyped number: the stranger at it
+   * had the queueing text) is sent the queueing message at the corrected one, with the quote it was
+   * given at the desk, as the board shows it: the join's words, position when it joined included. Not
+   * when that contact already had it, or has it on its way (a message not yet taken followed the
+   * correction: OutboxWriter.readdress), so a number corrected to a typo and back is not texted twice.
+   */
+  private async sendJoined(tx: EntityManager, venue: Venue, now: QueueEntry, was: QueueEntry, at: Date): Promise<void> {
+    if (venue.seating !== 'tables' || now.quotedPosition === null) return;
+    const joinedAt = this.clock.localStamp(venue, now.receivedAt);
+    const facts = {
+      venueName: venue.name,
+      partySize: now.partySize,
+      position: now.quotedPosition,
+      waitMinutes: now.quotedWaitMinutes,
+      joinedAt,
+    };
+    const messages: NewMessage[] = [];
+    if (now.phone !== null && now.phone !== was.phone)
+      messages.push({
+        venueId: venue.id,
+        channel: 'sms',
+        to: now.phone,
+        template: QUEUE_JOINED_TEMPLATE,
+        subject: '',
+        body: queueJoinedText({ ...facts, link: this.guest.queueLink }),
+        entryId: now.id,
+        at,
+      });
+    if (now.email !== null && now.email !== was.email)
+      messages.push({
+        venueId: venue.id,
+        to: now.email,
+        template: QUEUE_JOINED_TEMPLATE,
+        ...this.guest.withQueueLink(queueJoinedEmail({ ...facts, partyName: now.name })),
+        entryId: now.id,
+        at,
+      });
+    const unsent: NewMessage[] = [];
+    for (const m of messages) {
+      const had = await this.outbox.hasEntryMessage(tx, {
+        entryId: now.id,
+        template: QUEUE_JOINED_TEMPLATE,
+        channel: m.channel ?? 'email',
+        to: m.to,
+      });
+      if (!had) unsent.push(m);
+    }
+    if (unsent.length > 0) await this.outbox.recordAll(tx, unsent);
   }
 }

@@ -232,6 +232,8 @@ export interface Message {
   sentAt?: string;
   /** The party it was about, by its name now. */
   partyName?: string;
+  /** Recorded, and no provider is set up for its channel: it will not be sent. */
+  noProvider?: true;
 }
 
 /** A board push: `board.event` carries a type and data, `board.version` only the version. */

@@ -5,7 +5,7 @@ import { say } from '../state/notice';
 import { wallSecond } from '../state/clock';
 import { offline } from '../state/offline';
 import { markOwn } from '../state/own-acts';
-import { duration, plural } from '../format';
+import { duration, plural, waitShort } from '../format';
 import { tagLabel } from '../tags';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
@@ -100,12 +100,9 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
 
 function waitedText(row: QueueRow, now: number): string {
   const waited = duration((now - Date.parse(row.receivedAt)) / 60_000);
-  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90 min" (minutes
-  // under two hours; past them in hours, "told ~22 h 30 min", never "~1350").
-  if (typeof row.quotedWaitMinutes === 'number') {
-    const told = row.quotedWaitMinutes < 120 ? `${row.quotedWaitMinutes} min` : duration(row.quotedWaitMinutes);
-    return `waited ${waited}, told ~${told}`;
-  }
+  // Short, to sit on the row's second line beside the offer: "waited 12 min, told ~90 min", the wait
+  // in the words the party's text and token card use (waitShort: "told ~22 h 30 min", never "~1350").
+  if (typeof row.quotedWaitMinutes === 'number') return `waited ${waited}, told ~${waitShort(row.quotedWaitMinutes)}`;
   return `waited ${waited}`;
 }
 

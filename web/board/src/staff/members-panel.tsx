@@ -43,6 +43,10 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
   /** What the add form did, shown under it (above the list it was 3000 px from the form on a phone). */
   const [note, setNote] = useState<{ text: string; error: boolean; link?: string | null } | null>(null);
+  /** The open invitations as last read: the add form starts a known person on the role they have or were invited as. */
+  const [invitations, setInvitations] = useState<PendingInvitation[]>([]);
+  /** "Invite again" on a pending invitation: the person it fills the add form with (`n` tells two taps apart). */
+  const [prefill, setPrefill] = useState<{ email: string; name: string; n: number } | null>(null);
   const load = (): void => {
     staffApi.members(venueId).then(
       (m) => {
@@ -135,10 +139,18 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
           ))}
         </tbody>
       </table>
-      <PendingInvitations venueId={venueId} timeZone={timeZone} refresh={invitationsRead} />
+      <PendingInvitations
+        venueId={venueId}
+        timeZone={timeZone}
+        refresh={invitationsRead}
+        onRead={setInvitations}
+        onInviteAgain={(i) => setPrefill((p) => ({ email: i.email, name: i.name === i.email ? '' : i.name, n: (p?.n ?? 0) + 1 }))}
+      />
       <AddMemberForm
         venueId={venueId}
         actor={role}
+        known={[...(members ?? []), ...invitations]}
+        prefill={prefill}
         onAdded={(a, replaced) => {
           // A new invitation ends the open one to the same address (the server's rule), silently:
           // re-adding a pending manager with the form's default role left them a host invitation.
@@ -193,12 +205,18 @@ function ResetButton({ onReset }: { onReset: (password: string) => Promise<void>
 function AddMemberForm({
   venueId,
   actor,
+  known,
+  prefill,
   onAdded,
   onError,
 }: {
   venueId: string;
   /** The signed-in member's role: the roles offered are those it may grant. */
   actor: Role;
+  /** Members and open invitations: an address among them starts on its role (a manager re-added stays a manager). */
+  known: Array<{ email: string; role: Role }>;
+  /** Fills the form (Invite again on a pending invitation). */
+  prefill: { email: string; name: string; n: number } | null;
   /** `replaced`: the open invitation to the same address this add ended, if there was one. */
   onAdded: (a: AddMemberAnswer, replaced?: PendingInvitation) => void;
   onError: (t: string) => void;
@@ -206,13 +224,25 @@ function AddMemberForm({
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [role, setRole] = useState<Role>('host');
+  /** The role the manager picked for this address; until then, the one the address has or was invited as. */
+  const [chosen, setChosen] = useState<Role | null>(null);
   const [busy, setBusy] = useState(false);
+  const address = email.trim().toLowerCase();
+  const theirs = address ? known.find((k) => k.email.toLowerCase() === address)?.role : undefined;
+  const role: Role = chosen ?? (theirs && manages(actor, theirs) ? theirs : 'host');
+  const emailInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!prefill) return;
+    setEmail(prefill.email);
+    setName(prefill.name);
+    setChosen(null);
+    emailInput.current?.scrollIntoView?.({ block: 'center' });
+    emailInput.current?.focus();
+  }, [prefill]);
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     setBusy(true);
     try {
-      const address = email.trim().toLowerCase();
       // Read first (a failed read only costs the note its last sentence).
       const open = await staffApi.invitations(venueId).catch((): PendingInvitation[] => []);
       const answer = await staffApi.add(venueId, {
@@ -228,6 +258,7 @@ function AddMemberForm({
       setEmail('');
       setName('');
       setPassword('');
+      setChosen(null);
     } catch (err) {
       onError(messageOf(err));
     } finally {
@@ -239,7 +270,18 @@ function AddMemberForm({
       <h3>Add someone</h3>
       <label>
         Email
-        <input type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <input
+          ref={emailInput}
+          type="email"
+          required
+          value={email}
+          onInput={(e) => {
+            const typed = e.currentTarget.value;
+            setEmail(typed);
+            // Someone already here or invited: their role, over the one picked before the address was typed.
+            if (known.some((k) => k.email.toLowerCase() === typed.trim().toLowerCase())) setChosen(null);
+          }}
+        />
       </label>
       <label>
         Name
@@ -257,7 +299,7 @@ function AddMemberForm({
       </label>
       <label>
         Role
-        <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+        <select value={role} data-testid="add-member-role" onChange={(e) => setChosen(e.currentTarget.value as Role)}>
           {ROLES.filter((r) => manages(actor, r)).map((r) => (
             <option key={r} value={r}>
               {r}

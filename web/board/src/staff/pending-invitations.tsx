@@ -15,10 +15,16 @@ export function PendingInvitations({
   venueId,
   timeZone,
   refresh,
+  onRead,
+  onInviteAgain,
 }: {
   venueId: string;
   timeZone: string | undefined;
   refresh: number;
+  /** The list as read, for the add form: re-adding someone starts on the role they were invited as. */
+  onRead?: (list: PendingInvitation[]) => void;
+  /** Fills the add form with this invitation's person and role (a new link replaces this one). */
+  onInviteAgain?: (invitation: PendingInvitation) => void;
 }) {
   const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,6 +32,7 @@ export function PendingInvitations({
     staffApi.invitations(venueId).then(
       (list) => {
         setInvitations(list);
+        onRead?.(list);
         setError(null);
       },
       (err: unknown) => setError(messageOf(err)),
@@ -66,6 +73,11 @@ export function PendingInvitations({
                   <span class="invitation-paused">The link does not work now: whoever sent it can no longer add a {i.role}.</span>
                 )}
               </div>
+              {i.cancellable && onInviteAgain && (
+                <button type="button" class="btn btn-secondary" data-testid="invite-again" onClick={() => onInviteAgain(i)}>
+                  Invite again
+                </button>
+              )}
               {i.cancellable ? (
                 <ActButton
                   kind="danger"

@@ -15,7 +15,7 @@ import { TableSheet } from '../components/table-sheet';
 import { tableLabels, ToSeatPanel } from '../components/to-seat-panel';
 import { TokenCard } from '../components/token-card';
 import { useMeasured } from '../components/use-measured';
-import { duration, localTime } from '../format';
+import { localTime, waitShort } from '../format';
 import { joinWarnings } from '../readiness';
 import { BoardSync, venueNow } from '../state/board-sync';
 import { wallSecond } from '../state/clock';
@@ -264,11 +264,12 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
 }
 
 /**
- * "Number 3 in line, about 25 minutes" rather than the API's compact quote; when the wait runs past
- * the end of service, the warning the party's email gives too, so the host says what it will read.
+ * "Number 3 in line, quoted ~100 min (approx)": the spec's quote with the "approx" marker, the wait in
+ * the words of the party's text and the board's row (waitShort); when the wait runs past the end of
+ * service, the warning the party's email gives too, so the host says what it will read.
  */
 function plainQuote(j: JoinResult, timeZone: string): string {
-  const wait = typeof j.quotedWaitMinutes === 'number' ? `, about ${duration(j.quotedWaitMinutes)}` : '';
+  const wait = typeof j.quotedWaitMinutes === 'number' ? `, quoted ~${waitShort(j.quotedWaitMinutes)} (approx)` : '';
   const end =
     j.pastServiceEnd && j.serviceEndsAt
       ? ` Service ends at ${localTime(j.serviceEndsAt, timeZone)}, before this wait is over: we may not be able to seat them.`

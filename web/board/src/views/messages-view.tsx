@@ -32,9 +32,16 @@ const STATUS_WORDS: Record<Message['status'], string> = {
   failed: 'not delivered',
 };
 
+/** Said of a message no provider will take: "not sent yet" read as if it were on its way. */
+const NO_PROVIDER_WORDS: Record<Message['channel'], string> = {
+  sms: 'will not be sent: no text message provider is set up, so texts are only recorded here',
+  email: 'will not be sent: no email provider is set up, so emails are only recorded here',
+};
+
 function statusInWords(m: Message): string {
   // A reason it will never be sent says so itself ("not sent: a sandbox venue's messages…").
   if (m.notSentReason && !m.failureReason) return m.notSentReason;
+  if (m.noProvider && m.status === 'recorded') return NO_PROVIDER_WORDS[m.channel];
   const word = STATUS_WORDS[m.status];
   return `${m.failureReason ? `${word}: ${m.failureReason}` : word}${m.notSentReason ? ` (${m.notSentReason})` : ''}`;
 }
