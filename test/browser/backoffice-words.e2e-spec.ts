@@ -145,6 +145,8 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     expect((first.body as { outcome: string }).outcome).toBe('invited');
     const p = await open(SIZES[0], 'staff');
     const form = p.getByTestId('add-member');
+    // The open invitations are read with the tab: the form knows Pat's role once they are listed.
+    await p.locator(`[data-testid=invitation][data-email="${email}"]`).waitFor();
     await form.locator('input[type=email]').fill(email);
     // The form starts on the role of the open invitation; the manager picks host on purpose here.
     expect(await form.getByTestId('add-member-role').inputValue()).toBe('manager');
