@@ -6,11 +6,11 @@ import {
   Clock,
   DomainException,
   ErrorCode,
-  requestContext,
+  limitAddress,
   mayGrant,
+  type Role,
   roleRank,
   TransactionRunner,
-  type Role,
   type Tx,
 } from '@hostboard/core';
 import { OutboxWriter } from '@hostboard/outbox';
@@ -129,7 +129,7 @@ export class InvitationService {
    * person already holds there) and answers a fresh session.
    */
   async claim(token: string, password: string, currentPassword?: string): Promise<SessionView> {
-    const addressKey = `invitation:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    const addressKey = `invitation:ip:${limitAddress()}`;
     await this.limiter.attempt([addressKey]);
     const found = SECRET_TOKEN_SHAPE.test(token)
       ? await this.tx.read((manager) => this.invitations.findByTokenHash(manager, hashSecret(token)))
