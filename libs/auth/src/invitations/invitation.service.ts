@@ -71,6 +71,15 @@ export class InvitationService {
     const token = newSecretToken();
     const delivery: InvitationDelivery = this.config.SMTP_URL ? 'email' : 'in-person';
     const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
+    // A newer invitation replaces the open one, which ends it: only for one who may cancel it. A
+    // manager inviting as host the person the owner invited as manager ended the owner's link.
+    const open = await this.invitations.findOpen(manager, input.venueId, input.user.id, now);
+    if (open) {
+      const actorRole = await this.memberships.roleOf(manager, input.venueId, input.invitedBy);
+      if (!mayGrant(actorRole, open.role)) {
+        throw DomainException.forbidden(`A ${actorRole ?? 'non-member'} cannot replace an invitation to the ${open.role} role.`);
+      }
+    }
     await this.invitations.endOpen(manager, input.venueId, input.user.id, now, 'replaced');
     await holdBackInvitationEmail(this.outbox, manager, input.venueId, input.user.email);
     const id = randomUUID();
