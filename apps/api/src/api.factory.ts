@@ -76,7 +76,13 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   SwaggerModule.setup('docs', app, () =>
     SwaggerModule.createDocument(app, new DocumentBuilder().setTitle('hostboard').setVersion('1').addBearerAuth().build()),
   );
-  app.useWebSocketAdapter(new BoardIoAdapter(app, { allowedOrigins: config.boardAllowedOrigins, redisUrl: config.REDIS_URL }));
+  app.useWebSocketAdapter(
+    new BoardIoAdapter(app, {
+      allowedOrigins: config.boardAllowedOrigins,
+      redisUrl: config.REDIS_URL,
+      jobsPrefix: config.JOBS_PREFIX,
+    }),
+  );
   // After a signal's shutdown, exit (not Nest's default of raising the signal again): a process
   // killed by the signal never runs its 'exit' handlers, and pino's is the one that writes the
   // buffered log lines, the last requests' and the shutdown's among them.

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/com
 import { Emitter } from '@socket.io/redis-emitter';
 import type { Redis } from 'ioredis';
 import { AppConfig, disconnectRedis, publisherRedis } from '@hostboard/core';
+import { boardChannelKey } from './board-channel.js';
 import { BoardPublisher } from './board-publisher.js';
 
 /**
@@ -22,7 +23,7 @@ export class BoardEmitterRelay implements OnModuleInit, OnModuleDestroy {
     if (!this.config.REDIS_URL) return;
     // Fails fast while Redis is down, its rejections handled: a lost push is repaired by the boards' resync.
     this.redis = publisherRedis(this.config.REDIS_URL, 'emitter relay');
-    const emitter = new Emitter(this.redis).of('/board');
+    const emitter = new Emitter(this.redis, { key: boardChannelKey(this.config.JOBS_PREFIX) }).of('/board');
     this.unsubscribe = this.publisher.subscribe((e) => emitter.to(`venue:${e.venueId}`).emit('board.event', e));
   }
 

@@ -6,11 +6,11 @@ import {
   Clock,
   DomainException,
   ErrorCode,
-  requestContext,
+  limitAddress,
   mayGrant,
+  type Role,
   roleRank,
   TransactionRunner,
-  type Role,
   type Tx,
 } from '@hostboard/core';
 import { OutboxWriter } from '@hostboard/outbox';
@@ -71,6 +71,15 @@ export class InvitationService {
     const token = newSecretToken();
     const delivery: InvitationDelivery = this.config.SMTP_URL ? 'email' : 'in-person';
     const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
+    // A newer invitation replaces the open one, which ends it: only for one who may cancel it. A
+    // manager inviting as host the person the owner invited as manager ended the owner's link.
+    const open = await this.invitations.findOpen(manager, input.venueId, input.user.id, now);
+    if (open) {
+      const actorRole = await this.memberships.roleOf(manager, input.venueId, input.invitedBy);
+      if (!mayGrant(actorRole, open.role)) {
+        throw DomainException.forbidden(`A ${actorRole ?? 'non-member'} cannot replace an invitation to the ${open.role} role.`);
+      }
+    }
     await this.invitations.endOpen(manager, input.venueId, input.user.id, now, 'replaced');
     await holdBackInvitationEmail(this.outbox, manager, input.venueId, input.user.email);
     const id = randomUUID();
@@ -129,7 +138,7 @@ export class InvitationService {
    * person already holds there) and answers a fresh session.
    */
   async claim(token: string, password: string, currentPassword?: string): Promise<SessionView> {
-    const addressKey = `invitation:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    const addressKey = `invitation:ip:${limitAddress()}`;
     await this.limiter.attempt([addressKey]);
     const found = SECRET_TOKEN_SHAPE.test(token)
       ? await this.tx.read((manager) => this.invitations.findByTokenHash(manager, hashSecret(token)))
@@ -137,7 +146,12 @@ export class InvitationService {
     if (!found || found.endedAt || this.clock.now().getTime() >= found.expiresAt.getTime()) throw invalid();
     const user = await this.tx.read((manager) => this.users.findById(manager, found.userId));
     if (!user) throw invalid();
-    if (found.delivery === 'in-person' && found.accountExisted) {
+    // Judged by the account as it is now, not as it was when the link was made: a link sent while
+    // the email had no password yet (no account, or another venue's unclaimed invitation) is still
+    // in its inviter's hands after the holder has chosen a password elsewhere, and claiming it would
+    // set a password of the inviter's choosing and end the holder's sessions.
+    const needsCurrentPassword = found.delivery === 'in-person' && (found.accountExisted || user.passwordHash !== null);
+    if (needsCurrentPassword) {
       // The inviter holds this link and may try passwords with it: each try counts as a failed
       // sign-in of the account would, so the link is no way around the login limits.
       if (currentPassword === undefined || !(await this.auth.checkPasswordOf(user, currentPassword))) {
@@ -163,6 +177,10 @@ export class InvitationService {
       const { manager } = tx;
       const invitation = await this.invitations.lockByTokenHash(manager, found.tokenHash);
       if (!invitation || invitation.endedAt) throw invalid();
+      // The password checked above (or its absence) is still the account's: a password chosen in
+      // between, through another link, is not overwritten by a claim that never had to give it.
+      const holder = await this.users.lockById(manager, invitation.userId);
+      if (!holder || holder.passwordHash !== user.passwordHash) throw invalid();
       // The link grants what its issuer could grant: a manager removed (or made a host) since sending
       // it leaves no working link behind that the owner cannot see.
       if (!mayGrant(await this.memberships.roleOf(manager, invitation.venueId, invitation.invitedBy), invitation.role)) {

@@ -69,6 +69,19 @@ export class StaffInvitationRepository {
     return rows[0] ?? null;
   }
 
+  /** The open invitation of a user to a venue (not ended, not expired at `now`), locked, or null. */
+  findOpen(tx: EntityManager, venueId: string, userId: string, now: Date): Promise<StaffInvitation | null> {
+    return tx
+      .createQueryBuilder(StaffInvitation, 'i')
+      .setLock('pessimistic_write')
+      .where('i.venue_id = :venueId AND i.user_id = :userId AND i.ended_at IS NULL AND i.expires_at > :now', {
+        venueId,
+        userId,
+        now,
+      })
+      .getOne();
+  }
+
   /** Ends the open invitations of a user to a venue (a newer one replaces them; a removal cancels them). */
   async endOpen(tx: EntityManager, venueId: string, userId: string, at: Date, reason: InvitationEndReason): Promise<void> {
     await tx

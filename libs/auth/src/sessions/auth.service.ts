@@ -5,9 +5,9 @@ import {
   Clock,
   DomainException,
   ErrorCode,
-  requestContext,
-  TransactionRunner,
+  limitAddress,
   type Role,
+  TransactionRunner,
   type Tx,
 } from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
@@ -55,7 +55,7 @@ export class AuthService {
 
   async login(emailInput: string, password: string): Promise<SessionView> {
     const email = normaliseEmail(emailInput);
-    const ip = requestContext.current()?.ip ?? 'unknown';
+    const ip = limitAddress();
     const { slowdownMs } = await this.limiter.attempt(email, ip);
     if (slowdownMs > 0) await new Promise((resolve) => setTimeout(resolve, slowdownMs));
     const user = await this.tx.run(({ manager }) => this.users.findByEmail(manager, email));
@@ -202,7 +202,7 @@ export class AuthService {
    * login limits to the same answer.
    */
   async checkPasswordOf(user: StaffUser, password: string): Promise<boolean> {
-    const ip = requestContext.current()?.ip ?? 'unknown';
+    const ip = limitAddress();
     const { slowdownMs } = await this.limiter.attempt(user.email, ip);
     if (slowdownMs > 0) await new Promise((resolve) => setTimeout(resolve, slowdownMs));
     const ok = await this.hasher.verify(user.passwordHash ?? undefined, password);

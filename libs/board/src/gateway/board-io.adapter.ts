@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { IncomingMessage } from 'node:http';
 import type { Server, ServerOptions } from 'socket.io';
 import { disconnectRedis, publisherRedis, subscriberRedis, withTimeout } from '@hostboard/core';
+import { boardChannelKey } from '../board-channel.js';
 
 /** Board socket messages larger than this are refused. */
 export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -12,14 +13,15 @@ export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
 /**
  * socket.io for the board: messages capped at 64 KB, handshakes only from the api's own origin or
  * an allowed one, and with REDIS_URL the Redis adapter, so an event emitted by any api process
- * reaches boards held by every api process (while Redis is down, only the boards of the emitting one).
+ * reaches boards held by every api process of this deployment (its channel is under JOBS_PREFIX; while
+ * Redis is down, only the boards of the emitting one).
  */
 export class BoardIoAdapter extends IoAdapter {
   private readonly clients: Redis[] = [];
 
   constructor(
     app: INestApplicationContext,
-    private readonly options: { allowedOrigins: string[]; redisUrl?: string },
+    private readonly options: { allowedOrigins: string[]; redisUrl?: string; jobsPrefix: string },
   ) {
     super(app);
   }
@@ -37,7 +39,7 @@ export class BoardIoAdapter extends IoAdapter {
       const pub = publisherRedis(this.options.redisUrl, 'board publisher');
       const sub = subscriberRedis(this.options.redisUrl, 'board subscriber');
       this.clients.push(pub, sub);
-      server.adapter(createAdapter(pub, sub));
+      server.adapter(createAdapter(pub, sub, { key: boardChannelKey(this.options.jobsPrefix) }));
     }
     return server;
   }

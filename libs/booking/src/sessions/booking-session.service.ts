@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { requestContext, TransactionRunner } from '@hostboard/core';
+import { limitAddress, TransactionRunner } from '@hostboard/core';
 import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { Reservation, TableAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
 // The same generic TOKEN_INVALID as a bad queue token: nothing tells which credential space was tried.
@@ -32,7 +32,7 @@ export class BookingSessionService {
 
   /** Past the address's limit, only a link that opens a session is answered other than RATE_LIMITED (`secretCheck`). */
   exchange(link: string): Promise<{ sessionToken: string; reservationId: string; expiresAt: string }> {
-    const addressKey = `booking-link:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    const addressKey = `booking-link:ip:${limitAddress()}`;
     return this.limiter.secretCheck([addressKey], () => this.open(link));
   }
 

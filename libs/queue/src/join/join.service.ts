@@ -5,8 +5,8 @@ import {
   DomainException,
   ErrorCode,
   HistoryWriter,
+  limitAddress,
   readTogether,
-  requestContext,
   TransactionRunner,
   type Tx,
 } from '@hostboard/core';
@@ -100,7 +100,7 @@ export class JoinService {
 
   /** Anyone, by slug: an unknown or unpublished venue is the same plain NOT_FOUND. */
   async publicJoin(slug: string, input: JoinInput): Promise<JoinResult> {
-    await this.limiter.fromAddress(requestContext.current()?.ip ?? 'unknown');
+    await this.limiter.fromAddress(limitAddress());
     const found = await this.tx.run(({ manager }) => this.venues.findBySlug(manager, slug));
     // The request is checked before the venue's guards; an unknown or unpublished venue reads phones
     // as international only, which tells an outsider nothing about it.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, limitAddress, TransactionRunner } from '@hostboard/core';
 import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
@@ -50,7 +50,7 @@ export class QueueSessionService {
    * is used under the venue lock by a guarded UPDATE: of two racing exchanges, one opens a session.
    */
   exchange(token: string): Promise<OpenedSession> {
-    const addressKey = `queue-token:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    const addressKey = `queue-token:ip:${limitAddress()}`;
     return this.limiter.secretCheck([addressKey], () => this.open(token));
   }
 

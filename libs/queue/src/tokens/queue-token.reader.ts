@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { requestContext, TransactionRunner } from '@hostboard/core';
+import { limitAddress, TransactionRunner } from '@hostboard/core';
 import { AttemptLimiter, hashSecret, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { tokenInvalid } from '../sessions/queue-session.service.js';
@@ -22,7 +22,7 @@ export class QueueTokenReader {
 
   /** The open token's entry (not used, not replaced, strictly before its expiry), or TOKEN_INVALID. */
   entryOf(token: string): Promise<{ venueId: string; entryId: string }> {
-    const addressKey = `queue-status:ip:${requestContext.current()?.ip ?? 'unknown'}`;
+    const addressKey = `queue-status:ip:${limitAddress()}`;
     return this.limiter.secretCheck([addressKey], () => this.read(token));
   }
 
