@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { requestContext } from './request-context.js';
 
 /**
@@ -6,34 +6,17 @@ import { requestContext } from './request-context.js';
  * joins): an IPv4 address as it is, also when it reaches an IPv6 socket as `::ffff:192.0.2.1`; an
  * IPv6 address by its /64, the block one subscriber is given (a home line, a phone, a cloud server).
  * Counted per full IPv6 address, a client changing the last 64 bits of its address at each request
- * met no per-address limit at all. Logs and the audit keep the full address.
+ * met no per-address limit at all. Logs and the audit keep the full address. Parsed by ipaddr.js
+ * (already Fastify's, through proxy-addr).
  */
 export function limitAddress(ip: string | undefined = requestContext.current()?.ip): string {
   if (ip === undefined || ip === '') return 'unknown';
   const address = ip.replace(/%.*$/, ''); // a zone (fe80::1%eth0) names the interface, not the host
-  if (isIP(address) !== 6) return ip;
-  const groups = ipv6Groups(address.toLowerCase());
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [hi = 0, lo = 0] = groups.slice(6);
-    return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  }
-  return `${groups
+  if (!ipaddr.IPv6.isValid(address)) return ip;
+  const v6 = ipaddr.IPv6.parse(address);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
+  return `${v6.parts
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 read as two groups). */
-function ipv6Groups(address: string): number[] {
-  let s = address;
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    s = `${s.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = s.split('::');
-  const front = head === '' ? [] : head.split(':');
-  const back = tail === undefined || tail === '' ? [] : tail.split(':');
-  const missing = tail === undefined ? 0 : 8 - front.length - back.length;
-  return [...front, ...Array<string>(missing).fill('0'), ...back].map((g) => parseInt(g, 16));
 }
