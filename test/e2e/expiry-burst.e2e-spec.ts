@@ -183,6 +183,8 @@ describe('a burst of offers falling due together', () => {
           body: [`Hello ${name},`, '', ...said, `Your queue page: ${PUBLIC_URL}/q/`].join('\n'),
           createdAt: now,
           status: 'recorded',
+          // This test app has no email or text provider set up: the Messages tab says so.
+          noProvider: true,
           entryId: o.entryId,
           reservationId: o.reservationId,
           partyName: name,
@@ -196,6 +198,8 @@ describe('a burst of offers falling due together', () => {
           body: ['The Test Kitchen:', ...said, `Your queue page: ${PUBLIC_URL}/q/`].join(' ').replace('—', '-'),
           createdAt: now,
           status: 'recorded',
+          // This test app has no email or text provider set up: the Messages tab says so.
+          noProvider: true,
           entryId: o.entryId,
           reservationId: o.reservationId,
           partyName: name,
