@@ -53,6 +53,22 @@ function schedulerContract(make: () => Promise<JobScheduler>): void {
     expect(runs).toHaveLength(1);
   });
 
+  it('scheduleMany adds a batch, each job once at its time, leaving an id already pending as it is', async () => {
+    runs.length = 0;
+    const pending = randomUUID();
+    await scheduler.schedule('idempotency-purge', {}, { jobId: pending, runAt: new Date(Date.now() + 300) });
+    const due = Date.now() + 300;
+    await scheduler.scheduleMany([
+      { name: 'idempotency-purge', payload: {}, options: { jobId: pending, runAt: new Date(due) } },
+      { name: 'idempotency-purge', payload: {}, options: { jobId: randomUUID(), runAt: new Date(due) } },
+      { name: 'idempotency-purge', payload: {}, options: { jobId: randomUUID(), runAt: new Date(Date.now() - 1000) } },
+    ]);
+    await waitFor(() => runs.length >= 3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(runs).toHaveLength(3);
+    expect(runs.filter((t) => t >= due - 5)).toHaveLength(2);
+  });
+
   it('refuses a job id BullMQ cannot store', async () => {
     await expect(scheduler.schedule('idempotency-purge', {}, { jobId: 'a:b', runAt: new Date() })).rejects.toThrow(
       /invalid job id/,

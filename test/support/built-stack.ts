@@ -33,29 +33,35 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A redis-server of the test's own (nothing on disk), answering PING before this resolves. */
+/**
+ * A redis-server of the test's own (nothing on disk), answering PING before this resolves. `stop`
+ * kills it (-9); `start` runs a new one on the same port, empty, as a restarted Redis here is.
+ */
 export async function privateRedis(
   extra: string[] = [],
-): Promise<{ port: number; url: string; cli(...args: string[]): string; stop(): void }> {
+): Promise<{ port: number; url: string; cli(...args: string[]): string; stop(): void; start(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra],
-    {
-      stdio: 'ignore',
-    },
-  );
   const cli = (...args: string[]): string =>
     execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  for (let i = 0; i < 100; i++) {
-    try {
-      if (cli('ping') === 'PONG') break;
-    } catch {
-      // not up yet
+  let child: ChildProcess | undefined;
+  const start = async (): Promise<void> => {
+    // A killed server may still hold the port for a moment.
+    const last = child;
+    if (last && last.exitCode === null && last.signalCode === null) await new Promise((r) => last.once('exit', r));
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra], {
+      stdio: 'ignore',
+    });
+    for (let i = 0; i < 100; i++) {
+      try {
+        if (cli('ping') === 'PONG') break;
+      } catch {
+        // not up yet
+      }
+      await sleep(50);
     }
-    await sleep(50);
-  }
-  return { port, url: `redis://127.0.0.1:${port}`, cli, stop: () => void child.kill('SIGKILL') };
+  };
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, cli, stop: () => void child?.kill('SIGKILL'), start };
 }
 
 /** A PostgreSQL cluster of the test's own (initdb into a temporary folder), stopped and started at will. */

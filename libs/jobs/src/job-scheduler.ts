@@ -8,12 +8,35 @@ export interface ScheduleOptions {
   runAt: Date;
 }
 
+/** One job of a batch for `scheduleMany`. */
+export type ScheduledJob = { [N in JobName]: { name: N; payload: JobPayloads[N]; options: ScheduleOptions } }[JobName];
+
 /**
  * The jobs interface. BullMQ on Redis when REDIS_URL is set; an in-process runner on timers
  * otherwise. Domain modules schedule through it and register handlers with it; neither knows which.
  */
 export abstract class JobScheduler {
   abstract schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void>;
+
+  /**
+   * Schedules a batch (BullMQ: a few round trips for thousands, not one each); ids already pending are
+   * left as they are. Unlike `schedule`, it waits for the store: it is for background work.
+   */
+  async scheduleMany(jobs: ScheduledJob[]): Promise<void> {
+    for (const job of jobs) await this.schedule(job.name, job.payload, job.options);
+  }
+
+  /**
+   * Registers work to run when the job store comes back after it was lost: a Redis restarted here
+   * keeps nothing, so every delayed job may be gone. A domain module re-schedules its pending jobs
+   * from the database under the same ids (idempotent where a job survived). Run by the processes that
+   * consume jobs; the in-process runner loses its jobs only with its process, so it never runs it.
+   */
+  onStoreReturned(rearm: () => Promise<void>): void {
+    this.rearms.push(rearm);
+  }
+
+  protected readonly rearms: Array<() => Promise<void>> = [];
 
   /** Removes a pending job; true if one was pending. */
   abstract cancel(jobId: string): Promise<boolean>;

@@ -12,7 +12,7 @@ import {
   withTimeout,
   type Metrics,
 } from '@hostboard/core';
-import { counted, JobScheduler, type ScheduleOptions } from '../job-scheduler.js';
+import { counted, JobScheduler, type ScheduledJob, type ScheduleOptions } from '../job-scheduler.js';
 import { FailureLog } from '../failure-log.js';
 import { RefusedJobsLog } from '../refused-jobs-log.js';
 import type { SweepHealth } from '../sweep-health.js';
@@ -54,6 +54,9 @@ export const SCHEDULE_TIMEOUT_MS = 750;
 export const WORKER_CONCURRENCY = 256;
 /** How often Redis is probed while it refuses jobs, to report when it takes them again. */
 const REFUSAL_PROBE_MS = 5000;
+/** Jobs per round trip of scheduleMany, and how long each may take. */
+const BULK_ADD = 500;
+const BULK_ADD_TIMEOUT_MS = 5000;
 /** How long a shutdown waits for BullMQ to close gracefully before forcing it (Redis may be away). */
 const STOP_TIMEOUT_MS = 3000;
 
@@ -61,7 +64,8 @@ const STOP_TIMEOUT_MS = 3000;
  * Jobs on BullMQ: delayed jobs keyed by id, repeating jobs as job schedulers, a worker where consuming.
  * Redis may be away at any moment: producing fails within SCHEDULE_TIMEOUT_MS (the safety-net sweep
  * expires what a lost job would have), the worker waits and reconnects by itself, and the job
- * schedulers, which a restarted Redis has forgotten, are upserted again at every reconnect.
+ * schedulers, which a restarted Redis has forgotten, are upserted again at every reconnect; when Redis
+ * returns after a loss, the domain modules' re-arms (onStoreReturned) re-queue their delayed jobs.
  */
 @Injectable()
 export class BullmqScheduler extends JobScheduler {
@@ -102,6 +106,19 @@ export class BullmqScheduler extends JobScheduler {
     await this.counted('schedule', () =>
       withTimeout(this.queue.add(name, payload, { jobId, delay }), SCHEDULE_TIMEOUT_MS, 'scheduling a job'),
     );
+  }
+
+  /** In batches of BULK_ADD, each one round trip (ids already there are left as they are). */
+  override async scheduleMany(jobs: ScheduledJob[]): Promise<void> {
+    for (let i = 0; i < jobs.length; i += BULK_ADD) {
+      const now = this.clock.now().getTime();
+      const batch = jobs.slice(i, i + BULK_ADD).map(({ name, payload, options }) => ({
+        name,
+        data: payload,
+        opts: { jobId: assertJobId(options.jobId), delay: Math.max(0, options.runAt.getTime() - now) },
+      }));
+      await withTimeout(this.queue.addBulk(batch), BULK_ADD_TIMEOUT_MS, `adding ${batch.length} jobs`);
+    }
   }
 
   async cancel(jobId: string): Promise<boolean> {
@@ -172,23 +189,32 @@ export class BullmqScheduler extends JobScheduler {
     if (this.queueRedis.status === 'ready') {
       await this.upsertSchedulers().catch((err: Error) => this.logger.warn(`job schedulers not created yet: ${err.message}`));
     }
-    // A Redis that restarted has forgotten the schedulers: create them again at every reconnect, and
-    // try again each second while that fails (a Redis just back may refuse or time out the first
-    // writes; CI once saw the schedulers missing after a restart, with no later reconnect to retry).
+    // A Redis that restarted has forgotten the schedulers and every delayed job: at each return (a
+    // 'ready' after an error or a close; a worker started during an outage counts too), create the
+    // schedulers again and run the domain modules' re-arms (onStoreReturned), each tried again each
+    // second while it fails (a Redis just back may refuse or time out the first writes; CI once saw
+    // the schedulers missing after a restart, with no later reconnect to retry).
+    let lost = this.redisLost;
     let readies = 0;
+    this.queueRedis.on('error', () => (lost = true));
+    this.queueRedis.on('close', () => (lost = true));
     this.queueRedis.on('ready', () => {
+      const returned = lost;
+      lost = false;
       const reconnect = ++readies;
-      const attempt = (tries: number): void => {
+      const retried = (what: string, work: () => Promise<void>, tries = 1): void => {
         if (reconnect !== readies || this.stopped || this.queueRedis.status !== 'ready') return;
-        this.upsertSchedulers().then(
-          () => reconnect > 1 && this.logger.log('job schedulers re-created after Redis returned'),
-          (err: Error) => {
-            this.logger.warn(`job schedulers not re-created (${tries} tries): ${err.message}`);
-            if (tries < 30) setTimeout(() => attempt(tries + 1), 1000).unref();
-          },
-        );
+        work().catch((err: Error) => {
+          // A database outage meanwhile is logged once by the database watch, not at each try.
+          if (!databaseUnreachable(err)) this.logger.warn(`${what} (${tries} tries): ${err.message}`);
+          if (tries < 30) setTimeout(() => retried(what, work, tries + 1), 1000).unref();
+        });
       };
-      attempt(1);
+      retried('job schedulers not re-created', async () => {
+        await this.upsertSchedulers();
+        if (returned) this.logger.log('job schedulers re-created after Redis returned');
+      });
+      if (returned) for (const rearm of this.rearms) retried('jobs not re-queued after Redis returned', rearm);
     });
     this.worker = new Worker(
       QUEUE_NAME,

@@ -62,6 +62,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
       }
       return 'skipped';
     });
+    this.scheduler.onStoreReturned(() => this.requeueLive());
     this.scheduler.handle('safety-sweep', async () => {
       const now = this.clock.now();
       const due: Array<{ venue_id: string }> = await this.tx.run((t) =>
@@ -102,6 +103,30 @@ export class OfferExpiryHandlers implements OnModuleInit {
       if (venues.size > 0) this.logger.log(`safety sweep visited ${venues.size} venue(s) with due offers or ended days`);
       return venues.size > 0 ? 'done' : 'skipped';
     });
+  }
+
+  /**
+   * After Redis returned (a restarted one has lost every delayed job): the expiry job of every live
+   * offer of a live venue again, under its id, so each expires at its deadline rather than at the next
+   * safety sweep (up to SAFETY_SWEEP_MS late, its table shown held meanwhile). One query (the live
+   * offers' partial index), added in batches; a job that survived is left as it is, and an offer past
+   * its deadline gets a job due now. The handler expires nothing early and nothing twice.
+   */
+  private async requeueLive(): Promise<void> {
+    const live: Array<{ id: string; venue_id: string; expires_at: Date }> = await this.tx.read((m) =>
+      m.query(
+        `SELECT o.id, o.venue_id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
+          WHERE o.state = 'live' AND NOT v.sandbox`,
+      ),
+    );
+    await this.scheduler.scheduleMany(
+      live.map((o) => ({
+        name: 'offer-expiry' as const,
+        payload: { venueId: o.venue_id, offerId: o.id },
+        options: { jobId: o.id, runAt: o.expires_at },
+      })),
+    );
+    this.logger.log(`re-queued ${live.length} offer expiries after Redis returned`);
   }
 
   /**
