@@ -93,6 +93,25 @@ describe('in-process jobs (no Redis)', () => {
     expect(ran).toBe(0);
     await s.stop();
   });
+
+  it('runs the re-arms at start: a restarted process lost its timers with the last one', async () => {
+    const s = new InProcessScheduler(new SystemClock(), { repeating: false });
+    const ran: string[] = [];
+    s.handle('idempotency-purge', async () => {
+      ran.push('job');
+      return 'done';
+    });
+    const whys: string[] = [];
+    // As the offer module does: its pending jobs again, from the database, when the store may have lost them.
+    s.onStoreReturned(async (why) => {
+      whys.push(why);
+      await s.schedule('idempotency-purge', {}, { jobId: randomUUID(), runAt: new Date() });
+    });
+    await s.start();
+    expect(whys).toEqual(['at start']);
+    await waitFor(() => ran.length === 1);
+    await s.stop();
+  });
 });
 
 describeWithRedis('BullMQ needs a Redis server')('BullMQ jobs on Redis', () => {

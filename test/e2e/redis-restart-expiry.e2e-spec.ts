@@ -47,11 +47,12 @@ describeHere('Redis restarted under the built api and worker: offer expiry', () 
   let api: BuiltProcess | undefined;
   let worker: BuiltProcess | undefined;
   let base = '';
+  let env: Record<string, string> = {};
 
   beforeAll(async () => {
     postgres = await privatePostgres();
     redis = await privateRedis();
-    const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, JOBS_PREFIX: 'redis-restart' };
+    env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, JOBS_PREFIX: 'redis-restart' };
     const started = await builtApi(env);
     api = started.proc;
     base = started.base;
@@ -64,11 +65,10 @@ describeHere('Redis restarted under the built api and worker: offer expiry', () 
     postgres?.remove();
   });
 
-  it('the worker re-queues every live offer’s expiry job: each expires within 2 s of its deadline, none early, each once', async () => {
-    // Deadlines 3 s apart, two offers each: the 15 s sweeps (the worker's timer and BullMQ's) can
-    // land within 2 s after at most two of them, so without the re-queued jobs some are late.
+  /** Two offers at each of four live venues, one per hold length (seconds). */
+  async function twoOffersEach(holds: number[]): Promise<string[]> {
     const offers: string[] = [];
-    for (const hold of [20, 23, 26, 29]) {
+    for (const hold of holds) {
       const { token, venueId } = await ownerVenue(base, hold);
       for (let i = 0; i < 2; i++)
         expect((await call(base, 'POST', `/v1/venues/${venueId}/queue`, { name: `R${i}`, partySize: 1 }, token)).status).toBe(
@@ -80,16 +80,11 @@ describeHere('Redis restarted under the built api and worker: offer expiry', () 
         offers.push((r.body['offer'] as { id: string }).id);
       }
     }
-    const from = worker!.mark;
-    redis.stop();
-    await sleep(1000);
-    await redis.start();
-    await waitFor(
-      () => worker!.lines('Redis reachable again', from).some((l) => l.includes('"context":"Redis job queue"')),
-      15_000,
-      `the worker to see Redis again:\n${worker!.out.slice(from)}`,
-    );
+    return offers;
+  }
 
+  /** Waits past the last deadline: every offer expired once, none before its deadline, none more than ON_TIME_MS after. */
+  async function expectOnTime(offers: string[]): Promise<void> {
     const [{ last }] = await query<{ last: Date }>(
       postgres.url,
       'SELECT max(expires_at) AS last FROM offers WHERE id = ANY($1::uuid[])',
@@ -119,8 +114,37 @@ describeHere('Redis restarted under the built api and worker: offer expiry', () 
       onTime: true,
     });
     expect(rows.map((r) => r.n)).toEqual(offers.map(() => 1));
+  }
+
+  it('the worker re-queues every live offer’s expiry job: each expires within 2 s of its deadline, none early, each once', async () => {
+    // Deadlines 3 s apart, two offers each: the 15 s sweeps (the worker's timer and BullMQ's) can
+    // land within 2 s after at most two of them, so without the re-queued jobs some are late.
+    const offers = await twoOffersEach([20, 23, 26, 29]);
+    const from = worker!.mark;
+    redis.stop();
+    await sleep(1000);
+    await redis.start();
+    await waitFor(
+      () => worker!.lines('Redis reachable again', from).some((l) => l.includes('"context":"Redis job queue"')),
+      15_000,
+      `the worker to see Redis again:\n${worker!.out.slice(from)}`,
+    );
+
+    await expectOnTime(offers);
     expect(worker!.lines(`re-queued ${offers.length} offer expiries after Redis returned`, from)).toHaveLength(1);
     // No warning but the outage's own (no failed re-queue, no failed job).
     expect(worker!.warnings(from).filter((l) => !l.includes('"msg":"Redis unreachable'))).toEqual([]);
   }, 90_000);
+  it('a worker started after Redis restarted while no worker ran re-queues every live offer: each on time, once', async () => {
+    await worker!.stop();
+    // Offers made with no worker running: their jobs wait in Redis, which then restarts empty.
+    const offers = await twoOffersEach([25, 28, 31, 34]);
+    redis.stop();
+    await sleep(1000);
+    await redis.start();
+    worker = await builtWorker(env);
+    await expectOnTime(offers);
+    expect(worker.lines(`re-queued ${offers.length} offer expiries at the worker’s start`)).toHaveLength(1);
+    expect(worker.warnings()).toEqual([]);
+  }, 120_000);
 });

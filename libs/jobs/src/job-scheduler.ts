@@ -27,16 +27,17 @@ export abstract class JobScheduler {
   }
 
   /**
-   * Registers work to run when the job store comes back after it was lost: a Redis restarted here
-   * keeps nothing, so every delayed job may be gone. A domain module re-schedules its pending jobs
-   * from the database under the same ids (idempotent where a job survived). Run by the processes that
-   * consume jobs; the in-process runner loses its jobs only with its process, so it never runs it.
+   * Registers work to run when the job store may have lost jobs: when Redis comes back after it was
+   * lost (a Redis restarted here keeps nothing, so every delayed job may be gone), and when a process
+   * that consumes jobs starts (Redis may have restarted while no worker ran; an in-process runner's
+   * timers died with the last process). A domain module re-schedules its pending jobs from the
+   * database under the same ids (idempotent where a job survived). `why` says which, for its log line.
    */
-  onStoreReturned(rearm: () => Promise<void>): void {
+  onStoreReturned(rearm: (why: string) => Promise<void>): void {
     this.rearms.push(rearm);
   }
 
-  protected readonly rearms: Array<() => Promise<void>> = [];
+  protected readonly rearms: Array<(why: string) => Promise<void>> = [];
 
   /** Removes a pending job; true if one was pending. */
   abstract cancel(jobId: string): Promise<boolean>;

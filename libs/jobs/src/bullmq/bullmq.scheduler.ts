@@ -188,6 +188,12 @@ export class BullmqScheduler extends JobScheduler {
     // worker started during an outage starts at once and serves the database sweeps meanwhile.
     if (this.queueRedis.status === 'ready') {
       await this.upsertSchedulers().catch((err: Error) => this.logger.warn(`job schedulers not created yet: ${err.message}`));
+      // Redis may have restarted while no worker ran (a machine's reboot): this worker cannot tell, so
+      // the domain modules re-arm their jobs as after a return (a job that survived is left as it is).
+      for (const rearm of this.rearms)
+        rearm('at the worker’s start').catch((err: Error) => {
+          if (!databaseUnreachable(err)) this.logger.warn(`jobs not re-queued at start: ${err.message}`);
+        });
     }
     // A Redis that restarted has forgotten the schedulers and every delayed job: at each return (a
     // 'ready' after an error or a close; a worker started during an outage counts too), create the
@@ -195,12 +201,16 @@ export class BullmqScheduler extends JobScheduler {
     // second while it fails (a Redis just back may refuse or time out the first writes; CI once saw
     // the schedulers missing after a restart, with no later reconnect to retry).
     let lost = this.redisLost;
+    // Not connected yet at start: the first 'ready' re-arms as the start would have (below).
+    let atStart = this.queueRedis.status !== 'ready';
     let readies = 0;
     this.queueRedis.on('error', () => (lost = true));
     this.queueRedis.on('close', () => (lost = true));
     this.queueRedis.on('ready', () => {
       const returned = lost;
+      const why = returned ? 'after Redis returned' : atStart ? 'at the worker’s start' : null;
       lost = false;
+      atStart = false;
       const reconnect = ++readies;
       const retried = (what: string, work: () => Promise<void>, tries = 1): void => {
         if (reconnect !== readies || this.stopped || this.queueRedis.status !== 'ready') return;
@@ -214,7 +224,7 @@ export class BullmqScheduler extends JobScheduler {
         await this.upsertSchedulers();
         if (returned) this.logger.log('job schedulers re-created after Redis returned');
       });
-      if (returned) for (const rearm of this.rearms) retried('jobs not re-queued after Redis returned', rearm);
+      if (why !== null) for (const rearm of this.rearms) retried(`jobs not re-queued ${why}`, () => rearm(why));
     });
     this.worker = new Worker(
       QUEUE_NAME,

@@ -47,6 +47,11 @@ export class InProcessScheduler extends JobScheduler {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    // The timers of the last process died with it: the domain modules re-arm their jobs (an offer's
+    // expiry at its deadline, not at the next safety sweep up to 15 s later).
+    // Awaited: one read of the database, done before the app answers (and before a test closes it).
+    for (const rearm of this.rearms)
+      await rearm('at start').catch((err: Error) => this.logger.warn(`jobs not re-armed at start: ${err.message}`));
     for (const { name, everyMs } of this.options.repeating === false ? [] : REPEATING) {
       const timer = setInterval(() => void this.run(name, {}), everyMs);
       timer.unref();

@@ -62,7 +62,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
       }
       return 'skipped';
     });
-    this.scheduler.onStoreReturned(() => this.requeueLive());
+    this.scheduler.onStoreReturned((why) => this.requeueLive(why));
     this.scheduler.handle('safety-sweep', async () => {
       const now = this.clock.now();
       const due: Array<{ venue_id: string }> = await this.tx.run((t) =>
@@ -112,7 +112,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * offers' partial index), added in batches; a job that survived is left as it is, and an offer past
    * its deadline gets a job due now. The handler expires nothing early and nothing twice.
    */
-  private async requeueLive(): Promise<void> {
+  private async requeueLive(why: string): Promise<void> {
     const live: Array<{ id: string; venue_id: string; expires_at: Date }> = await this.tx.read((m) =>
       m.query(
         `SELECT o.id, o.venue_id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
@@ -126,7 +126,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
         options: { jobId: o.id, runAt: o.expires_at },
       })),
     );
-    this.logger.log(`re-queued ${live.length} offer expiries after Redis returned`);
+    if (live.length > 0) this.logger.log(`re-queued ${live.length} offer expiries ${why}`);
   }
 
   /**
