@@ -100,6 +100,19 @@ d('the Messages tab and its filters, in Chromium', () => {
       `[...document.querySelectorAll('[data-testid=message]')].map((m) => ({ id: m.dataset.id, status: m.dataset.status, to: m.querySelector('[data-testid=message-to]').textContent }))`,
     ) as Promise<Array<{ id: string; status: string; to: string }>>;
 
+  /**
+   * Polls an expression with page.evaluate until it holds. Not waitForFunction: its string predicate
+   * is run through eval inside the page, which the page's CSP (no 'unsafe-eval') refused in a CI run;
+   * page.evaluate goes through the DevTools protocol, which the CSP does not govern.
+   */
+  const until = async (p: Page, expression: string, ms = 15_000): Promise<void> => {
+    const end = Date.now() + ms;
+    while (!(await p.evaluate(expression))) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
   it('older messages of All arriving after Not delivered was chosen are not added to it', async () => {
     const p = await messagesTab();
     const older = await holdOlderPage(p);
@@ -107,7 +120,7 @@ d('the Messages tab and its filters, in Chromium', () => {
     await older.held;
     await p.getByTestId('messages-failed-only').click();
     // The failed one alone, as read for Not delivered (not the All list emptied while it loads).
-    await p.waitForFunction(`document.querySelectorAll('[data-testid=message]').length === 1`);
+    await until(p, `document.querySelectorAll('[data-testid=message]').length === 1`);
     await older.release();
     await screenshot(p, 'messages-filter-changed-while-older-loading');
     expect(await shown(p)).toEqual([{ id: failedId, status: 'failed', to: expect.stringContaining('to Guest') as string }]);
@@ -130,7 +143,8 @@ d('the Messages tab and its filters, in Chromium', () => {
     await older.held;
     await p.getByTestId('messages-recipient').fill('GUEST-7@example.test');
     await p.getByTestId('messages-find').click();
-    await p.waitForFunction(
+    await until(
+      p,
       `(() => { const to = [...document.querySelectorAll('[data-testid=message-to]')].map((e) => e.textContent); return to.length === 2 && to.every((x) => x.includes('Guest 7 (')); })()`,
     );
     await older.release();
