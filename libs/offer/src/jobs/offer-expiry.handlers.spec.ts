@@ -48,6 +48,8 @@ function handlers(venues: Venues, sweepsAtOnce: number, world: World = { schedul
   const registered = new Map<string, Job>();
   const scheduler = {
     handle: (name: string, fn: Job) => registered.set(name, fn),
+    // The re-queue after Redis returned is covered end to end (test/e2e/redis-restart-expiry).
+    onStoreReturned: () => undefined,
     schedule: async (_name: string, payload: unknown, options: { jobId: string; runAt: Date }) => {
       world.scheduled.push({ payload, ...options });
     },
