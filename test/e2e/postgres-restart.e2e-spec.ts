@@ -1,43 +1,22 @@
-import pg from 'pg';
 import { waitFor } from '../support/board-client.js';
 import {
   builtApi,
   builtWorker,
   call,
-  hasPostgresBinaries,
-  hasRedisServer,
   ownerVenue,
   privatePostgres,
   privateRedis,
+  query,
+  sleep,
+  describeWithStack,
   type BuiltProcess,
 } from '../support/built-stack.js';
-
-const describeHere =
-  hasPostgresBinaries && hasRedisServer
-    ? describe
-    : (((name: string, fn: () => void) =>
-        describe.skip(
-          `${name} [skipped: needs PostgreSQL's binaries (initdb, pg_ctl), runuser and redis-server]`,
-          fn,
-        )) as jest.Describe);
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function query<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
 
 /**
  * PostgreSQL stopped and started again under the built api and worker (a PostgreSQL of the test's
  * own): what the operator reads, and what the guests get.
  */
-describeHere('PostgreSQL restarted under the built api and worker', () => {
+describeWithStack('PostgreSQL restarted under the built api and worker', () => {
   let postgres: Awaited<ReturnType<typeof privatePostgres>>;
   let redis: Awaited<ReturnType<typeof privateRedis>>;
   let api: BuiltProcess | undefined;

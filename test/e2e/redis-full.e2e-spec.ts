@@ -1,21 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { freshDatabase, hasServer, type TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/board-client.js';
-import { builtApi, call, OWNER, ownerVenue, privateRedis, type BuiltProcess } from '../support/built-stack.js';
+import {
+  builtApi,
+  call,
+  freePort,
+  hasRedisServer,
+  OWNER,
+  ownerVenue,
+  privateRedis,
+  type BuiltProcess,
+} from '../support/built-stack.js';
 import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
-
-/** A loopback port free now (the private Redis takes it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function timed<T>(send: () => Promise<T>): Promise<{ ms: number; res: T }> {
   const t0 = performance.now();
@@ -37,7 +36,6 @@ async function fillUntilRefused(redis: Redis, size: number): Promise<number> {
   throw new Error('Redis never refused a write');
 }
 
-const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 const describeHere =
   hasServer() && hasRedisServer
     ? describe

@@ -1,37 +1,16 @@
-import pg from 'pg';
 import { waitFor } from '../support/board-client.js';
 import {
   builtApi,
   builtWorker,
   call,
-  hasPostgresBinaries,
-  hasRedisServer,
   ownerVenue,
   privatePostgres,
   privateRedis,
+  query,
+  sleep,
+  describeWithStack,
   type BuiltProcess,
 } from '../support/built-stack.js';
-
-const describeHere =
-  hasPostgresBinaries && hasRedisServer
-    ? describe
-    : (((name: string, fn: () => void) =>
-        describe.skip(
-          `${name} [skipped: needs PostgreSQL's binaries (initdb, pg_ctl), runuser and redis-server]`,
-          fn,
-        )) as jest.Describe);
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function query<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
 
 /** How late an offer may expire after its deadline: the job's own latency, not the 15 s safety sweep. */
 const ON_TIME_MS = 2000;
@@ -41,7 +20,7 @@ const ON_TIME_MS = 2000;
  * expiry job is gone with it. The offers must still expire at their deadlines, not at the next
  * safety sweep up to 15 s later, while the board shows their tables held.
  */
-describeHere('Redis restarted under the built api and worker: offer expiry', () => {
+describeWithStack('Redis restarted under the built api and worker: offer expiry', () => {
   let postgres: Awaited<ReturnType<typeof privatePostgres>>;
   let redis: Awaited<ReturnType<typeof privateRedis>>;
   let api: BuiltProcess | undefined;

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -22,7 +23,7 @@ const PG_BIN = PG_VERSIONS[0] ? `/usr/lib/postgresql/${PG_VERSIONS[0]}/bin` : un
 export const hasPostgresBinaries =
   PG_BIN !== undefined && existsSync(`${PG_BIN}/initdb`) && spawnSync('runuser', ['--help']).status === 0;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** A loopback port free now. */
 export async function freePort(): Promise<number> {
@@ -220,4 +221,25 @@ export async function ownerVenue(base: string, holdSeconds: number, capacity = 5
   const p = await call(base, 'PATCH', `/v1/venues/${venueId}`, { policy: { holdSeconds } }, token);
   if (p.status !== 200) throw new Error(`policy ${p.status}`);
   return { token, venueId };
+}
+
+/** A describe that runs only where the built stack can start its own PostgreSQL and redis-server, else skips with the reason. */
+export const describeWithStack =
+  hasPostgresBinaries && hasRedisServer
+    ? describe
+    : (((name: string, fn: () => void) =>
+        describe.skip(
+          `${name} [skipped: needs PostgreSQL's binaries (initdb, pg_ctl), runuser and redis-server]`,
+          fn,
+        )) as jest.Describe);
+
+/** One query on a connection of its own (the test reads the stack's database beside the processes). */
+export async function query<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }
