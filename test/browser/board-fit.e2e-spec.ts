@@ -294,4 +294,28 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       await page.context().close();
     }
   });
+
+  it('an open venue says which of two same-named venues it is: beside the name on a tablet, in the menu on a phone, in the tab title', async () => {
+    for (const size of [SIZES[2], SIZES[0]]) {
+      const page = await signedIn(size, owner);
+      await page.click(`[data-venue-id="${twin.id}"]`);
+      await page.getByTestId('title').filter({ hasText: NAME }).waitFor();
+      // Polled with page.title(): the page's CSP refuses waitForFunction's evaluated predicate.
+      for (let i = 0; i < 100 && !(await page.title()).includes('Lisbon'); i++) await page.waitForTimeout(100);
+      expect(await page.title()).toBe(`${NAME} (${twin.slug} · Europe/Lisbon) · hostboard`);
+      const detail = page.getByTestId('title-detail');
+      if (size.width > 520) {
+        expect(await detail.isVisible()).toBe(true);
+        expect(await detail.textContent()).toBe(`${twin.slug} · Europe/Lisbon`);
+        await screenshot(page, `board-fit-${size.name}-title`);
+      } else {
+        // The name takes the bar's two lines on a phone: the menu says which venue is open.
+        expect(await detail.isVisible()).toBe(false);
+        await page.getByTestId('menu').click();
+        expect(await page.getByTestId('menu-venue').textContent()).toBe(`Open: ${NAME} · ${twin.slug} · Europe/Lisbon`);
+        await screenshot(page, `board-fit-${size.name}-title-menu`);
+      }
+      await page.context().close();
+    }
+  });
 });

@@ -17,7 +17,13 @@ export function VenueShell({ venueId, tab }: { venueId: string; tab: string }) {
   const View = current?.view;
   return (
     <>
-      <TopBar title={venue?.name ?? 'Venue'} venueId={venueId} tabs={tabs} current={current?.id ?? tab} />
+      <TopBar
+        title={venue?.name ?? 'Venue'}
+        detail={venue ? `${venue.slug} · ${venue.timeZone.replaceAll('_', ' ')}` : undefined}
+        venueId={venueId}
+        tabs={tabs}
+        current={current?.id ?? tab}
+      />
       {role && View ? (
         <View key={`${venueId}-${current.id}`} venueId={venueId} data={data} role={role} />
       ) : (
