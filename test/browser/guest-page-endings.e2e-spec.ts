@@ -120,7 +120,7 @@ d('the guest page when a place ends not by the party: day closed, removed by the
     await state(page, 'gone');
     const words = await said(page);
     // Not only "the end of the day or a new code": the removal the party's text message told it of.
-    expect(words).toContain('or when you leave the queue or the host removes you from it (we message you then)');
+    expect(words).toContain('or when you leave the queue or the host removes you from it');
     expect(words).toContain('adds you again if you are no longer in it');
     expect(words).not.toContain(party.entry.name);
     await screenshot(page, 'guest-removed-by-host');

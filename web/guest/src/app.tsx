@@ -216,8 +216,8 @@ export function App() {
           <h1>This link no longer works</h1>
           <p>
             A queue link stops working at the end of the day, when the desk gives you a new one, or when you leave the queue or
-            the host removes you from it (we message you then). Once it is used to confirm or leave on one phone, it works on that
-            phone only, for an hour.
+            the host removes you from it. Once it is used to confirm or leave on one phone, it works on that phone only, for an
+            hour.
           </p>
           <p>Did someone in your party confirm or leave on their phone? Their phone shows where you stand.</p>
           <p class="strong">
