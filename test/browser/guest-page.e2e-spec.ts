@@ -148,7 +148,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await state(page, 'gone');
     await screenshot(page, 'guest-gone');
     // The desk gives a new code only to a party still queued; one that left is added again.
-    expect(await page.getByTestId('gone').textContent()).toContain('or adds you again if you left it');
+    expect(await page.getByTestId('gone').textContent()).toContain('or adds you again if you are no longer in it');
 
     const fresh = await phone();
     await fresh.goto(`${t.baseUrl}/q/`);

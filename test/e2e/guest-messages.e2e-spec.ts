@@ -210,10 +210,11 @@ describe('guest messages: texts, announcements, the queue status read, the messa
     expect(left[0]).toMatchObject({ channel: 'email', to: email, subject: 'You have left the queue — The Test Kitchen' });
     expect(left[0]?.body).toContain('This confirms that you are no longer in the queue at The Test Kitchen');
 
-    // The host cancels a party holding an offer: its hold is released and it hears once.
+    // The host cancels a party holding an offer: its hold is released and it hears once, that the
+    // host removed it (it did not leave by itself).
     for (let i = 0; i < 2; i++)
       await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${offered.entry.id}/cancel`).set(owner.auth).send({}).expect(200);
-    const cancelled = (await of(v, offered.entry.id)).filter((m) => m.template === 'queue-left');
+    const cancelled = (await of(v, offered.entry.id)).filter((m) => m.template === 'queue-removed');
     expect(cancelled).toHaveLength(1);
     expect(cancelled[0]).toMatchObject({ channel: 'sms', to: '+13125550126' });
     expect((await of(v, offered.entry.id)).filter((m) => m.template === 'offer-withdrawn')).toHaveLength(0);
@@ -286,7 +287,7 @@ describe('guest messages: texts, announcements, the queue status read, the messa
       .map((m) => /position when you joined: (\d+)/.exec(m.body)?.[1]);
     expect(joinedAt).toEqual(['8', '7', '6', '5', '4', '3', '2', '1']);
     expect(all.filter((m) => m.entryId === first).map((m) => m.template)).toEqual([
-      'queue-left',
+      'queue-removed',
       'offer-withdrawn',
       'table-ready',
       'queue-joined',

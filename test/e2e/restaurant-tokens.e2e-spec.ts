@@ -341,6 +341,7 @@ describe('restaurant queue: tokens and sessions', () => {
         offer: null,
         lastOffer: null,
         serviceRunning: true,
+        outReason: null,
       });
 
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));

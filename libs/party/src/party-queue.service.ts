@@ -14,6 +14,7 @@ import {
 } from '@hostboard/offer';
 import type { EntityManager } from 'typeorm';
 import {
+  BUSINESS_DAY_ENDED,
   QueueEntryRepository,
   QueueTokenReader,
   QuoteService,
@@ -47,6 +48,12 @@ export interface PartyQueueView {
    * true at a seat-pool venue, whose promotions need no window.
    */
   serviceRunning: boolean;
+  /**
+   * Why an `expired` entry is out of the queue (null for any other status): `day-closed`, its business
+   * day ended while it waited (whatever its earlier offers did); `offer-ended`, its last offer lapsed
+   * or was withdrawn under a leave-queue policy. The page must not blame an offer for a day's close.
+   */
+  outReason: 'day-closed' | 'offer-ended' | null;
 }
 
 export interface EndedOfferView {
@@ -99,6 +106,7 @@ export class PartyQueueService {
     const ended = offer ? null : await this.partyOffers.lastEnded(manager, venueId, entry.id);
     const now = this.clock.now(venue);
     const running = venue.seating === 'tables' ? await this.windows.find(manager, venue, now) : null;
+    const expiredReason = entry.status === 'expired' ? await this.entries.expiredReason(manager, venueId, entry.id) : null;
     return {
       venue: { name: venue.name, timeZone: venue.timeZone, sandbox: venue.sandbox },
       now: now.toISOString(),
@@ -108,6 +116,7 @@ export class PartyQueueService {
       offer: offer ? toOfferView(offer) : null,
       lastOffer: ended ? toEndedOfferView(ended) : null,
       serviceRunning: venue.seating !== 'tables' || running?.businessDate === entry.businessDate,
+      outReason: entry.status !== 'expired' ? null : expiredReason === BUSINESS_DAY_ENDED ? 'day-closed' : 'offer-ended',
     };
   }
 

@@ -215,13 +215,14 @@ export function App() {
         <section class="card" data-testid="gone">
           <h1>This link no longer works</h1>
           <p>
-            A queue link stops working at the end of the day or when the desk gives you a new one. Once it is used to confirm or
-            leave on one phone, it works on that phone only, for an hour.
+            A queue link stops working at the end of the day, when the desk gives you a new one, or when you leave the queue or
+            the host removes you from it. Once it is used to confirm or leave on one phone, it works on that phone only, for an
+            hour.
           </p>
           <p>Did someone in your party confirm or leave on their phone? Their phone shows where you stand.</p>
           <p class="strong">
-            Ask at the desk: the host gives you a new code to scan if you are still in the queue, or adds you again if you left
-            it.
+            Ask at the desk: the host gives you a new code to scan if you are still in the queue, or adds you again if you are no
+            longer in it.
           </p>
         </section>
       )}
@@ -335,7 +336,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         {entry.status === 'expired' && (
           <>
             <h2>You are no longer in the queue</h2>
-            <OutOfQueue last={view.lastOffer} />
+            <OutOfQueue last={view.lastOffer} reason={view.outReason} />
           </>
         )}
       </section>

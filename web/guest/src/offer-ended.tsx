@@ -26,15 +26,28 @@ export function BackInQueue({ last }: { last: PartyView['lastOffer'] }) {
   );
 }
 
+/** The queue closed with its business day while the party still waited (no offer is blamed for it). */
+const DAY_CLOSED =
+  'The queue closed at the end of the day, and your place in it ended. To join again, ask at the desk when service is running.';
+const JOIN_AGAIN = 'To join again, ask at the desk.';
+
 /**
- * Out of the queue (status `expired`): a host's withdrawal is not the guest's lapsed hold. An entry
- * with no offer that ended it keeps the page's earlier words.
+ * Out of the queue (status `expired`), in what actually ended it (`outReason`): the day's close, or an
+ * offer under a leave-queue policy, where a host's withdrawal is not the guest's lapsed hold. An
+ * entry with no ended offer to name is not told of one.
  */
-export function OutOfQueue({ last }: { last: PartyView['lastOffer'] }) {
-  const withdrawn = last?.state === 'withdrawn';
+export function OutOfQueue({ last, reason }: { last: PartyView['lastOffer']; reason: PartyView['outReason'] }) {
+  if (reason === 'day-closed' || !last || (last.state !== 'expired' && last.state !== 'withdrawn')) {
+    const why = reason === 'day-closed' ? 'day-closed' : 'none';
+    return (
+      <p data-testid="offer-ended" data-ended={why}>
+        {reason === 'day-closed' ? DAY_CLOSED : JOIN_AGAIN}
+      </p>
+    );
+  }
   return (
-    <p data-testid="offer-ended" data-ended={last?.state ?? 'none'}>
-      {withdrawn ? HOST_WITHDREW : OFFER_EXPIRED} To join again, ask at the desk.
+    <p data-testid="offer-ended" data-ended={last.state}>
+      {last.state === 'withdrawn' ? HOST_WITHDREW : OFFER_EXPIRED} {JOIN_AGAIN}
     </p>
   );
 }

@@ -14,6 +14,8 @@ export interface PartyView {
   lastOffer: { id: string; state: 'expired' | 'withdrawn' | 'accepted' | 'cancelled'; resolvedAt: string | null } | null;
   /** A table can be offered now (a service of the party's day is running); false after service ends. */
   serviceRunning?: boolean;
+  /** Why an `expired` entry is out of the queue: its day closed, or an offer ended its place (docs/api-additions.md). */
+  outReason?: 'day-closed' | 'offer-ended' | null;
 }
 
 export interface OpenedSession {

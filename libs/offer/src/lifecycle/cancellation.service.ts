@@ -86,7 +86,7 @@ export class CancellationService {
             operationId,
           });
           await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now);
-          await this.confirmLeft(tx, venue, entry, now);
+          await this.confirmLeft(tx, venue, entry, now, by);
         }
       }
       const current = await this.entries.find(tx.manager, venueId, entry.id);
@@ -109,16 +109,29 @@ export class CancellationService {
     });
   }
 
-  /** The party's confirmation that it left the queue (table venues, whose parties hear from the venue). */
-  private async confirmLeft(tx: Tx, venue: Venue, entry: GuestParty, now: Date, reservationId?: string): Promise<void> {
+  /**
+   * The party's confirmation that it left the queue, or (staff cancelled it: the board's removal, a
+   * no-show) that the host removed it, with the confirmed table released when there was one (table
+   * venues, whose parties hear from the venue).
+   */
+  private async confirmLeft(
+    tx: Tx,
+    venue: Venue,
+    entry: GuestParty,
+    now: Date,
+    by: 'party' | 'staff',
+    reservationId?: string,
+  ): Promise<void> {
     if (venue.seating !== 'tables') return;
+    const removed = by === 'staff';
     await this.guest.announce(tx.manager, {
       venue,
       party: entry,
-      kind: 'queue-left',
+      kind: removed ? 'queue-removed' : 'queue-left',
       placeKept: false,
       at: now,
       reservationId: reservationId ?? null,
+      ...(removed && reservationId && { table: 'confirmed' as const }),
     });
   }
 
@@ -166,7 +179,7 @@ export class CancellationService {
       });
       await this.credentials.revoke(tx.manager, entryId, now);
       const entry = await this.entries.find(tx.manager, venue.id, entryId);
-      if (entry) await this.confirmLeft(tx, venue, entry, now, reservationId);
+      if (entry) await this.confirmLeft(tx, venue, entry, now, by, reservationId);
     }
     await this.venues.refreshPoolCounts(tx.manager, venue);
     await this.board.append(

@@ -160,7 +160,7 @@ export class OfferLifecycle {
     // promise a place, and the sweep closes it.
     const localDate = placeKept && parties.length > 0 ? this.clock.localDate(venue, now) : undefined;
     const returnedFromEarlierDate = localDate !== undefined && parties.some((p) => p.businessDate < localDate);
-    const messages = await this.announcements(m, venue, ended, parties, ending, placeKept, returnedFromEarlierDate, now);
+    const messages = await this.announcements(m, venue, ended, parties, ending, placeKept, returnedFromEarlierDate, now, by);
     await this.board.appendAll(
       tx,
       venue.id,
@@ -176,7 +176,8 @@ export class OfferLifecycle {
 
   /**
    * One message to the party per ended offer (this runs only for offers the guarded end changed,
-   * so never twice): withdrawn, lapsed, or left.
+   * so never twice): withdrawn, lapsed, left (the party itself), or removed (staff cancelled it:
+   * the party did not choose to leave, and hears that the host removed it).
    */
   private async announcements(
     m: EntityManager,
@@ -187,9 +188,17 @@ export class OfferLifecycle {
     placeKept: boolean,
     returnedFromEarlierDate: boolean,
     now: Date,
+    by?: 'party' | 'staff',
   ): Promise<PendingInsert> {
     const byId = new Map(parties.map((p) => [p.id, p]));
-    const kind: Announcement = ending === 'expired' ? 'offer-lapsed' : ending === 'withdrawn' ? 'offer-withdrawn' : 'queue-left';
+    const kind: Announcement =
+      ending === 'expired'
+        ? 'offer-lapsed'
+        : ending === 'withdrawn'
+          ? 'offer-withdrawn'
+          : by === 'party'
+            ? 'queue-left'
+            : 'queue-removed';
     // An offer that ends after its business day did returns the party to a queue that closes in the
     // same sweep (no place is kept past the day), so the message must not promise one.
     const today = returnedFromEarlierDate ? await this.days.currentBusinessDate(m, venue, now) : null;
@@ -198,7 +207,15 @@ export class OfferLifecycle {
       const party = byId.get(offer.entryId);
       if (!party) continue;
       const kept = placeKept && !(today !== null && party.businessDate < today);
-      list.push({ venue, party, kind, placeKept: kept, at: now, reservationId: offer.reservationId });
+      list.push({
+        venue,
+        party,
+        kind,
+        placeKept: kept,
+        at: now,
+        reservationId: offer.reservationId,
+        ...(kind === 'queue-removed' && { table: 'offered' as const }),
+      });
     }
     return this.guest.announcementRows(list);
   }

@@ -2,7 +2,7 @@ import { announcement, type Announcement } from './announcements.js';
 import { queueJoinedText, tableReadyText } from './guest-texts.js';
 
 const facts = { venueName: 'Maple', partyName: 'Ana', placeKept: true, link: 'https://g.example/q/' };
-const KINDS: Announcement[] = ['offer-withdrawn', 'offer-lapsed', 'queue-left'];
+const KINDS: Announcement[] = ['offer-withdrawn', 'offer-lapsed', 'queue-left', 'queue-removed'];
 
 describe('guest announcements', () => {
   it.each(KINDS)('%s never states a position, and a kept place is said to be kept', (kind) => {
@@ -12,7 +12,7 @@ describe('guest announcements', () => {
       // The email names the venue in its subject; a text, which has none, in its first words.
       expect(a.subject).toContain('Maple');
       expect(a.text.startsWith('Maple: ')).toBe(true);
-      if (kind !== 'queue-left') expect(a.text).toMatch(placeKept ? /place/ : /no longer in the queue/);
+      if (!kind.startsWith('queue-')) expect(a.text).toMatch(placeKept ? /place/ : /no longer in the queue/);
     }
   });
 

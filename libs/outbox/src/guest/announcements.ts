@@ -1,9 +1,14 @@
 /**
- * What a party hears when its offer ends without a table, or when it leaves the queue. None of them
- * re-promises a position: a kept place is said to be kept, never given a number.
+ * What a party hears when its offer ends without a table, when it leaves the queue, or when the host
+ * removes it. None of them re-promises a position: a kept place is said to be kept, never given a number.
  */
 
-export type Announcement = 'offer-withdrawn' | 'offer-lapsed' | 'queue-left';
+/**
+ * `queue-left`: the party left by itself (from its page). `queue-removed`: the host took it off the
+ * queue (its entry, or its held or confirmed table, a no-show): it did not choose to leave, so it is
+ * not told "You have left the queue".
+ */
+export type Announcement = 'offer-withdrawn' | 'offer-lapsed' | 'queue-left' | 'queue-removed';
 
 export interface AnnouncementFacts {
   venueName: string;
@@ -11,6 +16,8 @@ export interface AnnouncementFacts {
   /** Back to waiting with its original place (the venue's keep-place policy), or out of the queue. */
   placeKept: boolean;
   link: string | null;
+  /** The table a removal released, if any: the one offered (held) or the one the party had confirmed. */
+  table?: 'offered' | 'confirmed' | null;
 }
 
 export interface AnnouncementText {
@@ -57,6 +64,24 @@ export function announcement(kind: Announcement, f: AnnouncementFacts): Announce
         subject: `You have left the queue — ${f.venueName}`,
         body: [`Hello ${f.partyName},`, '', said, 'To join again, ask at the desk.'].join('\n'),
         text: `${f.venueName}: ${said.replace(` at ${f.venueName}`, '')} To join again, ask at the desk.`,
+      };
+    }
+    case 'queue-removed': {
+      const table =
+        f.table === 'offered'
+          ? ', and the table offered to you is released'
+          : f.table === 'confirmed'
+            ? ', and the table confirmed for you is released'
+            : '';
+      return {
+        subject: `${f.venueName} removed you from the queue`,
+        body: [
+          `Hello ${f.partyName},`,
+          '',
+          `The host at ${f.venueName} removed you from the queue${table}.`,
+          'If you think this is a mistake, or would like to join again, ask at the desk.',
+        ].join('\n'),
+        text: `${f.venueName}: the host removed you from the queue${table}. If you think this is a mistake, or to join again, ask at the desk.`,
       };
     }
   }

@@ -73,6 +73,7 @@ export class GuestMessenger {
         partyName: m.party.name,
         placeKept: m.placeKept,
         link: this.queueLink,
+        table: m.table ?? null,
       });
       const base = {
         venueId: m.venue.id,
@@ -96,4 +97,6 @@ export interface AnnouncementTo {
   placeKept: boolean;
   at: Date;
   reservationId?: string | null;
+  /** A removal's released table (`queue-removed`): the one offered, or the one confirmed. */
+  table?: 'offered' | 'confirmed' | null;
 }

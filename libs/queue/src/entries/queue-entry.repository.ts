@@ -228,6 +228,20 @@ export class QueueEntryRepository {
     return rows.map((r) => ({ id: r.id, businessDate: String(r.business_date) }));
   }
 
+  /**
+   * The history reason of the entry's last move to `expired` (its business day's close, or an offer
+   * that ended its place), or null: the party's page says which ended it.
+   */
+  async expiredReason(tx: EntityManager, venueId: string, entryId: string): Promise<string | null> {
+    const rows: Array<{ reason: string | null }> = await tx.query(
+      `SELECT reason FROM history
+        WHERE subject_id = $1 AND venue_id = $2 AND subject_type = 'entry' AND to_state = 'expired'
+        ORDER BY at DESC, id DESC LIMIT 1`,
+      [entryId, venueId],
+    );
+    return rows[0]?.reason ?? null;
+  }
+
   /** The oldest waiting entry of one business date: the head of a strict queue. */
   oldestWaitingOfDay(tx: EntityManager, venueId: string, businessDate: string): Promise<QueueEntry | null> {
     return tx
