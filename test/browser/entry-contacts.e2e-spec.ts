@@ -234,6 +234,23 @@ d('correcting a party’s contact on the board', () => {
     expect(await stored()).toEqual({ note: 'Birthday, window seat, high chair', tags: ['vip'] });
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('Remove from queue tells the host the party was removed, not that it left (the party is told the same)', async () => {
+    const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'T1', capacity: 4 }] });
+    const host = await addMember(t, v.id, owner, 'host');
+    const party = await joined(t, host, v.id, { name: 'Fox Mulder', partySize: 2, email: `fox-${uniq()}@example.test` });
+    const page = await boardOf(host, v.id, VIEWPORTS[1]);
+    const row = page.locator('[data-testid=entry]', { hasText: 'Fox Mulder' });
+    await row.getByTestId('entry-more').click();
+    const sheet = page.getByTestId('entry-sheet');
+    await sheet.getByTestId('cancel').click();
+    await sheet.getByTestId('cancel').getByText('Tap again to remove').waitFor({ timeout: STEP });
+    await sheet.getByTestId('cancel').click();
+    await page.locator('[data-testid=notice]', { hasText: 'Fox Mulder was removed from the queue.' }).waitFor({ timeout: STEP });
+    const stored = await request(t.baseUrl).get(`/v1/venues/${v.id}/queue/${party.entry.id}`).set(host.auth).expect(200);
+    expect((stored.body as Detail).entry.status).toBe('cancelled');
+    expect(errors).toEqual([]);
+  }, 120_000);
 });
 
 /** The page is never wider than the screen. */

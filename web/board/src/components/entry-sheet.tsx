@@ -363,7 +363,8 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
           confirm="Tap again to remove"
           onAct={async () => {
             await api.post(`${base}/cancel`);
-            say('ok', `${row.name} left the queue.`);
+            // The host removed them: they did not leave (their message says the host removed them too).
+            say('ok', `${row.name} was removed from the queue.`);
             await afterAct();
             onClose();
           }}
