@@ -35,8 +35,6 @@ export interface InvitationView {
   /** Shown once, and only when it is handed over in person (no SMTP): null when it went by email. */
   token: string | null;
   link: string | null;
-  /** The claim also asks for the account's current password (an in-person link proves nothing about the email). */
-  needsCurrentPassword: boolean;
 }
 
 /**
@@ -64,7 +62,7 @@ export class InvitationService {
   /** Inside the adding transaction, under the venue lock; a newer invitation replaces an open one. */
   async create(
     tx: Tx,
-    input: { venueId: string; user: StaffUser; role: Role; invitedBy: string; accountExisted: boolean },
+    input: { venueId: string; user: StaffUser; name: string; role: Role; invitedBy: string; accountExisted: boolean },
   ): Promise<InvitationView> {
     const { manager } = tx;
     const now = this.clock.now();
@@ -87,6 +85,7 @@ export class InvitationService {
       id,
       venueId: input.venueId,
       userId: input.user.id,
+      name: input.name,
       role: input.role,
       tokenHash: hashSecret(token),
       delivery,
@@ -114,6 +113,8 @@ export class InvitationService {
       subjectUserId: input.user.id,
       details: { role: input.role, delivery, invitationId: id },
     });
+    // Whether the claim will ask for a current password is not said: it would tell the inviter
+    // that the email has an account (and the claim judges it by the account as it is then).
     const inPerson = delivery === 'in-person';
     return {
       id,
@@ -121,7 +122,6 @@ export class InvitationService {
       delivery,
       token: inPerson ? token : null,
       link: inPerson ? claimPath(token) : null,
-      needsCurrentPassword: inPerson && input.accountExisted,
     };
   }
 
