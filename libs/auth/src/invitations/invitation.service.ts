@@ -17,6 +17,7 @@ import { OutboxWriter } from '@hostboard/outbox';
 import { AuditLog } from '../audit/audit.log.js';
 import { MembershipRepository } from '../memberships/membership.repository.js';
 import { AttemptLimiter } from '../rate-limit/attempt.limiter.js';
+import { InvitationLimiter } from '../rate-limit/invitation.limiter.js';
 import { AuthService, BAD_LOGIN, type SessionView } from '../sessions/auth.service.js';
 import { hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '../sessions/secret-token.js';
 import type { StaffUser } from '../users/staff-user.entity.js';
@@ -55,6 +56,7 @@ export class InvitationService {
     private readonly memberships: MembershipRepository,
     private readonly auth: AuthService,
     private readonly limiter: AttemptLimiter,
+    private readonly emailLimiter: InvitationLimiter,
     private readonly outbox: OutboxWriter,
     private readonly audit: AuditLog,
   ) {}
@@ -78,6 +80,9 @@ export class InvitationService {
         throw DomainException.forbidden(`A ${actorRole ?? 'non-member'} cannot replace an invitation to the ${open.role} role.`);
       }
     }
+    // Counted before anything is written: a refusal rolls the whole add back, the open link stays.
+    // Each email counts, the same invitation sent again too (a replay of one request is not a send).
+    if (delivery === 'email') await this.emailLimiter.email(input.invitedBy, input.user.email);
     await this.invitations.endOpen(manager, input.venueId, input.user.id, now, 'replaced');
     await holdBackInvitationEmail(this.outbox, manager, input.venueId, input.user.email);
     const id = randomUUID();
