@@ -113,6 +113,21 @@ describe('invitation emails are limited per inviter and per recipient', () => {
     for (let i = 0; i < PER_INVITER; i++) await invite(otherVenue.id, other, fresh(), freshAddress()).expect(201);
   });
 
+  it('a refusal past the limit is not kept as the answer to its Idempotency-Key: the retry after the wait is sent', async () => {
+    const victim = fresh();
+    const owner = await signUp(t, 'retrier');
+    const venue = await createVenue(t, owner);
+    for (let i = 0; i < PER_RECIPIENT; i++) await invite(venue.id, owner, victim, freshAddress()).expect(201);
+    const key = `retry-${randomBytes(4).toString('hex')}`;
+    expectLimited(await invite(venue.id, owner, victim, freshAddress()).set('Idempotency-Key', key));
+    // What the retry with the same key would replay once the window has passed (no wait here: the
+    // limiter keeps real time): nothing, so it is handled afresh then.
+    const stored: Array<{ n: number }> = await t.app
+      .get<DataSource>(getDataSourceToken())
+      .query('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1', [key]);
+    expect(stored).toEqual([{ n: 0 }]);
+  });
+
   it('an email address differing only in case is the same recipient', async () => {
     const victim = fresh();
     const owner = await signUp(t, 'caser');
