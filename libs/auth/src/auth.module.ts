@@ -12,6 +12,7 @@ import { InvitationService } from './invitations/invitation.service.js';
 import { PendingInvitationsService } from './invitations/pending-invitations.service.js';
 import { StaffInvitationRepository } from './invitations/staff-invitation.repository.js';
 import { AttemptLimiter } from './rate-limit/attempt.limiter.js';
+import { InvitationLimiter } from './rate-limit/invitation.limiter.js';
 import { LimiterStore } from './rate-limit/limiter.store.js';
 import { LoginLimiter } from './rate-limit/login.limiter.js';
 import { StaffAccessEvents } from './sessions/staff-access.events.js';
@@ -28,6 +29,7 @@ import { StaffUserRepository } from './users/staff-user.repository.js';
     AuditLog,
     AuthService,
     AttemptLimiter,
+    InvitationLimiter,
     InvitationService,
     LimiterStore,
     LoginLimiter,

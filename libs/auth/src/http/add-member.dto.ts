@@ -1,8 +1,10 @@
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { IsEmailAddress, IsPlainText, type Role, ROLES } from '@hostboard/core';
+import { IsUsualForm } from './usual-form.validator.js';
 
 export class AddMemberDto {
   @IsEmailAddress()
+  @IsUsualForm()
   @MaxLength(254)
   email: string;
 

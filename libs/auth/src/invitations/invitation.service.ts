@@ -17,6 +17,7 @@ import { OutboxWriter } from '@hostboard/outbox';
 import { AuditLog } from '../audit/audit.log.js';
 import { MembershipRepository } from '../memberships/membership.repository.js';
 import { AttemptLimiter } from '../rate-limit/attempt.limiter.js';
+import { InvitationLimiter } from '../rate-limit/invitation.limiter.js';
 import { AuthService, BAD_LOGIN, type SessionView } from '../sessions/auth.service.js';
 import { hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '../sessions/secret-token.js';
 import type { StaffUser } from '../users/staff-user.entity.js';
@@ -35,8 +36,6 @@ export interface InvitationView {
   /** Shown once, and only when it is handed over in person (no SMTP): null when it went by email. */
   token: string | null;
   link: string | null;
-  /** The claim also asks for the account's current password (an in-person link proves nothing about the email). */
-  needsCurrentPassword: boolean;
 }
 
 /**
@@ -57,6 +56,7 @@ export class InvitationService {
     private readonly memberships: MembershipRepository,
     private readonly auth: AuthService,
     private readonly limiter: AttemptLimiter,
+    private readonly emailLimiter: InvitationLimiter,
     private readonly outbox: OutboxWriter,
     private readonly audit: AuditLog,
   ) {}
@@ -64,7 +64,7 @@ export class InvitationService {
   /** Inside the adding transaction, under the venue lock; a newer invitation replaces an open one. */
   async create(
     tx: Tx,
-    input: { venueId: string; user: StaffUser; role: Role; invitedBy: string; accountExisted: boolean },
+    input: { venueId: string; user: StaffUser; name: string; role: Role; invitedBy: string; accountExisted: boolean },
   ): Promise<InvitationView> {
     const { manager } = tx;
     const now = this.clock.now();
@@ -80,6 +80,9 @@ export class InvitationService {
         throw DomainException.forbidden(`A ${actorRole ?? 'non-member'} cannot replace an invitation to the ${open.role} role.`);
       }
     }
+    // Counted before anything is written: a refusal rolls the whole add back, the open link stays.
+    // Each email counts, the same invitation sent again too (a replay of one request is not a send).
+    if (delivery === 'email') await this.emailLimiter.email(input.invitedBy, input.user.email);
     await this.invitations.endOpen(manager, input.venueId, input.user.id, now, 'replaced');
     await holdBackInvitationEmail(this.outbox, manager, input.venueId, input.user.email);
     const id = randomUUID();
@@ -87,6 +90,7 @@ export class InvitationService {
       id,
       venueId: input.venueId,
       userId: input.user.id,
+      name: input.name,
       role: input.role,
       tokenHash: hashSecret(token),
       delivery,
@@ -114,6 +118,8 @@ export class InvitationService {
       subjectUserId: input.user.id,
       details: { role: input.role, delivery, invitationId: id },
     });
+    // Whether the claim will ask for a current password is not said: it would tell the inviter
+    // that the email has an account (and the claim judges it by the account as it is then).
     const inPerson = delivery === 'in-person';
     return {
       id,
@@ -121,7 +127,6 @@ export class InvitationService {
       delivery,
       token: inPerson ? token : null,
       link: inPerson ? claimPath(token) : null,
-      needsCurrentPassword: inPerson && input.accountExisted,
     };
   }
 

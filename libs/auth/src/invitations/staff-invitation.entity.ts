@@ -34,6 +34,13 @@ export class StaffInvitation {
   @Column({ name: 'user_id', type: 'uuid' })
   userId: string;
 
+  /**
+   * The person's name as the inviter typed it (or the email): listed instead of the account's own
+   * name, which is its holder's and not for a venue they have not joined (null on older rows).
+   */
+  @Column({ type: 'text', nullable: true })
+  name: string | null;
+
   @Column({ type: 'text' })
   role: Role;
 

@@ -3,7 +3,10 @@ import type { EntityManager } from 'typeorm';
 import type { Role } from '@hostboard/core';
 import { StaffInvitation, type InvitationDelivery, type InvitationEndReason } from './staff-invitation.entity.js';
 
-/** An invitation with the people it names: the invited account and the member who sent it. Never its token hash. */
+/**
+ * An invitation with the people it names: the invited account (by the name its inviter gave, never
+ * the account's own) and the member who sent it. Never its token hash.
+ */
 export interface DescribedInvitation {
   id: string;
   userId: string;
@@ -23,7 +26,7 @@ export interface DescribedInvitation {
 }
 
 const DESCRIBED = `
-  SELECT i.id, i.user_id AS "userId", u.email, u.name, i.role, i.delivery, i.invited_by AS "invitedBy",
+  SELECT i.id, i.user_id AS "userId", u.email, COALESCE(i.name, u.email) AS name, i.role, i.delivery, i.invited_by AS "invitedBy",
          s.email AS "senderEmail", s.name AS "senderName", sm.role AS "senderRole",
          i.created_at AS "createdAt", i.expires_at AS "expiresAt", i.ended_at AS "endedAt", i.end_reason AS "endReason"
     FROM staff_invitations i

@@ -127,28 +127,35 @@ export class MembershipService {
         }
         // An invitation: for an account that exists (its password is its holder's, whatever was
         // sent here), or for a new email given no password (the holder chooses one when claiming).
+        // The answer is the same whether the email had an account, a pending one, or none: any
+        // signed-in user can open a venue and ask. It names the person as the inviter did, never by
+        // the account's own name, and says nothing of whether a password exists.
         const user = existing ?? (await this.accounts.insert(manager, { email, name: input.name ?? email, passwordHash: null }));
         const accountExisted = existing?.passwordHash != null;
+        const name = input.name ?? email;
         const invitation = await this.invitations.create(tx, {
           venueId,
           user,
+          name,
           role: input.role,
           invitedBy: actorId,
           accountExisted,
         });
+        // Only an existing account is invited although a password was given (a new email with one
+        // is created above): that much the inviter can tell anyway by signing in with it.
         const passwordNote =
-          passwordHash !== undefined ? `${user.email} already has an account, so the password you gave was not used. ` : '';
+          passwordHash !== undefined ? `${email} already has an account, so the password you gave was not used. ` : '';
         const delivery =
           invitation.delivery === 'email'
             ? 'We emailed them a one-time link.'
-            : 'Hand them the one-time link below in person; it is shown only this once.';
+            : 'Hand them the one-time link below in person; it is shown only this once. If they already have an account, accepting also asks for its current password.';
         return {
           outcome: 'invited',
           userId: user.id,
-          email: user.email,
-          name: user.name,
+          email,
+          name,
           role: input.role,
-          message: `${passwordNote}${user.email} is invited as ${input.role}; nothing is granted until they accept. ${delivery}`,
+          message: `${passwordNote}${email} is invited as ${input.role}; nothing is granted until they accept. ${delivery}`,
           invitation,
         };
       },

@@ -162,6 +162,29 @@ export class AppConfig {
   JOIN_RATE_WINDOW_SECONDS = 600;
 
   /**
+   * Invitation emails one member may have sent per INVITE_RATE_WINDOW_SECONDS, counted per account
+   * and per address it invites from (accounts a venue creates share their creator's address); then 429.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  INVITE_RATE_PER_INVITER = 30;
+
+  /** Invitation emails one address receives per INVITE_RATE_WINDOW_SECONDS, from every venue together. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  INVITE_RATE_PER_RECIPIENT = 3;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  INVITE_RATE_WINDOW_SECONDS = 3600;
+
+  /**
    * Which proxies may set the client address through X-Forwarded-For (express "trust proxy"):
    * empty or `none` (the default) uses the socket's address; a hop count (`1`), or a comma-separated
    * list of addresses, CIDR ranges and the names `loopback`, `linklocal`, `uniquelocal`.

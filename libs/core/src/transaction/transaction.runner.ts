@@ -121,8 +121,9 @@ export class TransactionRunner {
       }
       const err = options.translate?.(thrown) ?? thrown;
       // A refusal is an answer too: the same retry gets the same refusal. Our own idempotency
-      // refusals and replays are not stored (they describe the key, not the command).
-      if (claim && err instanceof DomainException && !isIdempotencyCode(err.code)) {
+      // refusals and replays are not stored (they describe the key, not the command), nor a refusal
+      // that says "later" (a rate limit, a brief outage): the retry after the wait would replay it.
+      if (claim && err instanceof DomainException && !isIdempotencyCode(err.code) && !isTransient(err.code)) {
         await this.idempotency.recordRefusal(claim, err);
       }
       throw err;
@@ -191,6 +192,10 @@ class RecordedRefusal extends Error {
 
 function isIdempotencyRefusal(err: unknown): boolean {
   return err instanceof DomainException && isIdempotencyCode(err.code);
+}
+
+function isTransient(code: ErrorCode): boolean {
+  return code === ErrorCode.RATE_LIMITED || code === ErrorCode.UNAVAILABLE;
 }
 
 function isIdempotencyCode(code: ErrorCode): boolean {

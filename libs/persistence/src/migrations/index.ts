@@ -16,6 +16,7 @@ import { OutboxRetries1796400100000 } from './1796400100000-outbox-retries.js';
 import { SeatedTablesFromSeating1796400200000 } from './1796400200000-seated-tables-from-seating.js';
 import { OutboxClaimedAt1796400250000 } from './1796400250000-outbox-claimed-at.js';
 import { InvitationEndReason1796400300000 } from './1796400300000-invitation-end-reason.js';
+import { InvitationName1796400400000 } from './1796400400000-invitation-name.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   SeatedTablesFromSeating1796400200000,
   OutboxClaimedAt1796400250000,
   InvitationEndReason1796400300000,
+  InvitationName1796400400000,
 ];
