@@ -83,7 +83,10 @@ export function MessagesView({ venueId, data }: TabProps) {
     setLoadingOlder(false);
     const read = (): void => {
       const query = new URLSearchParams();
-      if (failedOnly) query.set('status', 'failed');
+      // Every guest who did not hear from us: refused by the provider, or never to be sent (no
+      // provider set up, an offer that ended first, …). `status=failed` alone said "No undelivered
+      // messages." during the pilot, when nothing is sent at all.
+      if (failedOnly) query.set('undelivered', 'true');
       if (recipient) query.set('to', recipient);
       const qs = query.toString();
       readPage(`/v1/venues/${venueId}/messages${qs ? `?${qs}` : ''}`).then(
