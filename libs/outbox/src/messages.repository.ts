@@ -7,6 +7,11 @@ export interface MessageFilter {
   channel?: OutboxChannel;
   status?: OutboxStatus;
   to?: string;
+  /**
+   * Only messages no guest got or will get: `failed`, or `recorded` with a reason it will not be
+   * sent or on one of these channels (none of them has a provider set up).
+   */
+  undelivered?: { noProvider: OutboxChannel[] };
   /** Strictly older than this (created_at, id): the previous page's last row. */
   before?: { createdAt: Date; id: string };
 }
@@ -30,6 +35,15 @@ export class MessagesRepository {
     if (filter.channel !== undefined) q.andWhere('m.channel = :channel', { channel: filter.channel });
     if (filter.status !== undefined) q.andWhere('m.status = :status', { status: filter.status });
     if (filter.to !== undefined) q.andWhere('m.to_address = :to', { to: filter.to });
+    if (filter.undelivered) {
+      const { noProvider } = filter.undelivered;
+      q.andWhere(
+        `(m.status = 'failed' OR (m.status = 'recorded' AND (m.not_sent_reason IS NOT NULL${
+          noProvider.length > 0 ? ' OR m.channel IN (:...noProvider)' : ''
+        })))`,
+        noProvider.length > 0 ? { noProvider } : {},
+      );
+    }
     if (filter.before)
       q.andWhere('(m.created_at, m.id) < (:beforeAt, :beforeId)', {
         beforeAt: filter.before.createdAt,

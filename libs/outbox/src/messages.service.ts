@@ -32,7 +32,10 @@ export class MessagesService {
 
   async page(venueId: string, q: MessagesQueryDto): Promise<Page<MessageView>> {
     const limit = pageLimit(q);
+    const provider = { sms: Boolean(this.config.SMS_URL), email: Boolean(this.config.SMTP_URL) };
+    const noProvider = (['sms', 'email'] as const).filter((c) => !provider[c]);
     const filter: MessageFilter = {
+      ...(q.undelivered === 'true' ? { undelivered: { noProvider } } : {}),
       ...(q.template !== undefined ? { template: q.template } : {}),
       ...(q.channel !== undefined ? { channel: q.channel } : {}),
       ...(q.status !== undefined ? { status: q.status } : {}),
@@ -49,7 +52,6 @@ export class MessagesService {
     });
     // A channel without a provider keeps its messages recorded for good: the manager is told so,
     // rather than reading "not sent yet" forever.
-    const provider = { sms: Boolean(this.config.SMS_URL), email: Boolean(this.config.SMTP_URL) };
     return toPage(
       rows.map((r) => {
         const view = toMessageView(r);

@@ -30,6 +30,17 @@ export class MessagesQueryDto extends PageQueryDto {
   status?: OutboxStatus;
 
   /**
+   * `true`: every message no guest got, or will ever get: refused by the provider (`failed`), or
+   * `recorded` for good (a reason it will not be sent, or no provider for its channel). What a
+   * manager looks for the morning after; `status=failed` alone answered "none" during the pilot,
+   * when no provider is set up and nothing leaves the building. `false` is no filter.
+   */
+  @NoFilterWhenEmpty()
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  undelivered?: 'true' | 'false';
+
+  /**
    * The recipient: an email address (any case) or a phone number, national numbers read with the
    * venue's country. Empty (or only spaces) is no filter: a search form sent with its field empty.
    */

@@ -70,7 +70,14 @@ function moveProblem(picked: TableRow[], current: string[], combinations: Combin
 }
 
 /** Tap the tables, then offer or move. Tables that cannot be offered now are greyed out with the reason. */
-export function TablePicker({ board, combinations, purpose, onClose, afterAct }: Props) {
+export function TablePicker({ board, combinations, purpose: opened, onClose, afterAct }: Props) {
+  // The party as the board has it now, not as it was when the sheet opened: another tablet may have
+  // corrected it (its size, its version: an offer with the old one is refused as stale however often
+  // it is tapped) or offered it a table meanwhile.
+  const row = opened.kind === 'offer' ? board.queue.find((r) => r.id === opened.entryId) : undefined;
+  const gone = opened.kind === 'offer' && row?.status !== 'waiting';
+  const purpose: TablePurpose =
+    opened.kind === 'offer' && row ? { ...opened, entryVersion: row.version, name: row.name, partySize: row.partySize } : opened;
   const [picked, setPicked] = useState<string[]>(purpose.kind === 'move' ? purpose.current : []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -142,7 +149,12 @@ export function TablePicker({ board, combinations, purpose, onClose, afterAct }:
       <p class={problem && picked.length > 0 && !unmoved ? 'field-error' : 'muted'} data-testid="picker-fit">
         {problem ?? `${pickedRows.map((t) => t.label).join(' + ')}: fits.`}
       </p>
-      {error && (
+      {gone && (
+        <p class="error" role="alert" data-testid="picker-gone">
+          {purpose.name} is no longer waiting for a table: another screen offered them one, or they left the queue.
+        </p>
+      )}
+      {error && !gone && (
         <p class="error" role="alert" data-testid="picker-error">
           {error}
         </p>
@@ -150,7 +162,7 @@ export function TablePicker({ board, combinations, purpose, onClose, afterAct }:
       <button
         type="button"
         class="btn btn-primary wide"
-        disabled={busy || problem !== null || offline.value}
+        disabled={busy || gone || problem !== null || offline.value}
         data-testid="picker-submit"
         onClick={() => void submit()}
       >

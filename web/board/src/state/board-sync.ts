@@ -17,6 +17,16 @@ const CATCH_UP_PAUSE_MS = 250;
 /** After a failed read while connected, try again this soon rather than at the next heartbeat. */
 const RETRY_READ_MS = 2_000;
 
+/** Said when the server stops this user's board of the venue (removed from its staff). */
+export const ACCESS_ENDED = 'You are no longer on the staff of this venue. Ask a manager if this is a mistake.';
+/**
+ * Said when the board was refused from the start: the server answers a stranger's "not found"
+ * (it tells no one which venues exist), which read to a host just removed as if the venue had gone.
+ */
+export const NO_ACCESS = 'This venue’s board is not open to you: you are not on its staff. Ask a manager if this is a mistake.';
+/** The server's refusals that mean this user may not read this venue's board at all. */
+const NO_BOARD = new Set(['FORBIDDEN', 'NOT_FOUND']);
+
 /**
  * One venue's board, kept equal to the server's. socket.io delivers at most once, so pushes are
  * only a signal: any push or heartbeat (`board.version`) ahead of the version shown makes the page
@@ -30,6 +40,11 @@ export class BoardSync {
   readonly readAt = signal(0);
   readonly connection = signal<Connection>('connecting');
   readonly problem = signal<string | null>(null);
+  /**
+   * The server no longer lets this user read the venue's board (removed from its staff): the board
+   * shown is dropped, guests' names with it, and nothing more is read.
+   */
+  readonly ended = signal(false);
 
   /** Told of each pushed event (for alerts such as a lapsed offer); a missed push is not replayed. */
   onEvent: ((e: BoardPush, before: BoardSnapshot | null) => void) | null = null;
@@ -80,8 +95,7 @@ export class BoardSync {
     // any more, so it must not go on saying "Up to date".
     this.socket.on('board.access-ended', (e: { venueId?: string }) => {
       if (e?.venueId !== this.venueId) return;
-      this.connection.value = 'refused';
-      this.problem.value = 'You are no longer on the staff of this venue. Ask a manager if this is a mistake.';
+      this.endAccess(ACCESS_ENDED);
     });
     // Show the board at once over HTTP; the subscription then keeps it current.
     void this.refetch();
@@ -121,6 +135,8 @@ export class BoardSync {
       return;
     }
     if ('error' in ack) {
+      // A tablet that missed the removal's push (offline at the time) is refused here on its return.
+      if (NO_BOARD.has(ack.error.code)) return this.endAccess(this.version >= 0 ? ACCESS_ENDED : NO_ACCESS);
       this.connection.value = 'refused';
       this.problem.value = ack.error.message;
       return;
@@ -157,6 +173,10 @@ export class BoardSync {
         }
         if (this.again || this.heard > this.version) this.readLater(CATCH_UP_PAUSE_MS);
       } catch (err) {
+        if (err instanceof ApiError && NO_BOARD.has(err.code)) {
+          this.endAccess(this.version >= 0 ? ACCESS_ENDED : NO_ACCESS);
+          return;
+        }
         // While the api restarts the socket shows "reconnecting"; the next subscription catches up.
         if (this.connection.value === 'live' || this.version < 0) this.problem.value = messageOf(err);
         const transient = err instanceof ApiError && (err.status === 0 || err.status >= 500);
@@ -166,6 +186,21 @@ export class BoardSync {
       }
     })();
     return this.fetching;
+  }
+
+  /**
+   * The board is no longer this user's to read: what it showed goes (the queue's names and the
+   * floor, frozen at the removal, read as current), the connection closes and no read follows.
+   */
+  private endAccess(message: string): void {
+    if (this.ended.value) return;
+    batch(() => {
+      this.ended.value = true;
+      this.board.value = null;
+      this.connection.value = 'refused';
+      this.problem.value = message;
+    });
+    this.close();
   }
 
   /** One read scheduled at a time, whoever asks for it. */
@@ -178,6 +213,8 @@ export class BoardSync {
   }
 
   private apply(snapshot: BoardSnapshot, authoritative: boolean): void {
+    // A read that was on its way as access ended does not bring the board back.
+    if (this.ended.value) return;
     if (!authoritative && snapshot.version < this.version) return;
     this.version = snapshot.version;
     batch(() => {

@@ -67,6 +67,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
   const connection = sync.connection.value;
   offline.value = connection !== 'live';
   const board = sync.board.value;
+  const ended = sync.ended.value;
   const readAt = sync.readAt.value;
   const now = (b: BoardSnapshot) => (wall: number) => venueNow(b, readAt, wall);
   const afterAct = () => sync.refresh();
@@ -91,7 +92,13 @@ export function BoardView({ venueId, data, role }: TabProps) {
           </span>
         )}
       </div>
-      {!board ? (
+      {ended ? (
+        // Removed from the staff: the status line above says so; the queue, the floor and the desk's
+        // acts are gone from this screen, not frozen on it.
+        <main class="page" data-testid="access-ended">
+          <p class="muted">The queue and the tables are no longer shown here. Reload this page if a manager adds you back.</p>
+        </main>
+      ) : !board ? (
         <main class="page">
           <p class="muted">Loading the board…</p>
         </main>
@@ -140,27 +147,29 @@ export function BoardView({ venueId, data, role }: TabProps) {
           </div>
         </main>
       )}
-      <nav class="action-bar" aria-label="Desk" ref={barRef}>
-        <button
-          type="button"
-          class="btn btn-primary big"
-          data-testid="open-join"
-          disabled={!board || offline.value}
-          onClick={() => setSheet({ kind: 'join' })}
-        >
-          <BarLabel first="Add to" second="queue" />
-        </button>
-        <button
-          type="button"
-          class="btn btn-secondary big"
-          data-testid="open-lookup"
-          disabled={!board || offline.value}
-          onClick={() => setSheet({ kind: 'lookup' })}
-        >
-          <BarLabel first="Find by" second="code" />
-        </button>
-        {board && <SweepButton venueId={board.venue.id} disabled={offline.value} afterAct={afterAct} />}
-      </nav>
+      {!ended && (
+        <nav class="action-bar" aria-label="Desk" ref={barRef}>
+          <button
+            type="button"
+            class="btn btn-primary big"
+            data-testid="open-join"
+            disabled={!board || offline.value}
+            onClick={() => setSheet({ kind: 'join' })}
+          >
+            <BarLabel first="Add to" second="queue" />
+          </button>
+          <button
+            type="button"
+            class="btn btn-secondary big"
+            data-testid="open-lookup"
+            disabled={!board || offline.value}
+            onClick={() => setSheet({ kind: 'lookup' })}
+          >
+            <BarLabel first="Find by" second="code" />
+          </button>
+          {board && <SweepButton venueId={board.venue.id} disabled={offline.value} afterAct={afterAct} />}
+        </nav>
+      )}
       {board && sheet?.kind === 'join' && (
         <DeskJoin
           board={board}
@@ -211,7 +220,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           onNewToken={(name, token) => setSheet({ kind: 'token', name, token })}
         />
       )}
-      {sheet?.kind === 'token' && (
+      {!ended && sheet?.kind === 'token' && (
         <TokenCard
           name={sheet.name}
           quote={sheet.quote}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { messageOf, nextLink } from '../api/client';
+import { ApiError, messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
 import { localDateTime, localTime } from '../format';
 import { api } from '../state/session';
@@ -83,12 +83,24 @@ export function MessagesView({ venueId, data }: TabProps) {
     setLoadingOlder(false);
     const read = (): void => {
       const query = new URLSearchParams();
-      if (failedOnly) query.set('status', 'failed');
+      // Every guest who did not hear from us: refused by the provider, or never to be sent (no
+      // provider set up, an offer that ended first, …). `status=failed` alone said "No undelivered
+      // messages." during the pilot, when nothing is sent at all.
+      if (failedOnly) query.set('undelivered', 'true');
       if (recipient) query.set('to', recipient);
       const qs = query.toString();
       readPage(`/v1/venues/${venueId}/messages${qs ? `?${qs}` : ''}`).then(
         (p) => live && (setNewest(p), setError(null)),
-        (err: unknown) => live && setError(messageOf(err)),
+        (err: unknown) => {
+          if (!live) return;
+          setError(messageOf(err));
+          // Refused outright (removed from the staff, the role taken away): the guests' messages
+          // read before go from the screen too, not only the next ones.
+          if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
+            setNewest(null);
+            setOlder(null);
+          }
+        },
       );
     };
     read();
