@@ -98,8 +98,14 @@ export class LedgerSession {
     return `/v1/venues/${this.venueId}${p}`;
   }
 
-  async moveClock(time: string): Promise<string[]> {
-    const a = await this.client.must<{ expired: string[] }>('POST', this.path('/clock'), { now: this.at(time) });
+  /**
+   * Moves the sandbox clock to a worksheet time (venue-local HH:mm[:ss] on its date) or to an instant
+   * (epoch ms). The boundary cases pass instants: a time they derive (an expiry and a second either
+   * side) may fall in the hour the clocks repeat, where the wall time alone names two instants.
+   */
+  async moveClock(time: string | number): Promise<string[]> {
+    const now = typeof time === 'number' ? new Date(time).toISOString() : this.at(time);
+    const a = await this.client.must<{ expired: string[] }>('POST', this.path('/clock'), { now });
     return a.expired;
   }
 

@@ -90,7 +90,7 @@ export function parseWorksheet(json: unknown): Worksheet {
  * hour before the change is lived twice (Luxon picks one of the two). Checked with the offsets in
  * force a day either side, so a change of any size (Lord Howe's half hour too) is found.
  */
-function happensTwice(dt: DateTime): boolean {
+export function happensTwice(dt: DateTime): boolean {
   const wall = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss");
   const offsets = new Set([dt.minus({ days: 1 }).offset, dt.plus({ days: 1 }).offset]);
   const wallAsUtc = DateTime.fromISO(wall, { zone: 'utc' }).toMillis();
