@@ -72,6 +72,7 @@ export function parseWorksheet(json: unknown): Worksheet {
   const starting = [...w.reservations, ...w.waiting].map((p) => p.ref);
   const twice = starting.find((ref, i) => starting.indexOf(ref) !== i);
   if (twice !== undefined) fail(`"${twice}" names two starting parties; each reference must name one`);
+  refuseImpossibleStart(w);
   for (const t of w.transactions) {
     if (typeof t.op !== 'string' || typeof t.time !== 'string' || !Array.isArray(t.steps) || typeof t.expect !== 'object')
       fail(`transaction ${JSON.stringify(t).slice(0, 60)} is incomplete`);
@@ -83,6 +84,27 @@ export function parseWorksheet(json: unknown): Worksheet {
   refuseTimesOutOfOrder(w);
   refuseAmbiguousJoins(w);
   return w;
+}
+
+/**
+ * The starting position must be one the policy can hold: each party a whole number from 1 to the
+ * capacity (a larger waiting group would block a strict queue for good in the model, and the app
+ * refuses it at set-up), and the registrations within the capacity. Refused here, naming the party
+ * and the figures, before any venue is set up.
+ */
+function refuseImpossibleStart(w: Worksheet): void {
+  for (const p of [...w.reservations, ...w.waiting]) {
+    if (!Number.isInteger(p.partySize) || p.partySize < 1 || p.partySize > w.capacity)
+      fail(
+        `${p.ref}'s party size ${String(p.partySize)} is not a whole number from 1 to ${w.capacity} (the capacity)` +
+          (p.partySize > w.capacity ? '; groups never split, so a larger group can never be offered seats' : ''),
+      );
+  }
+  const taken = w.reservations.reduce((n, r) => n + r.partySize, 0);
+  if (taken > w.capacity)
+    fail(
+      `the starting registrations take ${taken} seats (${w.reservations.map((r) => `${r.ref} ${r.partySize}`).join(' + ')}); the capacity is ${w.capacity}`,
+    );
 }
 
 /**
