@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { runLedger } from '../../apps/ledger/src/ledger.runner.js';
 import { parseWorksheet, type Worksheet } from '../../apps/ledger/src/worksheet.js';
+import { violations } from '../support/invariants.js';
+import { TestLedgerBackend } from '../support/ledger-backend.js';
+
+const LONG_MS = 600_000;
 
 /**
  * An organizer's own worksheet whose starting position cannot happen under its own policy: a waiting
@@ -37,17 +42,47 @@ describe('the worksheet’s starting position is checked against its own capacit
       'worksheet: the starting registrations take 14 seats (A 4 + B 7 + C 3); the capacity is 12',
     );
   });
+});
 
-  it('still takes the sample worksheet and a row that tries a group larger than the pool', () => {
+/**
+ * A row may try the organizer's own mistake, a group larger than the pool, and say that it is turned
+ * away (`"expect": "refused"` on the join): the policy refuses it and so must the app, with nobody
+ * added and the counts unchanged. Without it the row failed as "worksheet arithmetic disagrees with
+ * the policy" although the organizer's figures were right.
+ */
+describe('a join row that expects a group larger than the pool to be refused', () => {
+  const backend = new TestLedgerBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+  afterEach(async () => expect(await violations(backend.dataSource)).toEqual([]));
+
+  const withRow = (join: Record<string, unknown>): Worksheet => {
     const sheet = maple();
-    expect(parseWorksheet(sheet).capacity).toBe(12);
     sheet.transactions.splice(8, 0, {
       op: 'T-07b',
       time: '09:52',
       action: 'A group of 13 asks to join; refused',
-      steps: [{ type: 'join', ref: 'X-13', partySize: 13, sequence: 4 }],
+      steps: [
+        { type: 'join', ref: 'X-13', partySize: 13, sequence: 4, ...join } as Worksheet['transactions'][number]['steps'][number],
+      ],
       expect: { confirmed: 11, held: 0, available: 1, queue: [] },
     });
-    expect(() => parseWorksheet(sheet)).not.toThrow();
+    return parseWorksheet(sheet);
+  };
+
+  it(
+    'passes when the app refuses it, and every later row keeps its figures',
+    async () => {
+      const { rows } = await runLedger(await backend.client(), withRow({ expect: 'refused' }), 'too-large');
+      expect(rows.filter((r) => !r.passed).map((r) => [r.op, ...r.worksheetIssues, ...r.appIssues])).toEqual([]);
+      expect(rows.map((r) => r.op)).toContain('T-07b');
+    },
+    LONG_MS,
+  );
+
+  it('refuses an "expect" a join step does not take', () => {
+    expect(() => withRow({ expect: 'maybe' })).toThrow(
+      'worksheet: row T-07b: a join step\'s "expect" is "joined" or "refused", not "maybe"',
+    );
   });
 });

@@ -297,6 +297,12 @@ export class LedgerSession {
       case 'join': {
         // Keyed like every other step: a retried join row is recognised, not a second request in the queue.
         const a = await this.join(step.ref, step.partySize, key);
+        // A group the row expects turned away: the app must refuse it as invalid input, adding nobody.
+        if (step.expect === 'refused') {
+          const code = (a.body as { error?: { code?: string } } | null)?.error?.code;
+          if (a.status !== 400) notes.push(`${step.ref} join: ${a.status}${code ? ` ${code}` : ''}; the row expects a refusal`);
+          return { ok: a.status === 400 && code === 'VALIDATION' };
+        }
         const got = a.status === 201 ? a.body.entry.queueSequence : undefined;
         // A sequence other than the worksheet's is the row's failure (the policy gives the same one), not a stop mid-run.
         // A retry asks only that the join be recognised: its sequence was checked on the row itself.

@@ -37,7 +37,8 @@ export type Step =
   /** `expect`: `accepted` (the default) or `refused`, for a group that is too late to accept. */
   | { type: 'accept'; ref: string; expect?: 'accepted' | 'refused' }
   | { type: 'expire'; ref: string }
-  | { type: 'join'; ref: string; partySize: number; sequence: number }
+  /** `expect`: `joined` (the default) or `refused`, for a group larger than the pool. */
+  | { type: 'join'; ref: string; partySize: number; sequence: number; expect?: 'joined' | 'refused' }
   | { type: 'retry'; op: string };
 
 export interface Transaction {
@@ -79,6 +80,8 @@ export function parseWorksheet(json: unknown): Worksheet {
     for (const s of t.steps) {
       if (s.type === 'accept' && s.expect !== undefined && s.expect !== 'accepted' && s.expect !== 'refused')
         fail(`row ${t.op}: an accept step's "expect" is "accepted" or "refused", not ${JSON.stringify(s.expect)}`);
+      if (s.type === 'join' && s.expect !== undefined && s.expect !== 'joined' && s.expect !== 'refused')
+        fail(`row ${t.op}: a join step's "expect" is "joined" or "refused", not ${JSON.stringify(s.expect)}`);
     }
   }
   refuseTimesOutOfOrder(w);
