@@ -210,9 +210,18 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           name="poolCapacity"
         />
       )}
-      <Stepper label="Largest party that may join" value={cap} max={200} onChange={(v) => set('cap', v)} name="queuePartyCap" />
+      {pool ? (
+        // A seat pool takes groups of 1 to its seats (the workshop guide's rule) and ignores the
+        // restaurant's party cap: a cap shown here would promise a refusal that never comes.
+        <p class="muted" data-testid="group-sizes">
+          Groups of 1 to {poolCapacity} {poolCapacity === 1 ? 'person' : 'people'} may join (the seats in all); a group is never
+          split.
+        </p>
+      ) : (
+        <Stepper label="Largest party that may join" value={cap} max={200} onChange={(v) => set('cap', v)} name="queuePartyCap" />
+      )}
       <Stepper
-        label="Minutes a table is held for a party"
+        label={pool ? 'Minutes seats are held for a group' : 'Minutes a table is held for a party'}
         value={holdMinutes}
         max={1440}
         onChange={(v) => set('holdMinutes', v)}
