@@ -60,6 +60,11 @@ d('a workshop’s Set up says the group sizes it takes', () => {
     );
     expect(await form.textContent()).toContain('Minutes seats are held for a group');
     expect(await form.textContent()).not.toContain('a table is held');
+    // Who is next, as the promotion decides it at a seat pool: nobody picks by hand.
+    expect(await form.locator('fieldset.choice label').allTextContents()).toEqual([
+      'The oldest group that fits (an older, larger group may be passed over)',
+      'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)',
+    ]);
     await screenshot(page, 'workshop-setup');
     // The server indeed takes a group of 10 whatever the cap: what the form no longer offers.
     await request(t.baseUrl).patch(`/v1/venues/${venueId}`).set(owner.auth).send({ queuePartyCap: 4 }).expect(200);

@@ -231,11 +231,16 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         <legend>Who is next</legend>
         <label>
           <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => set('order', 'host-pick')} />
-          The host picks (any party that fits the table)
+          {/* At a seat pool the promotion picks, not the host: the oldest group that fits. */}
+          {pool
+            ? 'The oldest group that fits (an older, larger group may be passed over)'
+            : 'The host picks (any party that fits the table)'}
         </label>
         <label>
           <input type="radio" name="order" checked={order === 'strict'} onChange={() => set('order', 'strict')} />
-          Strictly in order of arrival
+          {pool
+            ? 'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)'
+            : 'Strictly in order of arrival'}
         </label>
       </fieldset>
       {f.error && (
