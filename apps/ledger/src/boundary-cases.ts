@@ -263,7 +263,7 @@ export const CASES: Case[] = [
         const at = x.expiresAt + offset;
         const want = applyStep(modelAt(plan, x.before, at), { type: 'accept', ref: x.ref });
         const s = await runUntil(client, plan.sheet, slug('accept'), x.before);
-        await s.moveClock(localTime(plan.sheet, at));
+        await s.moveClock(at);
         const a = await s.accept(x.ref);
         const c = await s.counts();
         const releases = await expiryRows(s, x.ref);
@@ -304,10 +304,10 @@ export const CASES: Case[] = [
         [e, false],
       ] as const) {
         const s = await runUntil(client, plan.sheet, slug('stamp'), from);
-        await s.moveClock(localTime(plan.sheet, promoteAt));
+        await s.moveClock(promoteAt);
         const p = await s.promote();
         const expiresAt = p.body.offer?.expiresAt;
-        await s.moveClock(localTime(plan.sheet, at));
+        await s.moveClock(at);
         const a = await s.accept(held.ref ?? '');
         const good =
           expiresAt === new Date(e).toISOString() &&
@@ -339,7 +339,7 @@ export const CASES: Case[] = [
         want = stateAt(plan, x.expiredAfter);
       } else {
         s = await runUntil(client, plan.sheet, slug('reexpire'), x.before);
-        await s.moveClock(localTime(plan.sheet, x.expiresAt));
+        await s.moveClock(x.expiresAt);
         want = modelAt(plan, x.before, x.expiresAt);
       }
       const sweep = await client.must<{ expired: string[] }>('POST', s.path('/sweeps'), {}, s.keyOf('repeat-expiry'));

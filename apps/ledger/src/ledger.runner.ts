@@ -98,8 +98,14 @@ export class LedgerSession {
     return `/v1/venues/${this.venueId}${p}`;
   }
 
-  async moveClock(time: string): Promise<string[]> {
-    const a = await this.client.must<{ expired: string[] }>('POST', this.path('/clock'), { now: this.at(time) });
+  /**
+   * Moves the sandbox clock to a worksheet time (venue-local HH:mm[:ss] on its date) or to an instant
+   * (epoch ms). The boundary cases pass instants: a time they derive (an expiry and a second either
+   * side) may fall in the hour the clocks repeat, where the wall time alone names two instants.
+   */
+  async moveClock(time: string | number): Promise<string[]> {
+    const now = typeof time === 'number' ? new Date(time).toISOString() : this.at(time);
+    const a = await this.client.must<{ expired: string[] }>('POST', this.path('/clock'), { now });
     return a.expired;
   }
 
@@ -291,6 +297,12 @@ export class LedgerSession {
       case 'join': {
         // Keyed like every other step: a retried join row is recognised, not a second request in the queue.
         const a = await this.join(step.ref, step.partySize, key);
+        // A group the row expects turned away: the app must refuse it as invalid input, adding nobody.
+        if (step.expect === 'refused') {
+          const code = (a.body as { error?: { code?: string } } | null)?.error?.code;
+          if (a.status !== 400) notes.push(`${step.ref} join: ${a.status}${code ? ` ${code}` : ''}; the row expects a refusal`);
+          return { ok: a.status === 400 && code === 'VALIDATION' };
+        }
         const got = a.status === 201 ? a.body.entry.queueSequence : undefined;
         // A sequence other than the worksheet's is the row's failure (the policy gives the same one), not a stop mid-run.
         // A retry asks only that the join be recognised: its sequence was checked on the row itself.

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { replay, type ModelRow, type ModelStart, type ModelState, type RowExpectation } from '@hostboard/allocator';
 import { localInstant } from './ledger.client.js';
-import type { Transaction, Worksheet } from './worksheet.js';
+import { happensTwice, type Transaction, type Worksheet } from './worksheet.js';
 
 /** The worksheet's venue-local times as instants, for the policy model. */
 export function modelStart(sheet: Worksheet): ModelStart {
@@ -23,8 +23,13 @@ export function modelLedger(sheet: Worksheet): { expectations: RowExpectation[];
   return replay(modelStart(sheet), modelRows(sheet));
 }
 
-/** An instant as the worksheet writes it: venue-local HH:mm, with seconds when they are not zero (or asked for). */
+/**
+ * An instant as the worksheet writes it: venue-local HH:mm, with seconds when they are not zero (or
+ * asked for). In the hour the clocks repeat, the offset follows ("01:15:00 (UTC-02:30)"): the wall
+ * time alone names two instants an hour apart.
+ */
 export function localTime(sheet: Worksheet, ms: number, seconds = false): string {
   const dt = DateTime.fromMillis(ms, { zone: sheet.timeZone });
-  return dt.toFormat(seconds || dt.second !== 0 || dt.millisecond !== 0 ? 'HH:mm:ss' : 'HH:mm');
+  const wall = dt.toFormat(seconds || dt.second !== 0 || dt.millisecond !== 0 ? 'HH:mm:ss' : 'HH:mm');
+  return happensTwice(dt) ? `${wall} (UTC${dt.toFormat('ZZ')})` : wall;
 }

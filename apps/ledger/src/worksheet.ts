@@ -37,7 +37,8 @@ export type Step =
   /** `expect`: `accepted` (the default) or `refused`, for a group that is too late to accept. */
   | { type: 'accept'; ref: string; expect?: 'accepted' | 'refused' }
   | { type: 'expire'; ref: string }
-  | { type: 'join'; ref: string; partySize: number; sequence: number }
+  /** `expect`: `joined` (the default) or `refused`, for a group larger than the pool. */
+  | { type: 'join'; ref: string; partySize: number; sequence: number; expect?: 'joined' | 'refused' }
   | { type: 'retry'; op: string };
 
 export interface Transaction {
@@ -72,12 +73,15 @@ export function parseWorksheet(json: unknown): Worksheet {
   const starting = [...w.reservations, ...w.waiting].map((p) => p.ref);
   const twice = starting.find((ref, i) => starting.indexOf(ref) !== i);
   if (twice !== undefined) fail(`"${twice}" names two starting parties; each reference must name one`);
+  refuseImpossibleStart(w);
   for (const t of w.transactions) {
     if (typeof t.op !== 'string' || typeof t.time !== 'string' || !Array.isArray(t.steps) || typeof t.expect !== 'object')
       fail(`transaction ${JSON.stringify(t).slice(0, 60)} is incomplete`);
     for (const s of t.steps) {
       if (s.type === 'accept' && s.expect !== undefined && s.expect !== 'accepted' && s.expect !== 'refused')
         fail(`row ${t.op}: an accept step's "expect" is "accepted" or "refused", not ${JSON.stringify(s.expect)}`);
+      if (s.type === 'join' && s.expect !== undefined && s.expect !== 'joined' && s.expect !== 'refused')
+        fail(`row ${t.op}: a join step's "expect" is "joined" or "refused", not ${JSON.stringify(s.expect)}`);
     }
   }
   refuseTimesOutOfOrder(w);
@@ -86,11 +90,32 @@ export function parseWorksheet(json: unknown): Worksheet {
 }
 
 /**
+ * The starting position must be one the policy can hold: each party a whole number from 1 to the
+ * capacity (a larger waiting group would block a strict queue for good in the model, and the app
+ * refuses it at set-up), and the registrations within the capacity. Refused here, naming the party
+ * and the figures, before any venue is set up.
+ */
+function refuseImpossibleStart(w: Worksheet): void {
+  for (const p of [...w.reservations, ...w.waiting]) {
+    if (!Number.isInteger(p.partySize) || p.partySize < 1 || p.partySize > w.capacity)
+      fail(
+        `${p.ref}'s party size ${String(p.partySize)} is not a whole number from 1 to ${w.capacity} (the capacity)` +
+          (p.partySize > w.capacity ? '; groups never split, so a larger group can never be offered seats' : ''),
+      );
+  }
+  const taken = w.reservations.reduce((n, r) => n + r.partySize, 0);
+  if (taken > w.capacity)
+    fail(
+      `the starting registrations take ${taken} seats (${w.reservations.map((r) => `${r.ref} ${r.partySize}`).join(' + ')}); the capacity is ${w.capacity}`,
+    );
+}
+
+/**
  * Whether this wall time comes round again at another instant: on the night the clocks go back, the
  * hour before the change is lived twice (Luxon picks one of the two). Checked with the offsets in
  * force a day either side, so a change of any size (Lord Howe's half hour too) is found.
  */
-function happensTwice(dt: DateTime): boolean {
+export function happensTwice(dt: DateTime): boolean {
   const wall = dt.toFormat("yyyy-MM-dd'T'HH:mm:ss");
   const offsets = new Set([dt.minus({ days: 1 }).offset, dt.plus({ days: 1 }).offset]);
   const wallAsUtc = DateTime.fromISO(wall, { zone: 'utc' }).toMillis();

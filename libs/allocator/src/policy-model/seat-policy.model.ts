@@ -48,13 +48,17 @@ export interface ModelState {
 /** What a row expects of an acceptance: `refused` records a group that is too late (no open hold). */
 export type AcceptOutcome = 'accepted' | 'refused';
 
+/** What a row expects of a join: `refused` records a group the policy turns away (a size outside 1 to the capacity). */
+export type JoinOutcome = 'joined' | 'refused';
+
 export type ModelStep =
   | { type: 'review' }
   | { type: 'promote'; expect?: string | null }
   | { type: 'accept'; ref: string; expect?: AcceptOutcome }
   | { type: 'cancel'; ref: string }
   | { type: 'expire'; ref: string }
-  | { type: 'join'; ref: string; partySize: number; sequence?: number }
+  /** `expect`: `joined` (the default) or `refused`, for a group the policy turns away (larger than the pool). */
+  | { type: 'join'; ref: string; partySize: number; sequence?: number; expect?: JoinOutcome }
   | { type: 'retry'; op: string };
 
 export interface ModelCounts {
@@ -250,14 +254,17 @@ export function applyStep(input: ModelState, step: ModelStep): { state: ModelSta
         const text = `${step.ref} is still ${inUse.state}: a join under a name in use is ambiguous. Rejoin after it expires or is cancelled, or use another name`;
         return { state, outcome: { ok: false, ambiguous: true, text } };
       }
+      const refusedExpected = step.expect === 'refused';
       if (!validPartySize(state.policy, step.partySize)) {
-        return { state, outcome: { ok: false, text: `party size ${step.partySize} refused` } };
+        const text = `party size ${step.partySize} refused${refusedExpected ? ', as the row expects' : ''}`;
+        return { state, outcome: { ok: refusedExpected, text } };
       }
       const sequence = state.lastSequence + 1;
       state.lastSequence = sequence;
       state.parties.push(party(step.ref, step.partySize, 'waiting', false, state.now, sequence));
-      const ok = step.sequence === undefined || step.sequence === sequence;
-      return { state, outcome: { ok, text: `${step.ref} joins with sequence ${sequence}` } };
+      const ok = !refusedExpected && (step.sequence === undefined || step.sequence === sequence);
+      const text = `${step.ref} joins with sequence ${sequence}${refusedExpected ? '; the row expects a refusal' : ''}`;
+      return { state, outcome: { ok, text } };
     }
     case 'retry': {
       // A retry carries the operation's stable identifier: recognised, it changes nothing.

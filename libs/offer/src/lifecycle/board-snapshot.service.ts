@@ -15,7 +15,7 @@ import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue'
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import type { QueueView } from './queue-read.service.js';
-import { headBlockedReason } from './promotion.service.js';
+import { poolHead } from './promotion.service.js';
 import { SweepService } from './sweep.service.js';
 
 /** How many queue entries the board carries (a tablet shows the head of the queue). */
@@ -86,9 +86,12 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       const byEntry = new Map(live.map((o) => [o.entryId, o]));
       const tables = found.floor ?? [];
       const pool = venue.seating === 'pool' ? this.pool.counts(venue) : null;
-      const head = active.find((e) => e.status === 'waiting') ?? null;
+      const oldest = active.find((e) => e.status === 'waiting') ?? null;
       const kinds = kindPositions(active, found.capacities ?? null);
-      const reason = pool && head ? headBlockedReason(head, pool.available) : null;
+      // First fit: the group the next promotion holds seats for may wait beyond the board's page.
+      const strict = venue.queueOrder === 'strict';
+      const firstFit = pool && !strict && oldest ? await this.entries.oldestWaiting(manager, venueId, pool.available) : null;
+      const head = pool ? poolHead(strict, oldest, firstFit, pool.available) : null;
       return {
         version: Number(venue.version),
         now: now.toISOString(),
@@ -115,7 +118,7 @@ export class BoardSnapshotService extends BoardSnapshotSource {
           );
         }),
         queueTotal,
-        head: pool && head ? { entryId: head.id, fits: reason === null, reason } : null,
+        head,
         offers: live.map((o) => toOfferView(o, offerTables.get(o.reservationId))),
         toSeat: found.toSeat ?? [],
         queuePage: this.guest.queueLink,

@@ -20,6 +20,24 @@ export function headBlockedReason(head: QueueEntry | null, available: number): s
 }
 
 /**
+ * The head a pool queue shows (API.md: it "explains the next promotion"): under strict order the
+ * oldest waiting group, with why it cannot go yet; under first fit the oldest group that fits, which
+ * is who the next promotion holds seats for, else the oldest group with the same reason the
+ * promotion gives. `firstFit` is the oldest waiting group of at most `available` people.
+ */
+export function poolHead(
+  strict: boolean,
+  oldest: QueueEntry | null,
+  firstFit: QueueEntry | null,
+  available: number,
+): { entryId: string; fits: boolean; reason: string | null } | null {
+  if (!oldest) return null;
+  if (!strict && firstFit) return { entryId: firstFit.id, fits: true, reason: null };
+  const reason = headBlockedReason(oldest, available);
+  return { entryId: oldest.id, fits: reason === null, reason };
+}
+
+/**
  * Pool promotion: hold seats for the next group. Strict order promotes only the oldest waiting
  * group and stops when it cannot fit (it is never skipped); a first-fit policy promotes the oldest
  * group that fits. Decided under the venue row lock, after a committed sweep.

@@ -6,7 +6,7 @@ import { kindPositions, QueueEntryRepository, toEntryView, type EntryView } from
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
-import { headBlockedReason } from './promotion.service.js';
+import { poolHead } from './promotion.service.js';
 import { SweepService } from './sweep.service.js';
 
 export interface QueueView {
@@ -62,11 +62,12 @@ export class QueueReadService {
         }),
       };
       if (venue.seating === 'pool') {
-        const head = active.find((e) => e.status === 'waiting') ?? null;
-        if (head) {
-          const reason = headBlockedReason(head, this.pool.counts(venue).available);
-          view.head = { entryId: head.id, fits: reason === null, reason };
-        }
+        const oldest = active.find((e) => e.status === 'waiting') ?? null;
+        const { available } = this.pool.counts(venue);
+        const strict = venue.queueOrder === 'strict';
+        const firstFit = strict || !oldest ? null : await this.entries.oldestWaiting(manager, venueId, available);
+        const head = poolHead(strict, oldest, firstFit, available);
+        if (head) view.head = head;
       }
       return view;
     });

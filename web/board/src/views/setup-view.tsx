@@ -210,9 +210,18 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           name="poolCapacity"
         />
       )}
-      <Stepper label="Largest party that may join" value={cap} max={200} onChange={(v) => set('cap', v)} name="queuePartyCap" />
+      {pool ? (
+        // A seat pool takes groups of 1 to its seats (the workshop guide's rule) and ignores the
+        // restaurant's party cap: a cap shown here would promise a refusal that never comes.
+        <p class="muted" data-testid="group-sizes">
+          Groups of 1 to {poolCapacity} {poolCapacity === 1 ? 'person' : 'people'} may join (the seats in all); a group is never
+          split.
+        </p>
+      ) : (
+        <Stepper label="Largest party that may join" value={cap} max={200} onChange={(v) => set('cap', v)} name="queuePartyCap" />
+      )}
       <Stepper
-        label="Minutes a table is held for a party"
+        label={pool ? 'Minutes seats are held for a group' : 'Minutes a table is held for a party'}
         value={holdMinutes}
         max={1440}
         onChange={(v) => set('holdMinutes', v)}
@@ -222,11 +231,16 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         <legend>Who is next</legend>
         <label>
           <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => set('order', 'host-pick')} />
-          The host picks (any party that fits the table)
+          {/* At a seat pool the promotion picks, not the host: the oldest group that fits. */}
+          {pool
+            ? 'The oldest group that fits (an older, larger group may be passed over)'
+            : 'The host picks (any party that fits the table)'}
         </label>
         <label>
           <input type="radio" name="order" checked={order === 'strict'} onChange={() => set('order', 'strict')} />
-          Strictly in order of arrival
+          {pool
+            ? 'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)'
+            : 'Strictly in order of arrival'}
         </label>
       </fieldset>
       {f.error && (

@@ -1,0 +1,83 @@
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { createVenue, signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
+
+const d = describeWithChromium('the workshop set-up is tested in a real browser');
+
+/**
+ * A workshop's Set up, as its organizer reads it. At a seat pool valid group sizes are 1 to the
+ * number of seats (the guide's rule; the server ignores `queuePartyCap` there), yet the form showed
+ * the restaurant's "Largest party that may join" (8 by default): an organizer who set it to 4 saw a
+ * group of 10 join all the same. The form says the rule that applies, and speaks of seats held for a
+ * group, not of a table held for a party.
+ */
+d('a workshop’s Set up says the group sizes it takes', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Staff;
+  let venueId: string;
+
+  beforeAll(async () => {
+    t = await startApp();
+    browser = await launchChromium();
+    owner = await signUp(t, 'organizer');
+    venueId = (
+      await createVenue(t, owner, {
+        name: 'Juniper Hall',
+        preset: 'workshop',
+        poolCapacity: 17,
+        timeZone: 'Asia/Kathmandu',
+        sandbox: true,
+        clock: '2026-12-10T14:10:00+05:45',
+      })
+    ).id;
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function setup(): Promise<Page> {
+    const page = await (await newTablet(browser)).newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${venueId}"]`);
+    await page.goto(`${t.baseUrl}/board/venues/${venueId}/setup`);
+    await page.getByTestId('settings').waitFor();
+    return page;
+  }
+
+  it('shows no party-size cap that the seat pool would ignore, and says the sizes allowed', async () => {
+    const page = await setup();
+    const form = page.getByTestId('settings');
+    expect(await form.locator('input[name=queuePartyCap]').count()).toBe(0);
+    expect(await form.getByTestId('group-sizes').textContent()).toBe(
+      'Groups of 1 to 17 people may join (the seats in all); a group is never split.',
+    );
+    expect(await form.textContent()).toContain('Minutes seats are held for a group');
+    expect(await form.textContent()).not.toContain('a table is held');
+    // Who is next, as the promotion decides it at a seat pool: nobody picks by hand.
+    expect(await form.locator('fieldset.choice label').allTextContents()).toEqual([
+      'The oldest group that fits (an older, larger group may be passed over)',
+      'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)',
+    ]);
+    await screenshot(page, 'workshop-setup');
+    // The server indeed takes a group of 10 whatever the cap: what the form no longer offers.
+    await request(t.baseUrl).patch(`/v1/venues/${venueId}`).set(owner.auth).send({ queuePartyCap: 4 }).expect(200);
+    await request(t.baseUrl).post(`/v1/venues/${venueId}/queue`).set(owner.auth).send({ name: 'Ten', partySize: 10 }).expect(201);
+    await page.context().close();
+  }, 120_000);
+
+  it('follows a changed number of seats in the sizes it states', async () => {
+    const page = await setup();
+    await page.fill('input[name=poolCapacity]', '9');
+    expect(await page.getByTestId('group-sizes').textContent()).toBe(
+      'Groups of 1 to 9 people may join (the seats in all); a group is never split.',
+    );
+    await page.context().close();
+  }, 120_000);
+});
