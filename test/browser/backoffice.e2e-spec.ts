@@ -449,31 +449,43 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
       await page.context().close();
     }, 60_000);
 
-    it('Messages: Not delivered lists only the messages that failed, and All brings the rest back', async () => {
-      // A text the provider refused for good (the relay's path to it is tested in outbox-delivery).
+    it('Messages: Not delivered lists only the message no guest got, and All brings the rest back', async () => {
+      // The others delivered, as a provider would have left them (with none set up, Not delivered
+      // lists every recorded message: none left the building), then one text the provider refused
+      // for good (the relay's path to it is tested in outbox-delivery). All put back afterwards.
       const ds = t.app.get<DataSource>(getDataSourceToken());
+      const [sent] = (await ds.query(
+        `UPDATE outbox_messages SET status = 'sent', sent_at = now() WHERE venue_id = $1 AND status = 'recorded' RETURNING id`,
+        [v.id],
+      )) as [Array<{ id: string }>, number];
       const [failed] = (await ds.query(
         `UPDATE outbox_messages SET status = 'failed', failure_reason = 'the provider refused the number'
           WHERE id = (SELECT id FROM outbox_messages WHERE venue_id = $1 ORDER BY created_at DESC, id DESC OFFSET 3 LIMIT 1)
           RETURNING id`,
         [v.id],
       )) as [Array<{ id: string }>, number];
-      const page = await open(phone, 'messages');
-      await page.getByTestId('message').first().waitFor();
-      const all = await page.getByTestId('message').count();
-      await page.getByTestId('messages-failed-only').click();
-      await page.getByTestId('message').nth(1).waitFor({ state: 'detached' });
-      const row = page.getByTestId('message');
-      expect([await row.getAttribute('data-id'), await row.getAttribute('data-status')]).toEqual([failed[0]?.id, 'failed']);
-      expect(await page.getByTestId('messages-failed-only').getAttribute('aria-pressed')).toBe('true');
-      await screenshot(page, 'backoffice-phone-messages-not-delivered');
-      await page.getByTestId('messages-all').click();
-      await page
-        .getByTestId('message')
-        .nth(all - 1)
-        .waitFor();
-      await ds.query(`UPDATE outbox_messages SET status = 'recorded', failure_reason = NULL WHERE id = $1`, [failed[0]?.id]);
-      await page.context().close();
+      try {
+        const page = await open(phone, 'messages');
+        await page.getByTestId('message').first().waitFor();
+        const all = await page.getByTestId('message').count();
+        await page.getByTestId('messages-failed-only').click();
+        await page.getByTestId('message').nth(1).waitFor({ state: 'detached' });
+        const row = page.getByTestId('message');
+        expect([await row.getAttribute('data-id'), await row.getAttribute('data-status')]).toEqual([failed[0]?.id, 'failed']);
+        expect(await page.getByTestId('messages-failed-only').getAttribute('aria-pressed')).toBe('true');
+        await screenshot(page, 'backoffice-phone-messages-not-delivered');
+        await page.getByTestId('messages-all').click();
+        await page
+          .getByTestId('message')
+          .nth(all - 1)
+          .waitFor();
+        await page.context().close();
+      } finally {
+        await ds.query(
+          `UPDATE outbox_messages SET status = 'recorded', sent_at = NULL, failure_reason = NULL WHERE id = ANY($1)`,
+          [[...sent.map((r) => r.id), ...failed.map((r) => r.id)]],
+        );
+      }
     }, 60_000);
 
     it('Messages: a manager whose first read of their role got no answer still gets the back office, once it answers', async () => {

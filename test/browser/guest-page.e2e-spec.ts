@@ -320,6 +320,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     const entry = await entryOf(party.entry.id);
     await request(t.baseUrl)
       .post(`/v1/venues/${v.id}/offers`)
@@ -461,6 +462,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     await offerT1(venue, party.entry.id);
     await page.clock.runFor(3_100);
     await state(page, 'offered');
@@ -513,3 +515,13 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     for (const u of urls) expect(u).not.toMatch(/[A-Za-z0-9_-]{43}/);
   });
 });
+
+/**
+ * From here the page's timers run only when the test moves them (`page.clock.runFor`). An installed
+ * clock keeps running with real time until it is paused: on a loaded machine the page's 3 s poll
+ * came between the test's move of the venue's clock and its tap, and the tap found its button gone.
+ */
+async function pauseClock(page: Page): Promise<void> {
+  const fakeNow = (await page.evaluate('Date.now()')) as number;
+  await page.clock.pauseAt(fakeNow + 2_000);
+}
