@@ -26,7 +26,7 @@ export interface DayFiguresRow {
 }
 
 /**
- * Each entry's final outcome, from its status and the last history row that moved it:
+ * Each entry's final outcome, from its status and the history row that moved it into that status:
  * - seated;
  * - still waiting: waiting, offered or confirmed when read (a day not closed yet);
  * - day closed: expired with the day close's reason; any other expiry is an offer that ran out or
@@ -66,6 +66,9 @@ export class DayReportRepository {
              SELECT h.from_state, h.reason, h.actor, h.operation_id
                FROM history h
               WHERE h.subject_id = e.id AND h.subject_type = 'entry'
+                -- The row that moved the entry into its status: a token replaced or a contact
+                -- corrected writes a row that keeps the status, and must not hide who ended it.
+                AND h.to_state = e.status AND h.from_state IS DISTINCT FROM h.to_state
               ORDER BY h.at DESC, h.id DESC
               LIMIT 1) last ON true
            LEFT JOIN LATERAL (
