@@ -141,6 +141,17 @@ describe('day report: what became of each party, by business date', () => {
       .send({})
       .expect(200);
 
+    // Kai is offered Eve's freed table and does not come while it is held: the host cancels the hold.
+    await clock(at('19:45'));
+    const kai = await joined(t, host, v.id, party(3, 'Kai Held NoShow'));
+    const kaiOffer = await offer(kai, 'T4');
+    await clock(at('19:48'));
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${kaiOffer.reservationId}/cancel`)
+      .set(host.auth)
+      .send({})
+      .expect(200);
+
     // Late: one party joins before local midnight, two after; all three are Friday's evening.
     await clock(at('23:50'));
     const hal = await joined(t, host, v.id, party(2, 'Hal Before Midnight'));
@@ -178,11 +189,11 @@ describe('day report: what became of each party, by business date', () => {
     const [friday, saturday] = body.days;
     expect(friday).toEqual({
       businessDate: FRIDAY,
-      joined: 10,
-      people: 3 + 2 + 4 + 5 + 2 + 6 + 1 + 2 + 2 + 3,
-      outcomes: { seated: 4, noShow: 1, left: 1, removed: 1, offerEnded: 2, dayClosed: 1, stillWaiting: 0 },
+      joined: 11,
+      people: 3 + 2 + 4 + 5 + 2 + 6 + 1 + 3 + 2 + 2 + 3,
+      outcomes: { seated: 4, noShow: 2, left: 1, removed: 1, offerEnded: 2, dayClosed: 1, stillWaiting: 0 },
       peopleSeated: 3 + 2 + 2 + 2,
-      offers: { made: 7, accepted: 5, expired: 1, withdrawn: 1, cancelled: 0 },
+      offers: { made: 8, accepted: 5, expired: 1, withdrawn: 1, cancelled: 1 },
       // Waits 5, 10, 28, 41: the median between 10 and 28; the 90th percentile 0.7 of the way from 28 to 41.
       waitToSeat: { count: 4, medianMinutes: 19, p90Minutes: 37.1 },
     });
@@ -197,8 +208,8 @@ describe('day report: what became of each party, by business date', () => {
     });
     for (const d of [friday, saturday, body.totals]) expect(sumOutcomes(d)).toBe(d.joined);
     expect(body.totals).toMatchObject({
-      joined: 11,
-      people: 34,
+      joined: 12,
+      people: 37,
       outcomes: { seated: 4, stillWaiting: 1 },
       waitToSeat: { count: 4 },
     });
@@ -221,7 +232,7 @@ describe('day report: what became of each party, by business date', () => {
       .split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^businessDate,joined,people,seated,/);
-    expect(lines[1]).toBe(`${FRIDAY},10,30,4,9,1,1,1,2,1,0,7,5,1,1,0,4,19,37.1`);
+    expect(lines[1]).toBe(`${FRIDAY},11,33,4,9,2,1,1,2,1,0,8,5,1,1,1,4,19,37.1`);
   });
 
   it('takes the quote report range rules and is for managers', async () => {
