@@ -26,3 +26,5 @@ export * from './tokens/token-replacement.service.js';
 export * from './http/exchange-token.dto.js';
 export * from './details/entry-details.service.js';
 export * from './tokens/queue-token.repository.js';
+export * from './report/day-report.service.js';
+export * from './report/day-report.csv.js';

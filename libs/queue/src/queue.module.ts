@@ -11,6 +11,9 @@ import { EntryCorrectionHooks } from './correction/entry-correction.hooks.js';
 import { EntryCorrectionService } from './correction/entry-correction.service.js';
 import { EntryDetailsService } from './details/entry-details.service.js';
 import { EntryDetailsController } from './http/entry-details.controller.js';
+import { DayReportController } from './http/day-report.controller.js';
+import { DayReportRepository } from './report/day-report.repository.js';
+import { DayReportService } from './report/day-report.service.js';
 import { QueueEntryRepository } from './entries/queue-entry.repository.js';
 import { PublicQueueController } from './http/public-queue.controller.js';
 import { QueueSessionsController } from './http/queue-sessions.controller.js';
@@ -29,7 +32,7 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
 /** Queue entries, joins and their guards, position quotes, queue tokens and the party's sessions. */
 @Module({
   imports: [VenueModule, AuthModule, OutboxModule, QuoteModule, AllocatorModule],
-  controllers: [QueueController, PublicQueueController, QueueSessionsController, EntryDetailsController],
+  controllers: [QueueController, PublicQueueController, QueueSessionsController, EntryDetailsController, DayReportController],
   providers: [
     QueueEntryRepository,
     JoinService,
@@ -48,6 +51,8 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     BusinessDayCloser,
     EntryReadService,
     EntryCredentials,
+    DayReportRepository,
+    DayReportService,
   ],
   exports: [
     QueueEntryRepository,

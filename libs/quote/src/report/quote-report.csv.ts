@@ -26,7 +26,7 @@ const FORMULA_START = /^\s*[=+\-@]|^[\t\r]/;
  * line, inside quotes too (a quote opens a quoted cell only at a cell's start), so "Ana;=HYPERLINK(…)"
  * would put a formula in a cell of its own.
  */
-function field(v: string | number | null): string {
+export function csvField(v: string | number | null): string {
   if (v === null) return '';
   let s = String(v);
   if (typeof v === 'string')
@@ -43,5 +43,7 @@ function field(v: string | number | null): string {
  * and a guest's "Zoë" or "李" arrives garbled.
  */
 export function quoteReportCsv(entries: QuoteReportEntry[]): string {
-  return '\ufeff' + [COLUMNS.join(','), ...entries.map((e) => COLUMNS.map((c) => field(e[c])).join(','))].join('\r\n') + '\r\n';
+  return (
+    '\ufeff' + [COLUMNS.join(','), ...entries.map((e) => COLUMNS.map((c) => csvField(e[c])).join(','))].join('\r\n') + '\r\n'
+  );
 }

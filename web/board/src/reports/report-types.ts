@@ -50,3 +50,23 @@ export const MODEL_EXPLAINED: Record<QuoteModel, string> = {
 /** What a model quoted for an entry. */
 export const quotedBy = (e: ReportEntry, model: QuoteModel): number | null =>
   model === 'turns' ? e.turnsMinutes : e.floorMinutes;
+
+// The day report (GET /v1/venues/:venueId/reports/days): what became of the parties, per business date.
+
+export interface DayFigures {
+  joined: number;
+  people: number;
+  /** Final outcomes, each party once: they add up to `joined`. */
+  outcomes: Record<'seated' | 'noShow' | 'left' | 'removed' | 'offerEnded' | 'dayClosed' | 'stillWaiting', number>;
+  peopleSeated: number;
+  offers: Record<'made' | 'accepted' | 'expired' | 'withdrawn' | 'cancelled', number>;
+  waitToSeat: { count: number; medianMinutes: number | null; p90Minutes: number | null };
+}
+
+export interface DayReport {
+  from: string;
+  to: string;
+  timeZone: string;
+  days: Array<{ businessDate: string } & DayFigures>;
+  totals: DayFigures;
+}

@@ -6,8 +6,9 @@ import type { Venue } from '../api/types';
 import { readWallClock } from '../state/clock';
 import { api, session } from '../state/session';
 import type { TabProps } from '../views/registry';
+import { DaySummary } from './day-summary';
 import { ErrorHistogram, QuoteScatter } from './quote-charts';
-import { MODEL_EXPLAINED, MODEL_NAMES, type ModelStats, type QuoteModel, type QuoteReport } from './report-types';
+import { MODEL_EXPLAINED, MODEL_NAMES, type DayReport, type ModelStats, type QuoteModel, type QuoteReport } from './report-types';
 
 type ReportVenue = Venue & { policy: Venue['policy'] & { quoteModel?: QuoteModel } };
 
@@ -23,7 +24,8 @@ const figure = (x: number | null, unit: string, sign = false): string =>
   x === null ? '–' : `${sign && x > 0 ? '+' : ''}${x.toFixed(1)}${unit}`;
 
 /**
- * Managers, table venues (the Reports tab): how accurate each quote model was over a range of
+ * Managers, table venues (the Reports tab): the day by day figures (who joined, was seated, or left
+ * and how) above, then how accurate each quote model was over a range of
  * business dates, side by side, with a quoted-versus-actual scatter and an error histogram each, and
  * the switch between them. The venue shell draws the top bar.
  */
@@ -31,6 +33,7 @@ export function ReportsView({ venueId, data }: TabProps) {
   const [venue, setVenue] = useState<ReportVenue | null>(null);
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [report, setReport] = useState<QuoteReport | null>(null);
+  const [days, setDays] = useState<DayReport | null>(null);
   const [error, setError] = useState<{ text: string; forbidden: boolean } | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -51,6 +54,7 @@ export function ReportsView({ venueId, data }: TabProps) {
     setError(null);
     // The report on screen is the range's or none: a refused range left the last report under it.
     setReport(null);
+    setDays(null);
     if (range.from === '' || range.to === '' || range.from > range.to) {
       setError({ text: 'Choose a From date on or before the To date.', forbidden: false });
       return;
@@ -59,6 +63,10 @@ export function ReportsView({ venueId, data }: TabProps) {
     let live = true;
     api.get<QuoteReport>(`/v1/venues/${venueId}/reports/quotes?from=${range.from}&to=${range.to}`).then(
       (r) => live && setReport(r),
+      (err: unknown) => live && fail(err),
+    );
+    api.get<DayReport>(`/v1/venues/${venueId}/reports/days?from=${range.from}&to=${range.to}`).then(
+      (r) => live && setDays(r),
       (err: unknown) => live && fail(err),
     );
     return () => {
@@ -79,17 +87,18 @@ export function ReportsView({ venueId, data }: TabProps) {
     }
   };
 
-  const downloadCsv = async (): Promise<void> => {
+  /** The quote report's rows (`quotes`) or the day by day figures (`days`), as a file. */
+  const downloadCsv = async (kind: 'quotes' | 'days' = 'quotes'): Promise<void> => {
     if (!range) return;
     try {
-      const res = await fetch(`/v1/venues/${venueId}/reports/quotes.csv?from=${range.from}&to=${range.to}`, {
+      const res = await fetch(`/v1/venues/${venueId}/reports/${kind}.csv?from=${range.from}&to=${range.to}`, {
         headers: { Authorization: `Bearer ${session.value?.token ?? ''}` },
       });
       if (!res.ok) throw new Error(`The server answered ${res.status}.`);
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = url;
-      a.download = `quotes-${range.from}-${range.to}.csv`;
+      a.download = `${kind}-${range.from}-${range.to}.csv`;
       a.click();
       URL.revokeObjectURL(url);
     } catch (err) {
@@ -103,7 +112,7 @@ export function ReportsView({ venueId, data }: TabProps) {
       {error && (
         <div class="error-box" role="alert" data-testid="reports-error">
           <p>{error.text}</p>
-          {error.forbidden && <p>Only a manager or the owner of this venue can read the quote report.</p>}
+          {error.forbidden && <p>Only a manager or the owner of this venue can read the reports.</p>}
         </div>
       )}
       {range && (
@@ -121,13 +130,15 @@ export function ReportsView({ venueId, data }: TabProps) {
             onClick={() => void downloadCsv()}
             data-testid="csv"
           >
-            Download CSV
+            Download quotes (CSV)
           </button>
         </form>
       )}
+      {days && <DaySummary report={days} onDownload={() => void downloadCsv('days')} />}
       {report === null && !error && <p class="muted">Loading the report…</p>}
       {report && (
         <>
+          <h2 class="report-heading">Wait quotes</h2>
           <p data-testid="report-summary">
             {plural(report.entries.length, 'party', 'parties')} offered a table between {calendarDate(report.from)} and{' '}
             {calendarDate(report.to)}; {report.notOffered} quoted but never offered (not measured). Actual wait: from joining to

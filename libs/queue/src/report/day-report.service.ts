@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { DateTime } from 'luxon';
+import { DomainException, TransactionRunner } from '@hostboard/core';
+import { MAX_REPORT_DAYS } from '@hostboard/quote';
+import { VenueRepository } from '@hostboard/venue';
+import { DayReportRepository, type DayFiguresRow } from './day-report.repository.js';
+
+/** What became of the parties of one business date (or of the whole range), each counted once. */
+export interface DayFigures {
+  /** Parties that joined, and the people in them (the sum of party sizes). */
+  joined: number;
+  people: number;
+  /** Final outcomes: they add up to `joined`. */
+  outcomes: {
+    seated: number;
+    /** Staff cancelled the table the party held or had confirmed (the board's No-show). */
+    noShow: number;
+    /** The party left the queue itself, from its phone. */
+    left: number;
+    /** The host removed the party from the queue. */
+    removed: number;
+    /** An offer ran out or was withdrawn and the venue does not keep the place. */
+    offerEnded: number;
+    /** Still waiting when the business day ended. */
+    dayClosed: number;
+    /** Waiting, offered or confirmed when read: the day is not over (or not closed yet). */
+    stillWaiting: number;
+  };
+  peopleSeated: number;
+  offers: { made: number; accepted: number; expired: number; withdrawn: number; cancelled: number };
+  /** Minutes from join to seated, over the seated parties (`count`); null when none was seated. */
+  waitToSeat: { count: number; medianMinutes: number | null; p90Minutes: number | null };
+}
+
+export interface DayReport {
+  from: string;
+  to: string;
+  timeZone: string;
+  /** Business dates with at least one party, oldest first. */
+  days: Array<{ businessDate: string } & DayFigures>;
+  totals: DayFigures;
+}
+
+const oneDecimal = (x: number | null): number | null => (x === null ? null : Math.round(x * 10) / 10);
+
+function figures(r: DayFiguresRow | undefined): DayFigures {
+  const z = (k: keyof DayFiguresRow): number => Number(r?.[k] ?? 0);
+  return {
+    joined: z('joined'),
+    people: z('people'),
+    outcomes: {
+      seated: z('seated'),
+      noShow: z('noShow'),
+      left: z('left'),
+      removed: z('removed'),
+      offerEnded: z('offerEnded'),
+      dayClosed: z('dayClosed'),
+      stillWaiting: z('stillWaiting'),
+    },
+    peopleSeated: z('peopleSeated'),
+    offers: {
+      made: z('offersMade'),
+      accepted: z('offersAccepted'),
+      expired: z('offersExpired'),
+      withdrawn: z('offersWithdrawn'),
+      cancelled: z('offersCancelled'),
+    },
+    waitToSeat: {
+      count: z('waitCount'),
+      medianMinutes: oneDecimal(r?.waitMedianMinutes ?? null),
+      p90Minutes: oneDecimal(r?.waitP90Minutes ?? null),
+    },
+  };
+}
+
+/**
+ * The night's figures, by the venue's business date (the date its entries carry, so a party that
+ * joined after midnight in a window that started the evening before counts on that evening).
+ */
+@Injectable()
+export class DayReportService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly rows: DayReportRepository,
+  ) {}
+
+  async report(venueId: string, from: string, to: string): Promise<DayReport> {
+    // The same checks as the quote report: the pattern lets 2026-02-30 or year 0000 through.
+    for (const [field, value] of [
+      ['from', from],
+      ['to', to],
+    ] as const) {
+      const d = DateTime.fromISO(value);
+      if (!d.isValid || d.year < 1) throw DomainException.validation(`${field} is not a calendar date: ${value}.`, { field });
+    }
+    const days = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days;
+    if (days < 0) throw DomainException.validation('from must not be after to.', { field: 'from' });
+    if (days >= MAX_REPORT_DAYS)
+      throw DomainException.validation(`A report covers at most ${MAX_REPORT_DAYS} days.`, { field: 'to' });
+    return this.tx.run(async ({ manager }) => {
+      const venue = await this.venues.findById(manager, venueId);
+      if (!venue) throw DomainException.notFound('The venue was not found.');
+      const rows = await this.rows.dayFigures(manager, venueId, from, to);
+      return {
+        from,
+        to,
+        timeZone: venue.timeZone,
+        days: rows.filter((r) => r.businessDate !== null).map((r) => ({ businessDate: r.businessDate as string, ...figures(r) })),
+        totals: figures(rows.find((r) => r.businessDate === null)),
+      };
+    });
+  }
+}
