@@ -6,4 +6,6 @@ export * from './estimates/entry-quote.entity.js';
 export * from './estimates/quote-estimator.service.js';
 export * from './report/quote-stats.js';
 export * from './report/quote-report.service.js';
+export * from './report/report-range.js';
+export * from './http/report-range-query.dto.js';
 export * from './report/quote-report.csv.js';

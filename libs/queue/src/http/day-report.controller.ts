@@ -2,9 +2,9 @@ import { Controller, Get, Param, ParseUUIDPipe, Query, Res } from '@nestjs/commo
 import type { FastifyReply } from 'fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
+import { ReportRangeQueryDto } from '@hostboard/quote';
 import { dayReportCsv } from '../report/day-report.csv.js';
 import { DayReportService, type DayReport } from '../report/day-report.service.js';
-import { DayReportQueryDto } from './day-report-query.dto.js';
 
 @ApiTags('reports')
 @ApiBearerAuth()
@@ -14,7 +14,7 @@ export class DayReportController {
 
   @VenueRole('manager')
   @Get('days')
-  days(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() q: DayReportQueryDto): Promise<DayReport> {
+  days(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() q: ReportRangeQueryDto): Promise<DayReport> {
     return this.reports.report(venueId, q.from, q.to);
   }
 
@@ -23,7 +23,7 @@ export class DayReportController {
   @Get('days.csv')
   async daysCsv(
     @Param('venueId', ParseUUIDPipe) venueId: string,
-    @Query() q: DayReportQueryDto,
+    @Query() q: ReportRangeQueryDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<string> {
     const csv = dayReportCsv(await this.reports.report(venueId, q.from, q.to));

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DateTime } from 'luxon';
 import { DomainException, TransactionRunner } from '@hostboard/core';
-import { MAX_REPORT_DAYS } from '@hostboard/quote';
+import { checkReportRange } from '@hostboard/quote';
 import { VenueRepository } from '@hostboard/venue';
 import { DayReportRepository, type DayFiguresRow } from './day-report.repository.js';
 
@@ -86,18 +85,7 @@ export class DayReportService {
   ) {}
 
   async report(venueId: string, from: string, to: string): Promise<DayReport> {
-    // The same checks as the quote report: the pattern lets 2026-02-30 or year 0000 through.
-    for (const [field, value] of [
-      ['from', from],
-      ['to', to],
-    ] as const) {
-      const d = DateTime.fromISO(value);
-      if (!d.isValid || d.year < 1) throw DomainException.validation(`${field} is not a calendar date: ${value}.`, { field });
-    }
-    const days = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days;
-    if (days < 0) throw DomainException.validation('from must not be after to.', { field: 'from' });
-    if (days >= MAX_REPORT_DAYS)
-      throw DomainException.validation(`A report covers at most ${MAX_REPORT_DAYS} days.`, { field: 'to' });
+    checkReportRange(from, to);
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');

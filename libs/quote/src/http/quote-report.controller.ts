@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { quoteReportCsv } from '../report/quote-report.csv.js';
 import { QuoteReportService, type QuoteReport } from '../report/quote-report.service.js';
-import { QuoteReportQueryDto } from './quote-report-query.dto.js';
+import { ReportRangeQueryDto } from './report-range-query.dto.js';
 
 @ApiTags('reports')
 @ApiBearerAuth()
@@ -14,7 +14,7 @@ export class QuoteReportController {
 
   @VenueRole('manager')
   @Get('quotes')
-  quotes(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() q: QuoteReportQueryDto): Promise<QuoteReport> {
+  quotes(@Param('venueId', ParseUUIDPipe) venueId: string, @Query() q: ReportRangeQueryDto): Promise<QuoteReport> {
     return this.reports.report(venueId, q.from, q.to);
   }
 
@@ -23,7 +23,7 @@ export class QuoteReportController {
   @Get('quotes.csv')
   async quotesCsv(
     @Param('venueId', ParseUUIDPipe) venueId: string,
-    @Query() q: QuoteReportQueryDto,
+    @Query() q: ReportRangeQueryDto,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<string> {
     const csv = quoteReportCsv((await this.reports.report(venueId, q.from, q.to)).entries);

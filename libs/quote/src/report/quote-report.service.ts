@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { checkReportRange } from './report-range.js';
 import { DateTime } from 'luxon';
 import { DomainException, TransactionRunner } from '@hostboard/core';
 import { VenueRepository, type QuoteModel } from '@hostboard/venue';
@@ -41,9 +42,6 @@ export interface QuoteReport {
   byPartySize: Array<{ partySize: number; count: number; models: Models }>;
 }
 
-/** The longest range one report reads, so a typo cannot ask for decades. */
-export const MAX_REPORT_DAYS = 366;
-
 /** A spreadsheet reads "yyyy-MM-dd HH:mm:ss" as a date and time; an ISO instant in UTC it keeps as text. */
 const venueWallClock = (at: Date, zone: string): string => DateTime.fromJSDate(at, { zone }).toFormat('yyyy-MM-dd HH:mm:ss');
 
@@ -69,18 +67,7 @@ export class QuoteReportService {
   ) {}
 
   async report(venueId: string, from: string, to: string): Promise<QuoteReport> {
-    // The pattern lets 2026-02-30 or year 0000 through; the database refuses those dates, so say it here.
-    for (const [field, value] of [
-      ['from', from],
-      ['to', to],
-    ] as const) {
-      const d = DateTime.fromISO(value);
-      if (!d.isValid || d.year < 1) throw DomainException.validation(`${field} is not a calendar date: ${value}.`, { field });
-    }
-    const days = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days;
-    if (days < 0) throw DomainException.validation('from must not be after to.', { field: 'from' });
-    if (days >= MAX_REPORT_DAYS)
-      throw DomainException.validation(`A report covers at most ${MAX_REPORT_DAYS} days.`, { field: 'to' });
+    checkReportRange(from, to);
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
