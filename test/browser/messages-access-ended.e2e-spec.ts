@@ -55,6 +55,10 @@ d('the Messages tab of a manager removed from the staff', () => {
     await request(t.baseUrl).delete(`/v1/venues/${v.id}/members/${manager.userId}`).set(owner.auth).expect(204);
     // The tab reads the newest page every 5 s: the refusal comes with the next read.
     await p.getByTestId('messages-error').waitFor({ timeout: 15_000 });
+    // Said as the board says it, not "The venue was not found." (the venue is still there).
+    expect(await p.getByTestId('messages-error').textContent()).toBe(
+      'You are no longer on the staff of this venue. Ask a manager if this is a mistake.',
+    );
     await p.getByText('Inês Guest').first().waitFor({ state: 'detached', timeout: 5_000 });
     await screenshot(p, 'messages-access-ended');
     const text = await p.locator('main').innerText();

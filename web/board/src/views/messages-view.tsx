@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
 import { localDateTime, localTime } from '../format';
+import { ACCESS_ENDED } from '../state/board-sync';
 import { api } from '../state/session';
 import type { TabProps } from './registry';
 
@@ -93,7 +94,9 @@ export function MessagesView({ venueId, data }: TabProps) {
         (p) => live && (setNewest(p), setError(null)),
         (err: unknown) => {
           if (!live) return;
-          setError(messageOf(err));
+          // A venue it was reading a moment ago answers "not found" once the member is removed from
+          // its staff: said as the board says it, not as a venue that does not exist.
+          setError(err instanceof ApiError && err.status === 404 ? ACCESS_ENDED : messageOf(err));
           // Refused outright (removed from the staff, the role taken away): the guests' messages
           // read before go from the screen too, not only the next ones.
           if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
