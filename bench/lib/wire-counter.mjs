@@ -58,6 +58,8 @@ export async function wireCounter(listenPort, target = { host: '127.0.0.1', port
   await new Promise((res, rej) => server.once('error', rej).listen(listenPort, '127.0.0.1', res));
   return {
     count,
+    /** The port it listens on (`listenPort` 0: one the system chose). */
+    port: server.address().port,
     close: () =>
       new Promise((res) => {
         for (const s of sockets) s.destroy();

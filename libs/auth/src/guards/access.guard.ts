@@ -1,7 +1,15 @@
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_RULE, DomainException, requestContext, roleRank, type AccessRule, type Role } from '@hostboard/core';
+import {
+  ACCESS_RULE,
+  claimableKey,
+  DomainException,
+  requestContext,
+  roleRank,
+  type AccessRule,
+  type Role,
+} from '@hostboard/core';
 import { AuthService, type StaffIdentity } from '../sessions/auth.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,8 +59,14 @@ export class AccessGuard implements CanActivate {
           await this.identify(req);
           throw DomainException.notFound('The venue was not found.');
         }
-        const { identity: staff, role } = await this.auth.authenticateAt(bearerToken(req), venueId);
+        const {
+          identity: staff,
+          role,
+          storedAnswer,
+        } = await this.auth.authenticateAt(bearerToken(req), venueId, claimableKey(req));
         this.notePrincipal(staff);
+        const ctx = requestContext.current();
+        if (ctx && storedAnswer) ctx.storedAnswer = storedAnswer;
         if (!role) throw DomainException.notFound('The venue was not found.');
         if (roleRank(role) < roleRank(rule.role)) {
           throw DomainException.forbidden(`This needs the ${rule.role} role at this venue.`);

@@ -6,9 +6,11 @@ import {
   DomainException,
   ErrorCode,
   limitAddress,
+  type PrefetchedAnswer,
   type Role,
   TransactionRunner,
   type Tx,
+  venueScopeSuffix,
 } from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
 import { LoginLimiter } from '../rate-limit/login.limiter.js';
@@ -96,11 +98,27 @@ export class AuthService {
     return { ...this.identityOf(session, digest), expiresAt: session?.expiresAt ?? new Date(0) };
   }
 
-  /** As `authenticate`, with the user's role at `venueId` (null: not a member) from the same read. */
-  async authenticateAt(token: string, venueId: string): Promise<{ identity: StaffIdentity; role: Role | null }> {
+  /**
+   * As `authenticate`, with the user's role at `venueId` (null: not a member) from the same read; with
+   * `key` (a keyed command's Idempotency-Key) also the answer stored under it for this user at this
+   * venue (null: none), for the interceptor (RequestContext.storedAnswer).
+   */
+  async authenticateAt(
+    token: string,
+    venueId: string,
+    key?: string,
+  ): Promise<{ identity: StaffIdentity; role: Role | null; storedAnswer?: PrefetchedAnswer }> {
     const digest = hashSecret(token);
-    const row = await this.tx.read((manager) => this.sessions.findWithRole(manager, digest, venueId));
-    return { identity: this.identityOf(row, digest), role: row?.role ?? null };
+    const scopeSuffix = venueScopeSuffix(venueId);
+    const row = await this.tx.read((manager) =>
+      this.sessions.findWithRole(manager, digest, venueId, key === undefined ? undefined : { key, scopeSuffix }),
+    );
+    const identity = this.identityOf(row, digest);
+    const storedAnswer =
+      key === undefined || row?.stored === undefined
+        ? undefined
+        : { scope: `staff:${identity.userId}${scopeSuffix}`, key, row: row.stored };
+    return { identity, role: row?.role ?? null, ...(storedAnswer ? { storedAnswer } : {}) };
   }
 
   /** Of these sessions, the live ones with the venues their user belongs to now (the board's re-check). */

@@ -1,13 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { preparedQuery, returningRows, type Role } from '@hostboard/core';
+import { preparedQuery, returningRows, type PrefetchedAnswer, type Role } from '@hostboard/core';
 import { StaffSession } from './staff-session.entity.js';
 
 /** What deciding whether a session is live needs. */
 export type SessionRow = Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'expiresAt' | 'endedAt'>;
 
-/** A session row with the user's role at one venue (null: not a member), read in one round trip. */
-export type SessionWithRole = SessionRow & { role: Role | null };
+/**
+ * A session row with the user's role at one venue (null: not a member), read in one round trip; with
+ * the answer stored under a keyed request's Idempotency-Key when the read was asked for it (null: none).
+ */
+export type SessionWithRole = SessionRow & { role: Role | null; stored?: PrefetchedAnswer['row'] };
+
+/**
+ * SQL for a staff user's Idempotency-Key scope at a venue, as the interceptor's `scopeOf` writes it
+ * (`staff:<user id>` and `venueScopeSuffix`): `userId` a uuid column, `suffix` the parameter with the suffix.
+ */
+function staffScopeSql(userId: string, suffix: string): string {
+  return `'staff:' || ${userId}::text || ${suffix}`;
+}
 
 @Injectable()
 export class StaffSessionRepository {
@@ -21,9 +32,16 @@ export class StaffSessionRepository {
 
   /**
    * The session and the role behind a venue route, in one statement: every staff request pays for
-   * this, so it is one round trip rather than two.
+   * this, so it is one round trip rather than two. With `key` (a keyed command's Idempotency-Key,
+   * `scopeSuffix` its venue's part of the scope) the same statement reads the answer stored under the
+   * key for this session's user, which the Idempotency-Key interceptor would otherwise read next.
    */
-  async findWithRole(tx: EntityManager, tokenHash: string, venueId: string): Promise<SessionWithRole | null> {
+  async findWithRole(
+    tx: EntityManager,
+    tokenHash: string,
+    venueId: string,
+    key?: { key: string; scopeSuffix: string },
+  ): Promise<SessionWithRole | null> {
     const rows: Array<{
       id: string;
       user_id: string;
@@ -31,17 +49,40 @@ export class StaffSessionRepository {
       expires_at: Date;
       ended_at: Date | null;
       role: Role | null;
+      request_hash?: string | null;
+      response_status?: number | null;
+      response_body?: unknown;
     }> = await preparedQuery(
       tx,
-      `SELECT s.id, s.user_id, s.token_hash, s.expires_at, s.ended_at, m.role
-           FROM staff_sessions s
-           LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $2
-          WHERE s.token_hash = $1`,
-      [tokenHash, venueId],
+      key === undefined
+        ? `SELECT s.id, s.user_id, s.token_hash, s.expires_at, s.ended_at, m.role
+             FROM staff_sessions s
+             LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $2
+            WHERE s.token_hash = $1`
+        : `SELECT s.id, s.user_id, s.token_hash, s.expires_at, s.ended_at, m.role,
+                  k.request_hash, k.response_status, k.response_body
+             FROM staff_sessions s
+             LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $2
+             LEFT JOIN idempotency_keys k ON k.scope = ${staffScopeSql('s.user_id', '$3')} AND k.key = $4
+            WHERE s.token_hash = $1`,
+      key === undefined ? [tokenHash, venueId] : [tokenHash, venueId, key.scopeSuffix, key.key],
     );
     const r = rows[0];
     if (!r) return null;
-    return { id: r.id, userId: r.user_id, tokenHash: r.token_hash, expiresAt: r.expires_at, endedAt: r.ended_at, role: r.role };
+    const session = {
+      id: r.id,
+      userId: r.user_id,
+      tokenHash: r.token_hash,
+      expiresAt: r.expires_at,
+      endedAt: r.ended_at,
+      role: r.role,
+    };
+    if (key === undefined) return session;
+    const stored =
+      r.request_hash == null
+        ? null
+        : { requestHash: r.request_hash, responseStatus: Number(r.response_status), responseBody: r.response_body };
+    return { ...session, stored };
   }
 
   /** Ends every live session of a user (but `exceptId`); answers the ids it ended. */

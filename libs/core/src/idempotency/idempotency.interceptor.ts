@@ -45,7 +45,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     };
     const claim = ctx.idempotency;
     const replayOnly = ctx.replayOnly;
-    return from(this.store.replayIfStored(claim)).pipe(
+    return from(this.store.replayIfStored(claim, ctx.storedAnswer)).pipe(
       switchMap(() => {
         // Nothing stored under the key: an ended credential opens nothing new.
         if (replayOnly) throw replayOnly;
@@ -53,6 +53,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
       }),
     );
   }
+}
+
+/**
+ * The request's Idempotency-Key when it is one the interceptor will claim (a keyed method and a
+ * well-formed key), for a guard that reads the stored answer ahead (RequestContext.storedAnswer).
+ */
+export function claimableKey(req: FastifyRequest): string | undefined {
+  if (!KEYED_METHODS.has(req.method)) return undefined;
+  const header = req.headers['idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  return key !== undefined && KEY_PATTERN.test(key) ? key : undefined;
+}
+
+/** What a venue adds to a caller's scope (`scopeOf`); SQL that reads a key ahead appends the same. */
+export function venueScopeSuffix(venue: string): string {
+  return ` venue:${venue.toLowerCase()}`;
 }
 
 /**
@@ -65,7 +81,7 @@ function scopeOf(p: Principal, params: unknown): string {
   const caller = callerOf(p);
   const route = (params ?? {}) as { venueId?: unknown; slug?: unknown };
   const venue = typeof route.venueId === 'string' ? route.venueId : typeof route.slug === 'string' ? route.slug : null;
-  return venue === null ? caller : `${caller} venue:${venue.toLowerCase()}`;
+  return venue === null ? caller : `${caller}${venueScopeSuffix(venue)}`;
 }
 
 function callerOf(p: Principal): string {

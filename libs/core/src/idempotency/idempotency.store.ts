@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../clock/clock.js';
 import { DomainException } from '../errors/domain.exception.js';
 import { ErrorCode, httpStatusOf } from '../errors/error-code.js';
-import type { IdempotencyClaim } from '../request-context/request-context.js';
+import type { IdempotencyClaim, PrefetchedAnswer } from '../request-context/request-context.js';
 import { insertEntities, selectEntity, type PendingInsert } from '../transaction/entity-rows.js';
 import { IdempotentReplay } from '../transaction/idempotent-replay.js';
 import { preparedQuery } from '../transaction/prepared-query.js';
@@ -21,9 +21,13 @@ export class IdempotencyStore {
     private readonly clock: Clock,
   ) {}
 
-  /** Outside any transaction: answer a retry from what is stored, before doing any work. */
-  async replayIfStored(claim: IdempotencyClaim): Promise<void> {
-    const row = await this.stored(claim);
+  /**
+   * Outside any transaction: answer a retry from what is stored, before doing any work. `prefetched`
+   * (read with the caller's session) spares the read when it is for this claim's scope and key.
+   */
+  async replayIfStored(claim: IdempotencyClaim, prefetched?: PrefetchedAnswer): Promise<void> {
+    const row =
+      prefetched && prefetched.scope === claim.scope && prefetched.key === claim.key ? prefetched.row : await this.stored(claim);
     if (row) this.answerFromRow(row, claim);
   }
 
@@ -113,7 +117,7 @@ export class IdempotencyStore {
     return selectEntity(this.dataSource.manager, IdempotencyKeyRow, 'scope = $1 AND key = $2', [claim.scope, claim.key]);
   }
 
-  private answerFromRow(row: IdempotencyKeyRow, claim: IdempotencyClaim): never {
+  private answerFromRow(row: NonNullable<PrefetchedAnswer['row']>, claim: IdempotencyClaim): never {
     if (row.requestHash !== claim.requestHash) {
       throw new DomainException(
         ErrorCode.IDEMPOTENCY_KEY_REUSED,

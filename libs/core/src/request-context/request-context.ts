@@ -28,6 +28,19 @@ export interface RequestContext {
    * is the refusal when nothing is stored.
    */
   replayOnly?: Error;
+  /**
+   * The answer stored under the request's key (null: none), read by the access guard together with
+   * the caller's session (one round trip less on every keyed staff command); the interceptor uses it
+   * instead of reading again when its scope and key are the claim's.
+   */
+  storedAnswer?: PrefetchedAnswer;
+}
+
+/** A stored Idempotency-Key answer read ahead of the interceptor (RequestContext.storedAnswer). */
+export interface PrefetchedAnswer {
+  scope: string;
+  key: string;
+  row: { requestHash: string; responseStatus: number; responseBody: unknown } | null;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

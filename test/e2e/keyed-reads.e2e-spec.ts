@@ -1,0 +1,80 @@
+import { wireCounter, type WireCounter } from '../../bench/lib/wire-counter.mjs';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { deskJoin, party, sandboxVenue } from '../support/restaurant.js';
+
+/**
+ * What a keyed staff command costs in statements before any work: the access guard reads the
+ * caller's session, role and the answer stored under the Idempotency-Key in one statement, so a
+ * retry is answered after one round trip, not two (issue 18). Counted on the wire: the api talks to
+ * PostgreSQL through a relay that counts each statement it asks to run.
+ */
+describeWithServer('counts statements on the wire to a PostgreSQL server')('a keyed staff command’s reads', () => {
+  let db: TestDatabase;
+  let relay: WireCounter;
+  let t: TestApp;
+  let owner: Staff;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    const url = new URL(db.url as string);
+    relay = await wireCounter(0, { host: url.hostname, port: Number(url.port || 5432) });
+    url.port = String(relay.port);
+    t = await startApp({ db, env: { DATABASE_URL: url.toString() } });
+    owner = await signUp(t, 'owner');
+  });
+  afterAll(async () => {
+    await t.close();
+    await relay.close();
+    await db.drop();
+  });
+
+  /** The fewest statements `send` cost over five tries (a background statement only adds). */
+  async function fewest(send: (i: number) => Promise<unknown>): Promise<number> {
+    let least = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const before = relay.count.statements;
+      await send(i);
+      least = Math.min(least, relay.count.statements - before);
+    }
+    return least;
+  }
+
+  it('a retry of a desk join is answered from the stored answer after one statement', async () => {
+    const venue = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
+    const p = party(3);
+    const first = await deskJoin(t, owner, venue.id, p).set('Idempotency-Key', 'k-counted').expect(201);
+    const statements = await fewest(async () => {
+      const again = await deskJoin(t, owner, venue.id, p).set('Idempotency-Key', 'k-counted').expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      // The same entry; its queue token is shown once, so a replay answers it as null.
+      expect(again.body).toEqual({ ...(first.body as object), queueToken: null });
+    });
+    expect(statements).toBe(1);
+  });
+
+  it('a new keyed desk join costs at most seven statements, its transaction’s START and COMMIT included', async () => {
+    const venue = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
+    // The session with the key's stored answer; the transaction: start, the venue's lock with the
+    // key's, the guards, the duplicate check with the quote, one insert of every row, commit.
+    const statements = await fewest((i) =>
+      deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', `k-new-${i}`).expect(201),
+    );
+    expect(statements).toBeLessThanOrEqual(7);
+  });
+
+  it('a reused key with another body is refused after one statement, and another caller’s key is not theirs', async () => {
+    const venue = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
+    await deskJoin(t, owner, venue.id, party(2)).set('Idempotency-Key', 'k-shared').expect(201);
+    const refused = await fewest(async () => {
+      const res = await deskJoin(t, owner, venue.id, party(4)).set('Idempotency-Key', 'k-shared').expect(422);
+      expect((res.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    });
+    expect(refused).toBe(1);
+    // The same key at another venue of the same owner is a new request there.
+    const other = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
+    const fresh = await deskJoin(t, owner, other.id, party(2)).set('Idempotency-Key', 'k-shared').expect(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
