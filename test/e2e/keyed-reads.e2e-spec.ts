@@ -2,7 +2,8 @@ import { wireCounter, type WireCounter } from '../../bench/lib/wire-counter.mjs'
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { deskJoin, party, sandboxVenue } from '../support/restaurant.js';
+import request from 'supertest';
+import { deskJoin, exchange, joined, party, queueSession, sandboxVenue } from '../support/restaurant.js';
 
 /**
  * What a keyed staff command costs in statements before any work: the access guard reads the
@@ -76,5 +77,32 @@ describeWithServer('counts statements on the wire to a PostgreSQL server')('a ke
     const other = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
     const fresh = await deskJoin(t, owner, other.id, party(2)).set('Idempotency-Key', 'k-shared').expect(201);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('a party’s session is recognised in one statement, and its retried leave is answered after one', async () => {
+    const venue = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
+    const j = await joined(t, owner, venue.id, party(2));
+    const s = (await exchange(t, j.queueToken as string).expect(201)).body as { sessionToken: string };
+    const session = queueSession(s.sessionToken);
+    const first = await request(t.baseUrl)
+      .post('/v1/queue-session/leave')
+      .set(session)
+      .set('Idempotency-Key', 'k-leave')
+      .send({})
+      .expect(200);
+    const retried = await fewest(async () => {
+      const again = await request(t.baseUrl)
+        .post('/v1/queue-session/leave')
+        .set(session)
+        .set('Idempotency-Key', 'k-leave')
+        .send({})
+        .expect(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+    });
+    expect(retried).toBe(1);
+    // Without the key the ended session is refused, after the one read that recognises it.
+    const refused = await fewest(() => request(t.baseUrl).post('/v1/queue-session/leave').set(session).send({}).expect(401));
+    expect(refused).toBe(1);
   });
 });

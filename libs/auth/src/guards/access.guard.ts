@@ -4,6 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import {
   ACCESS_RULE,
   claimableKey,
+  idempotencyScope,
+  scopeAroundCaller,
   DomainException,
   requestContext,
   roleRank,
@@ -59,14 +61,22 @@ export class AccessGuard implements CanActivate {
           await this.identify(req);
           throw DomainException.notFound('The venue was not found.');
         }
+        // A keyed command's stored answer travels with the session's read (the interceptor's next).
+        const key = claimableKey(req);
         const {
           identity: staff,
           role,
-          storedAnswer,
-        } = await this.auth.authenticateAt(bearerToken(req), venueId, claimableKey(req));
+          stored,
+        } = await this.auth.authenticateAt(
+          bearerToken(req),
+          venueId,
+          key === undefined ? undefined : { key, scope: scopeAroundCaller('staff', req.params) },
+        );
         this.notePrincipal(staff);
         const ctx = requestContext.current();
-        if (ctx && storedAnswer) ctx.storedAnswer = storedAnswer;
+        if (ctx && key !== undefined && stored !== undefined) {
+          ctx.storedAnswer = { scope: idempotencyScope(ctx.principal, req.params), key, row: stored };
+        }
         if (!role) throw DomainException.notFound('The venue was not found.');
         if (roleRank(role) < roleRank(rule.role)) {
           throw DomainException.forbidden(`This needs the ${rule.role} role at this venue.`);

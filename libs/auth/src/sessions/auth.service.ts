@@ -6,11 +6,11 @@ import {
   DomainException,
   ErrorCode,
   limitAddress,
+  type KeyToRead,
   type PrefetchedAnswer,
   type Role,
   TransactionRunner,
   type Tx,
-  venueScopeSuffix,
 } from '@hostboard/core';
 import { AuditLog } from '../audit/audit.log.js';
 import { LoginLimiter } from '../rate-limit/login.limiter.js';
@@ -100,25 +100,21 @@ export class AuthService {
 
   /**
    * As `authenticate`, with the user's role at `venueId` (null: not a member) from the same read; with
-   * `key` (a keyed command's Idempotency-Key) also the answer stored under it for this user at this
-   * venue (null: none), for the interceptor (RequestContext.storedAnswer).
+   * `key` (a keyed command's) also the answer stored under it for this user (null: none), for the
+   * Idempotency-Key interceptor (RequestContext.storedAnswer).
    */
   async authenticateAt(
     token: string,
     venueId: string,
-    key?: string,
-  ): Promise<{ identity: StaffIdentity; role: Role | null; storedAnswer?: PrefetchedAnswer }> {
+    key?: KeyToRead,
+  ): Promise<{ identity: StaffIdentity; role: Role | null; stored?: PrefetchedAnswer['row'] }> {
     const digest = hashSecret(token);
-    const scopeSuffix = venueScopeSuffix(venueId);
-    const row = await this.tx.read((manager) =>
-      this.sessions.findWithRole(manager, digest, venueId, key === undefined ? undefined : { key, scopeSuffix }),
-    );
-    const identity = this.identityOf(row, digest);
-    const storedAnswer =
-      key === undefined || row?.stored === undefined
-        ? undefined
-        : { scope: `staff:${identity.userId}${scopeSuffix}`, key, row: row.stored };
-    return { identity, role: row?.role ?? null, ...(storedAnswer ? { storedAnswer } : {}) };
+    const row = await this.tx.read((manager) => this.sessions.findWithRole(manager, digest, venueId, key));
+    return {
+      identity: this.identityOf(row, digest),
+      role: row?.role ?? null,
+      ...(row?.stored !== undefined ? { stored: row.stored } : {}),
+    };
   }
 
   /** Of these sessions, the live ones with the venues their user belongs to now (the board's re-check). */

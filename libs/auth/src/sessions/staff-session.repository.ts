@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { preparedQuery, returningRows, type PrefetchedAnswer, type Role } from '@hostboard/core';
+import { preparedQuery, returningRows, storedAnswerOf, type KeyToRead, type PrefetchedAnswer, type Role } from '@hostboard/core';
 import { StaffSession } from './staff-session.entity.js';
 
 /** What deciding whether a session is live needs. */
@@ -11,14 +11,6 @@ export type SessionRow = Pick<StaffSession, 'id' | 'userId' | 'tokenHash' | 'exp
  * the answer stored under a keyed request's Idempotency-Key when the read was asked for it (null: none).
  */
 export type SessionWithRole = SessionRow & { role: Role | null; stored?: PrefetchedAnswer['row'] };
-
-/**
- * SQL for a staff user's Idempotency-Key scope at a venue, as the interceptor's `scopeOf` writes it
- * (`staff:<user id>` and `venueScopeSuffix`): `userId` a uuid column, `suffix` the parameter with the suffix.
- */
-function staffScopeSql(userId: string, suffix: string): string {
-  return `'staff:' || ${userId}::text || ${suffix}`;
-}
 
 @Injectable()
 export class StaffSessionRepository {
@@ -32,16 +24,11 @@ export class StaffSessionRepository {
 
   /**
    * The session and the role behind a venue route, in one statement: every staff request pays for
-   * this, so it is one round trip rather than two. With `key` (a keyed command's Idempotency-Key,
-   * `scopeSuffix` its venue's part of the scope) the same statement reads the answer stored under the
-   * key for this session's user, which the Idempotency-Key interceptor would otherwise read next.
+   * this, so it is one round trip rather than two. With `key` (a keyed command's Idempotency-Key, and
+   * its scope around the user's id: `scopeAroundCaller`) the same statement reads the answer stored
+   * under the key for this session's user, which the Idempotency-Key interceptor would otherwise read next.
    */
-  async findWithRole(
-    tx: EntityManager,
-    tokenHash: string,
-    venueId: string,
-    key?: { key: string; scopeSuffix: string },
-  ): Promise<SessionWithRole | null> {
+  async findWithRole(tx: EntityManager, tokenHash: string, venueId: string, key?: KeyToRead): Promise<SessionWithRole | null> {
     const rows: Array<{
       id: string;
       user_id: string;
@@ -63,9 +50,9 @@ export class StaffSessionRepository {
                   k.request_hash, k.response_status, k.response_body
              FROM staff_sessions s
              LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $2
-             LEFT JOIN idempotency_keys k ON k.scope = ${staffScopeSql('s.user_id', '$3')} AND k.key = $4
+             LEFT JOIN idempotency_keys k ON k.scope = $3 || s.user_id::text || $4 AND k.key = $5
             WHERE s.token_hash = $1`,
-      key === undefined ? [tokenHash, venueId] : [tokenHash, venueId, key.scopeSuffix, key.key],
+      key === undefined ? [tokenHash, venueId] : [tokenHash, venueId, key.scope.before, key.scope.after, key.key],
     );
     const r = rows[0];
     if (!r) return null;
@@ -78,11 +65,7 @@ export class StaffSessionRepository {
       role: r.role,
     };
     if (key === undefined) return session;
-    const stored =
-      r.request_hash == null
-        ? null
-        : { requestHash: r.request_hash, responseStatus: Number(r.response_status), responseBody: r.response_body };
-    return { ...session, stored };
+    return { ...session, stored: storedAnswerOf(r) };
   }
 
   /** Ends every live session of a user (but `exceptId`); answers the ids it ended. */

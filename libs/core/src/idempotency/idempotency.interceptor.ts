@@ -36,7 +36,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const declared: unknown = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler());
     ctx.idempotency = {
-      scope: scopeOf(ctx.principal, req.params),
+      scope: idempotencyScope(ctx.principal, req.params),
       key,
       requestHash: hashRequest(req),
       // Nest's own default when the handler declares none: 201 for a POST, 200 otherwise.
@@ -57,7 +57,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
 /**
  * The request's Idempotency-Key when it is one the interceptor will claim (a keyed method and a
- * well-formed key), for a guard that reads the stored answer ahead (RequestContext.storedAnswer).
+ * well-formed key), for a guard that reads the stored answer ahead (RequestContext.storedAnswer): it
+ * reads the row whose scope is `idempotencyScope` of the caller it finds, and says so with that scope.
  */
 export function claimableKey(req: FastifyRequest): string | undefined {
   if (!KEYED_METHODS.has(req.method)) return undefined;
@@ -66,22 +67,29 @@ export function claimableKey(req: FastifyRequest): string | undefined {
   return key !== undefined && KEY_PATTERN.test(key) ? key : undefined;
 }
 
-/** What a venue adds to a caller's scope (`scopeOf`); SQL that reads a key ahead appends the same. */
-export function venueScopeSuffix(venue: string): string {
-  return ` venue:${venue.toLowerCase()}`;
-}
-
 /**
  * Keys belong to their caller, and to the venue the request acts on: one staff user's key never
  * answers another's request, and an organizer who names operations by the worksheet's ids (T-01,
  * T-02, …) can use the same ids at a practice venue and at the live one, or at two workshops,
  * without the second being refused as a reused key. Anonymous callers share one scope per venue.
  */
-function scopeOf(p: Principal, params: unknown): string {
+export function idempotencyScope(p: Principal, params: unknown): string {
   const caller = callerOf(p);
   const route = (params ?? {}) as { venueId?: unknown; slug?: unknown };
   const venue = typeof route.venueId === 'string' ? route.venueId : typeof route.slug === 'string' ? route.slug : null;
-  return venue === null ? caller : `${caller}${venueScopeSuffix(venue)}`;
+  return venue === null ? caller : `${caller} venue:${venue.toLowerCase()}`;
+}
+
+/**
+ * `idempotencyScope` around a caller whose id only the database knows yet (a guard reading the
+ * session and the stored answer in one statement): the text before and after the id, so SQL writes
+ * the scope as `before || id || after`, by construction the same as `idempotencyScope`.
+ */
+export function scopeAroundCaller(kind: 'staff' | 'queue-session', params: unknown): { before: string; after: string } {
+  const mark = '\u0000';
+  const p: Principal = kind === 'staff' ? { kind, userId: mark, sessionId: mark } : { kind, sessionId: mark, entryId: mark };
+  const [before = '', after = ''] = idempotencyScope(p, params).split(mark);
+  return { before, after };
 }
 
 function callerOf(p: Principal): string {

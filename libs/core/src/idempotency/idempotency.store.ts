@@ -13,6 +13,26 @@ import { IdempotencyKeyRow } from './idempotency-key.entity.js';
 /** Stored answers are kept at least this long (API.md: at least 24 h). */
 export const IDEMPOTENCY_RETENTION_MS = 48 * 3600 * 1000;
 
+/** A keyed request's key and its scope around the caller's id (`scopeAroundCaller`), for a guard's read. */
+export interface KeyToRead {
+  key: string;
+  scope: { before: string; after: string };
+}
+
+/**
+ * The stored answer in a row that LEFT JOINed `idempotency_keys k` and selected `k.request_hash,
+ * k.response_status, k.response_body` (a guard's session read); null when the key has none.
+ */
+export function storedAnswerOf(r: {
+  request_hash?: string | null;
+  response_status?: number | null;
+  response_body?: unknown;
+}): PrefetchedAnswer['row'] {
+  return r.request_hash == null
+    ? null
+    : { requestHash: r.request_hash, responseStatus: Number(r.response_status), responseBody: r.response_body };
+}
+
 /** SQL of the Idempotency-Key table. */
 @Injectable()
 export class IdempotencyStore {

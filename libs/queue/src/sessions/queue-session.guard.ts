@@ -1,7 +1,15 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { ACCESS_RULE, DomainException, requestContext, type AccessRule } from '@hostboard/core';
+import {
+  ACCESS_RULE,
+  claimableKey,
+  DomainException,
+  idempotencyScope,
+  requestContext,
+  scopeAroundCaller,
+  type AccessRule,
+} from '@hostboard/core';
 import { QueueSessionService, tokenInvalid, type QueueSessionIdentity } from './queue-session.service.js';
 
 export interface QueueSessionRequest extends FastifyRequest {
@@ -35,13 +43,21 @@ export class QueueSessionGuard implements CanActivate {
     // A retried POST (an Idempotency-Key) may come after its first try ended the session (leaving
     // does): it is let through to be answered from the stored answer, and refused if there is none.
     const retry = req.method === 'POST' && req.headers['idempotency-key'] !== undefined;
-    const identity = await this.sessions.authenticate(match[1], { ended: retry ? 'mark' : 'refuse' });
+    // A keyed command's stored answer travels with the session's read (the interceptor's next).
+    const key = claimableKey(req);
+    const { stored, ...identity } = await this.sessions.authenticate(match[1], {
+      ended: retry ? 'mark' : 'refuse',
+      ...(key !== undefined && { key: { key, scope: scopeAroundCaller('queue-session', req.params) } }),
+    });
     req.queueSession = identity;
     const ctx = requestContext.current();
     if (!ctx && identity.ended) throw tokenInvalid();
     if (ctx) {
       ctx.principal = { kind: 'queue-session', sessionId: identity.sessionId, entryId: identity.entryId };
       if (identity.ended) ctx.replayOnly = tokenInvalid();
+      if (key !== undefined && stored !== undefined) {
+        ctx.storedAnswer = { scope: idempotencyScope(ctx.principal, req.params), key, row: stored };
+      }
     }
     return true;
   }

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, limitAddress, TransactionRunner } from '@hostboard/core';
+import {
+  DomainException,
+  ErrorCode,
+  limitAddress,
+  TransactionRunner,
+  type KeyToRead,
+  type PrefetchedAnswer,
+} from '@hostboard/core';
 import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
@@ -91,20 +98,23 @@ export class QueueSessionService {
    * The session behind a secret, live at the venue's now (strictly before its expiry), or
    * TOKEN_INVALID. With `ended: 'mark'`, a session ended by its party's leaving (and not expired) is
    * answered too, marked `ended`: its party's retry of that leave may still get the stored answer.
+   * With `key`, also the answer stored under a keyed command's Idempotency-Key (`stored`), from the
+   * same one read, outside any transaction: it decides nothing but who is asking.
    */
-  async authenticate(secret: string, options: { ended?: 'refuse' | 'mark' } = {}): Promise<QueueSessionIdentity> {
+  async authenticate(
+    secret: string,
+    options: { ended?: 'refuse' | 'mark'; key?: KeyToRead } = {},
+  ): Promise<QueueSessionIdentity & { stored?: PrefetchedAnswer['row'] }> {
     if (!SECRET_TOKEN_SHAPE.test(secret)) throw tokenInvalid();
-    return this.tx.run(async ({ manager }) => {
-      const session = await this.sessions.findByHash(manager, hashSecret(secret));
-      if (!session || (session.endedAt !== null && options.ended !== 'mark')) throw tokenInvalid();
-      const venue = await this.venues.findById(manager, session.venueId);
-      if (!venue || !(this.clock.now(venue).getTime() < session.expiresAt.getTime())) throw tokenInvalid();
-      return {
-        sessionId: session.id,
-        entryId: session.entryId,
-        venueId: session.venueId,
-        ...(session.endedAt !== null && { ended: true }),
-      };
-    });
+    const session = await this.tx.read((manager) => this.sessions.findForRequest(manager, hashSecret(secret), options.key));
+    if (!session || (session.endedAt !== null && options.ended !== 'mark')) throw tokenInvalid();
+    if (!(this.clock.now(session.venue).getTime() < session.expiresAt.getTime())) throw tokenInvalid();
+    return {
+      sessionId: session.id,
+      entryId: session.entryId,
+      venueId: session.venueId,
+      ...(session.endedAt !== null && { ended: true }),
+      ...(session.stored !== undefined && { stored: session.stored }),
+    };
   }
 }
