@@ -99,18 +99,40 @@ export function App() {
    * (a link someone sent could otherwise take the party's own place off its phone); ignored when
    * it opens nothing.
    */
+  const decide = async (incoming: string): Promise<void> => {
+    const [theirs, mine] = await Promise.all([
+      viewOf({ token: incoming, session: null }).catch(() => null),
+      viewOf(creds.current).catch(() => null),
+    ]);
+    if (!theirs) setShown({ kind: creds.current.token || creds.current.session ? 'loading' : 'no-link' });
+    else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
+    else setShown({ kind: 'choose', mine, theirs, token: incoming });
+  };
   useEffect(() => {
     const incoming = arrival.current.incoming;
-    if (!incoming) return;
-    void (async () => {
-      const [theirs, mine] = await Promise.all([
-        viewOf({ token: incoming, session: null }).catch(() => null),
-        viewOf(creds.current).catch(() => null),
-      ]);
-      if (!theirs) setShown({ kind: 'loading' });
-      else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
-      else setShown({ kind: 'choose', mine, theirs, token: incoming });
-    })();
+    if (incoming) void decide(incoming);
+  }, []);
+
+  /**
+   * A link opened in the tab that already shows this page (the text's plain /q/ link was tapped
+   * first, then the desk's code) changes only the fragment: the page is not loaded again, so it
+   * takes the link here as it does on arrival, and wipes it from the address bar.
+   */
+  useEffect(() => {
+    const onLink = (): void => {
+      if (window.location.hash.replace(/^#/, '').trim() === '') return;
+      const arrived = takeTokenFromFragment();
+      creds.current = arrived.kept;
+      refusal.current = null;
+      setProblem(null);
+      setAskLeave(false);
+      if (arrived.incoming) {
+        setShown({ kind: 'deciding' });
+        void decide(arrived.incoming);
+      } else setShown({ kind: 'loading' });
+    };
+    window.addEventListener('hashchange', onLink);
+    return () => window.removeEventListener('hashchange', onLink);
   }, []);
 
   const final = shown.kind === 'view' && shown.final === true;
