@@ -81,4 +81,66 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
     await state(page, 'waiting');
     expect(await page.getByTestId('party').textContent()).toBe('Tama Same-Tab, party of 2');
   }, 60_000);
+
+  /**
+   * Where each character of `needle` is drawn (its left edge), in the first text node under a
+   * `testid` element that holds it: the visual order, which the bidi algorithm decides.
+   */
+  const drawnAt = (page: Page, testid: string, needle: string): Promise<number[] | null> =>
+    page.evaluate(`(() => {
+      for (const el of document.querySelectorAll('[data-testid=${testid}]')) {
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+          const at = node.data.indexOf(${JSON.stringify(needle)});
+          if (at < 0) continue;
+          return [...${JSON.stringify(needle)}].map((_, k) => {
+            const r = document.createRange();
+            r.setStart(node, at + k);
+            r.setEnd(node, at + k + 1);
+            return r.getBoundingClientRect().left;
+          });
+        }
+      }
+      return null;
+    })()`);
+
+  const rising = (xs: number[] | null): boolean => xs !== null && xs.every((x, i) => i === 0 || x > (xs[i - 1] ?? 0));
+
+  it("a right-to-left name does not turn the number after it around on the manager's phone (Messages) or the board's queue", async () => {
+    const number = '+64213199999';
+    const party = await joined(t, owner, v.id, { name: 'نور الهدى', partySize: 2, phone: number });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      locale: 'en-NZ',
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await page.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
+    await page.getByTestId('message-to').filter({ hasText: number }).first().waitFor({ timeout: SHOW_BOUND });
+    await screenshot(page, 'guest-phone-only-messages-rtl-name');
+    // "(+64213199999)" drawn left to right, not "(64213199999+)".
+    expect(rising(await drawnAt(page, 'message-to', number))).toBe(true);
+
+    // The queue row: "2 people" after the name, not its "2" drawn before the name.
+    await page.goto(`${t.baseUrl}/board/venues/${v.id}`);
+    const row = page.getByTestId('entry').filter({ hasText: party.entry.name });
+    await row.waitFor({ timeout: SHOW_BOUND });
+    const [name, size] = (await page.evaluate(`(() => {
+      const el = [...document.querySelectorAll('[data-testid=entry] .name')].find((e) => e.textContent.includes(${JSON.stringify(party.entry.name)}));
+      const size = el.querySelector('.size');
+      const r = document.createRange();
+      r.setStartBefore(el.firstChild);
+      r.setEndBefore(size);
+      return [r.getBoundingClientRect().right, size.getBoundingClientRect().left];
+    })()`)) as [number, number];
+    await screenshot(page, 'guest-phone-only-queue-rtl-name');
+    expect(size).toBeGreaterThanOrEqual(name - 1);
+  }, 60_000);
 });

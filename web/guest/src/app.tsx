@@ -212,10 +212,10 @@ export function App() {
           <p>Only follow a link the desk gave your own party.</p>
           <div class="row">
             <button type="button" class="btn btn-primary" data-testid="keep-mine" onClick={() => setShown({ kind: 'loading' })}>
-              Keep {shown.mine.entry.name}
+              Keep <bdi>{shown.mine.entry.name}</bdi>
             </button>
             <button type="button" class="btn" data-testid="follow-link" onClick={() => follow(shown.token)}>
-              Follow {shown.theirs.entry.name}
+              Follow <bdi>{shown.theirs.entry.name}</bdi>
             </button>
           </div>
         </section>
@@ -269,7 +269,12 @@ export function App() {
   );
 }
 
-const partyLine = (v: PartyView): string => `${v.entry.name}, party of ${v.entry.partySize}, at ${v.venue.name}`;
+/** The names isolated (bdi): a right-to-left name must not carry the words and numbers after it into its own direction. */
+const partyLine = (v: PartyView) => (
+  <>
+    <bdi>{v.entry.name}</bdi>, party of {v.entry.partySize}, at <bdi>{v.venue.name}</bdi>
+  </>
+);
 
 interface EntryProps {
   view: PartyView;
@@ -293,7 +298,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         <p class="muted">Your place at</p>
         <h1 data-testid="venue">{venue.name}</h1>
         <p data-testid="party">
-          {entry.name}, party of {entry.partySize}
+          <bdi>{entry.name}</bdi>, party of {entry.partySize}
         </p>
       </header>
       <section class="card" data-testid="state">
