@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import request from 'supertest';
+import { joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
@@ -142,5 +143,40 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
     })()`)) as [number, number];
     await screenshot(page, 'guest-phone-only-queue-rtl-name');
     expect(size).toBeGreaterThanOrEqual(name - 1);
+  }, 60_000);
+
+  it('a tap on Confirm just after the hold lapsed reads the lapse once, in the state, not again as an error under it', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Late Tap', partySize: 2, phone: nextPhone() });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const entry = (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue/${party.entry.id}`).set(owner.auth).expect(200))
+      .body as { entry: { version: number } };
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: entry.entry.version, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+    const expiresAt = (offered.body as { offer: { expiresAt: string } }).offer.expiresAt;
+    await state(page, 'offered');
+    // The page's reads wait (a slow network) while the seven minutes pass; the tap gets through.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route('**/v1/queue-status', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await moveClock(t, owner, v.id, new Date(Date.parse(expiresAt) + 1000).toISOString());
+    const refused = page.waitForResponse((r) => r.url().endsWith('/v1/queue-session/accept'));
+    await page.getByTestId('confirm').click();
+    expect((await refused).status()).toBe(409);
+    release();
+    await state(page, 'waiting');
+    await page.getByTestId('offer-ended').waitFor({ timeout: SHOW_BOUND });
+    await screenshot(page, 'guest-phone-only-late-tap');
+    const said = (await page.locator('main').innerText()).split('The offer expired and its table was released.').length - 1;
+    expect(said).toBe(1);
+    expect(await page.getByTestId('problem').count()).toBe(0);
+    await page.unrouteAll();
   }, 60_000);
 });

@@ -189,10 +189,15 @@ export function App() {
         setShown({ kind: 'gone' });
         return;
       }
-      setProblem(messageOf(err));
-      // A refusal stays until the party's state changes; a request that never reached the server
-      // (no connection) is not a refusal: the next read that gets through clears it.
-      if (!(err instanceof ApiError && err.code === 'UNREACHABLE')) refusal.current = {};
+      // An offer that lapsed just before the tap: the read below brings the party back in the queue
+      // with the lapse said in its state ("The offer expired and its table was released. Nothing
+      // lost…"), so the same words are not repeated under it as an error.
+      if (!(err instanceof ApiError && err.code === 'WAITLIST_OFFER_EXPIRED')) {
+        setProblem(messageOf(err));
+        // A refusal stays until the party's state changes; a request that never reached the server
+        // (no connection) is not a refusal: the next read that gets through clears it.
+        if (!(err instanceof ApiError && err.code === 'UNREACHABLE')) refusal.current = {};
+      }
     } finally {
       setBusy(false);
     }
