@@ -167,8 +167,8 @@ describe('restaurant queue: joining', () => {
       ['party size 2.5', () => ({ ...base(), partySize: 2.5 }), /partySize/],
       ['party size "4" (a string)', () => ({ ...base(), partySize: '4' }), /partySize/],
       // National numbers are read with the venue's country (US here, from America/Chicago): this is too short.
-      ['a phone neither E.164 nor a US number', () => ({ name: 'Ana', partySize: 2, phone: '555-0123' }), /E\.164/],
-      ['a phone that is E.164-shaped but no real number', () => ({ name: 'Ana', partySize: 2, phone: '+1000' }), /E\.164/],
+      ['a phone neither E.164 nor a US number', () => ({ name: 'Ana', partySize: 2, phone: '555-0123' }), /phone number/],
+      ['a phone that is E.164-shaped but no real number', () => ({ name: 'Ana', partySize: 2, phone: '+1000' }), /phone number/],
       // Security review: the phone is how a phone-only party hears from us, by text. Numbers that cannot
       // receive one, or that charge whoever texts them, were accepted because only isValid() was asked.
       ...(

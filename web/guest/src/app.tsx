@@ -99,18 +99,40 @@ export function App() {
    * (a link someone sent could otherwise take the party's own place off its phone); ignored when
    * it opens nothing.
    */
+  const decide = async (incoming: string): Promise<void> => {
+    const [theirs, mine] = await Promise.all([
+      viewOf({ token: incoming, session: null }).catch(() => null),
+      viewOf(creds.current).catch(() => null),
+    ]);
+    if (!theirs) setShown({ kind: creds.current.token || creds.current.session ? 'loading' : 'no-link' });
+    else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
+    else setShown({ kind: 'choose', mine, theirs, token: incoming });
+  };
   useEffect(() => {
     const incoming = arrival.current.incoming;
-    if (!incoming) return;
-    void (async () => {
-      const [theirs, mine] = await Promise.all([
-        viewOf({ token: incoming, session: null }).catch(() => null),
-        viewOf(creds.current).catch(() => null),
-      ]);
-      if (!theirs) setShown({ kind: 'loading' });
-      else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
-      else setShown({ kind: 'choose', mine, theirs, token: incoming });
-    })();
+    if (incoming) void decide(incoming);
+  }, []);
+
+  /**
+   * A link opened in the tab that already shows this page (the text's plain /q/ link was tapped
+   * first, then the desk's code) changes only the fragment: the page is not loaded again, so it
+   * takes the link here as it does on arrival, and wipes it from the address bar.
+   */
+  useEffect(() => {
+    const onLink = (): void => {
+      if (window.location.hash.replace(/^#/, '').trim() === '') return;
+      const arrived = takeTokenFromFragment();
+      creds.current = arrived.kept;
+      refusal.current = null;
+      setProblem(null);
+      setAskLeave(false);
+      if (arrived.incoming) {
+        setShown({ kind: 'deciding' });
+        void decide(arrived.incoming);
+      } else setShown({ kind: 'loading' });
+    };
+    window.addEventListener('hashchange', onLink);
+    return () => window.removeEventListener('hashchange', onLink);
   }, []);
 
   const final = shown.kind === 'view' && shown.final === true;
@@ -167,10 +189,15 @@ export function App() {
         setShown({ kind: 'gone' });
         return;
       }
-      setProblem(messageOf(err));
-      // A refusal stays until the party's state changes; a request that never reached the server
-      // (no connection) is not a refusal: the next read that gets through clears it.
-      if (!(err instanceof ApiError && err.code === 'UNREACHABLE')) refusal.current = {};
+      // An offer that lapsed just before the tap: the read below brings the party back in the queue
+      // with the lapse said in its state ("The offer expired and its table was released. Nothing
+      // lost…"), so the same words are not repeated under it as an error.
+      if (!(err instanceof ApiError && err.code === 'WAITLIST_OFFER_EXPIRED')) {
+        setProblem(messageOf(err));
+        // A refusal stays until the party's state changes; a request that never reached the server
+        // (no connection) is not a refusal: the next read that gets through clears it.
+        if (!(err instanceof ApiError && err.code === 'UNREACHABLE')) refusal.current = {};
+      }
     } finally {
       setBusy(false);
     }
@@ -190,10 +217,10 @@ export function App() {
           <p>Only follow a link the desk gave your own party.</p>
           <div class="row">
             <button type="button" class="btn btn-primary" data-testid="keep-mine" onClick={() => setShown({ kind: 'loading' })}>
-              Keep {shown.mine.entry.name}
+              Keep <bdi>{shown.mine.entry.name}</bdi>
             </button>
             <button type="button" class="btn" data-testid="follow-link" onClick={() => follow(shown.token)}>
-              Follow {shown.theirs.entry.name}
+              Follow <bdi>{shown.theirs.entry.name}</bdi>
             </button>
           </div>
         </section>
@@ -247,7 +274,12 @@ export function App() {
   );
 }
 
-const partyLine = (v: PartyView): string => `${v.entry.name}, party of ${v.entry.partySize}, at ${v.venue.name}`;
+/** The names isolated (bdi): a right-to-left name must not carry the words and numbers after it into its own direction. */
+const partyLine = (v: PartyView) => (
+  <>
+    <bdi>{v.entry.name}</bdi>, party of {v.entry.partySize}, at <bdi>{v.venue.name}</bdi>
+  </>
+);
 
 interface EntryProps {
   view: PartyView;
@@ -271,7 +303,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         <p class="muted">Your place at</p>
         <h1 data-testid="venue">{venue.name}</h1>
         <p data-testid="party">
-          {entry.name}, party of {entry.partySize}
+          <bdi>{entry.name}</bdi>, party of {entry.partySize}
         </p>
       </header>
       <section class="card" data-testid="state">

@@ -50,6 +50,8 @@ export function normaliseContact(
   return { email: e, phone: p, key: e ? `email:${e}` : p ? `phone:${p}` : null };
 }
 
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
 /** A typed number in E.164, or a VALIDATION refusal saying why it cannot be used. */
 function readPhone(typed: string, country: string | null): string {
   const international = typed.startsWith('+');
@@ -58,10 +60,13 @@ function readPhone(typed: string, country: string | null): string {
       ? parsePhoneNumberFromString(typed, international ? undefined : { defaultCountry: country as CountryCode })
       : undefined;
   if (!parsed?.isValid()) {
+    // A guest reads this on the public join: the country by name, no field name, no standard's number,
+    // and no example from another country.
+    const where = country === null ? null : (REGION_NAMES.of(country) ?? country);
     throw DomainException.validation(
-      country
-        ? `phone must be a valid ${country} phone number, or in international (E.164) form such as +13125550123.`
-        : 'phone must be in international form (E.164), such as +13125550123: this venue has no country for national numbers.',
+      where
+        ? `We cannot read that phone number. Give it as it is dialled in the venue’s country (${where}), or with + and the country code.`
+        : 'Give the phone number in international form, with + and the country code: this venue has no country set, so a number without them cannot be read.',
       { field: 'phone' },
     );
   }
@@ -69,8 +74,6 @@ function readPhone(typed: string, country: string | null): string {
   if (type !== undefined && CANNOT_TEXT.has(type)) throw DomainException.validation(CANNOT_TEXT_MESSAGE, { field: 'phone' });
   return parsed.number;
 }
-
-const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
 /**
  * The anonymous public join texts only numbers of the venue's own country. Every text costs the

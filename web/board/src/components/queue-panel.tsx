@@ -166,7 +166,7 @@ function Row({
       </div>
       <div class="who">
         <div class="name">
-          {row.name} <span class="size">{plural(row.partySize, 'person', 'people')}</span>
+          <bdi>{row.name}</bdi> <span class="size">{plural(row.partySize, 'person', 'people')}</span>
           <ReachMarker reach={row.reach} />
         </div>
         {/* Status, offer and wait on one line where the row is wide enough; staff tags and note under it. */}

@@ -40,7 +40,10 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
       {p && (
         <div class="placement">
           <p>
-            <strong>{p.name}</strong>, {p.partySize} {p.partySize === 1 ? 'person' : 'people'}
+            <strong>
+              <bdi>{p.name}</bdi>
+            </strong>
+            , {p.partySize} {p.partySize === 1 ? 'person' : 'people'}
           </p>
           {table.state === 'held' && table.until && (
             <p>

@@ -77,7 +77,7 @@ function Table({ table, board, venueNow, onMove, afterAct }: { table: TableRow }
       {table.state === 'occupied' && table.until && <div class="muted">since {localTime(table.until, tz)}</div>}
       {p && (
         <div class="placement">
-          {p.name} ({p.partySize})
+          <bdi>{p.name}</bdi> ({p.partySize})
         </div>
       )}
       {table.state === 'occupied' && p?.visitId && (

@@ -94,7 +94,7 @@ function ToSeatRow({
       </div>
       <div class="who">
         <div class="name">
-          {p.name} <span class="size">{plural(p.partySize, 'person', 'people')}</span>
+          <bdi>{p.name}</bdi> <span class="size">{plural(p.partySize, 'person', 'people')}</span>
         </div>
         {/* The table, then since when: one line where the row is wide enough (a tablet). */}
         <div class="state">

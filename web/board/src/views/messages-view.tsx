@@ -211,7 +211,17 @@ export function MessagesView({ venueId, data }: TabProps) {
                 </span>
               </span>
               <span class="muted" data-testid="message-to">
-                to {m.partyName ? `${m.partyName} (${m.to})` : m.to} · {localDateTime(m.createdAt, tz)}
+                {/* The name isolated (bdi): a right-to-left name would otherwise pull the number after it into its
+                    own direction, and "(+64211234567)" would read "(64211234567+)". */}
+                to{' '}
+                {m.partyName ? (
+                  <>
+                    <bdi>{m.partyName}</bdi> ({m.to})
+                  </>
+                ) : (
+                  m.to
+                )}{' '}
+                · {localDateTime(m.createdAt, tz)}
                 {/* The time only: the relay hands a message over within minutes of recording it, the same day. */}
                 {m.sentAt && tz ? ` · sent ${localTime(m.sentAt, tz)}` : ''}
               </span>
