@@ -151,4 +151,51 @@ describe('a join after a hold lapsed, before anything swept it', () => {
     const g2 = await joined(t, owner, v.id, { name: 'G2', partySize: 2 });
     expect([g2.position, g2.quote]).toEqual([1, 'position 1 (0 ahead)']);
   });
+
+  it('keep-place: the desk reads and corrects a party whose hold lapsed as waiting, not as holding an offer', async () => {
+    clock.set(SATURDAY_NOON_SYDNEY);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await liveRestaurant({ onOfferExpired: 'keep-place' });
+    const a = await joined(t, owner, v.id, party(2));
+    const o = await offer(v.id, a.entry, v.tables[0] as string);
+    const read = async (): Promise<{ status: string; version: number }> =>
+      (
+        (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue/${a.entry.id}`).set(owner.auth).expect(200)).body as {
+          entry: { status: string; version: number };
+        }
+      ).entry;
+    const offered = await read();
+    expect(offered.status).toBe('offered');
+    clock.set(new Date(o.offer.expiresAt));
+
+    // The host's sheet was read while the offer was live: the party changed since (its hold lapsed).
+    // It was refused "Withdraw the live offer before changing the party size." for an offer that had ended.
+    const stale = await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}/queue/${a.entry.id}`)
+      .set(owner.auth)
+      .send({ entryVersion: offered.version, partySize: 3 });
+    expect([stale.status, (stale.body as { error: { code: string } }).error.code]).toEqual([409, 'WAITLIST_STALE']);
+    const now = await read();
+    expect(now.status).toBe('waiting');
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}/queue/${a.entry.id}`)
+      .set(owner.auth)
+      .send({ entryVersion: now.version, partySize: 3 })
+      .expect(200);
+  });
+
+  it('leave-queue: a party out of the queue with its lapsed hold gets no new queue code', async () => {
+    clock.set(SATURDAY_NOON_SYDNEY);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await liveRestaurant({ onOfferExpired: 'leave-queue' });
+    const a = await joined(t, owner, v.id, party(2));
+    const o = await offer(v.id, a.entry, v.tables[0] as string);
+    clock.set(new Date(o.offer.expiresAt));
+
+    const replaced = await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${a.entry.id}/token`).set(owner.auth);
+    expect([replaced.status, (replaced.body as { error?: { code: string } }).error?.code]).toEqual([
+      409,
+      'WAITLIST_OFFER_CONFLICT',
+    ]);
+  });
 });

@@ -30,6 +30,7 @@ export class SweepService implements OnModuleInit {
     this.lapsedHolds.register({
       dueRead: (venueId, now) => this.offers.anyDueRead(venueId, now),
       resolveLocked: (tx, venue, now) => this.sweepLocked(tx, venue, now),
+      sweepFirst: (venueId) => this.sweepFirst(venueId),
     });
   }
 
