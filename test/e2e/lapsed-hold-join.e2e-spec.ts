@@ -198,4 +198,32 @@ describe('a join after a hold lapsed, before anything swept it', () => {
       'WAITLIST_OFFER_CONFLICT',
     ]);
   });
+
+  it('a workshop: the reservation list reads a lapsed hold as expired, and its seats as free', async () => {
+    clock.set(SATURDAY_NOON_SYDNEY);
+    owner = await signIn(t, owner.email, owner.password);
+    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: 9, timeZone: 'Australia/Sydney' });
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 1330 } })
+      .expect(200);
+    await joined(t, owner, v.id, { name: 'G1', partySize: 4 });
+    const promoted = (await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).expect(201))
+      .body as OfferBody & {
+      reservation: { id: string };
+    };
+    clock.set(new Date(Date.parse(promoted.offer.expiresAt) - 1000));
+    const before = await request(t.baseUrl).get(`/v1/venues/${v.id}/reservations`).set(owner.auth).expect(200);
+    expect((before.body as Array<{ id: string; state: string }>).map((r) => [r.id, r.state])).toEqual([
+      [promoted.reservation.id, 'HELD'],
+    ]);
+    clock.set(new Date(promoted.offer.expiresAt));
+    const after = await request(t.baseUrl).get(`/v1/venues/${v.id}/reservations`).set(owner.auth).expect(200);
+    expect((after.body as Array<{ id: string; state: string }>).map((r) => [r.id, r.state])).toEqual([
+      [promoted.reservation.id, 'EXPIRED'],
+    ]);
+    const counts = await request(t.baseUrl).get(`/v1/venues/${v.id}/counts`).set(owner.auth).expect(200);
+    expect(counts.body).toEqual({ capacity: 9, confirmed: 0, held: 0, available: 9 });
+  });
 });
