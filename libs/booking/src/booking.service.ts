@@ -151,11 +151,15 @@ export class BookingService {
     return { ...toReservationView(r, [...input.tableIds].sort()), bookingLink: link };
   }
 
-  /** Newest first, a page at a time (`before`: the cursor of the previous page's Link header). */
+  /**
+   * Newest first, a page at a time (`before`: the cursor of the previous page's Link header). Lapsed
+   * holds are swept first, as the board's reads do: a hold past its expiry reads EXPIRED, not HELD.
+   */
   async list(venueId: string, query: { limit: number; before?: string }): Promise<Page<ReservationView>> {
     const beforeId = cursor.decode(query.before);
     if (beforeId !== null && !UUID.test(beforeId))
       throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
+    await this.sweep.sweepFirst(venueId);
     return this.tx.run(async ({ manager }) => {
       const page = toPage(await this.reservations.page(manager, venueId, query.limit + 1, beforeId), query.limit, (r) =>
         cursor.encode(r.id),

@@ -9,6 +9,7 @@ import {
   type Offer,
   OfferRepository,
   type OfferState,
+  SweepService,
   toOfferView,
   type OfferView,
 } from '@hostboard/offer';
@@ -82,9 +83,16 @@ export class PartyQueueService {
     private readonly tokens: QueueTokenReader,
     private readonly clock: VenueClock,
     private readonly windows: RunningWindowFinder,
+    private readonly sweep: SweepService,
   ) {}
 
-  view(session: QueueSessionIdentity): Promise<PartyQueueView> {
+  /**
+   * Where the party stands now. Lapsed holds are swept first (a cheap read when none is due), as the
+   * board's reads do: a hold that ran out with no job or request to sweep it yet is not shown to its
+   * party as live, and a party that left the queue with it is not counted ahead of the next one.
+   */
+  async view(session: QueueSessionIdentity): Promise<PartyQueueView> {
+    await this.sweep.sweepFirst(session.venueId);
     return this.tx.run(({ manager }) => this.describe(manager, session.venueId, session.entryId));
   }
 
@@ -94,6 +102,7 @@ export class PartyQueueService {
    */
   async status(token: string): Promise<PartyQueueView> {
     const { venueId, entryId } = await this.tokens.entryOf(token);
+    await this.sweep.sweepFirst(venueId);
     return this.tx.run(({ manager }) => this.describe(manager, venueId, entryId));
   }
 

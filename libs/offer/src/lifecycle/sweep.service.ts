@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock, readTogether, TransactionRunner, type Tx } from '@hostboard/core';
-import { BusinessDayCloser } from '@hostboard/queue';
+import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
@@ -13,7 +13,7 @@ export const expiryOperationId = (offerId: string): string => `expire-offer-${of
  * transaction, so no decision sees a stale hold; jobs only make expiry visible on time.
  */
 @Injectable()
-export class SweepService {
+export class SweepService implements OnModuleInit {
   constructor(
     private readonly tx: TransactionRunner,
     private readonly venues: VenueRepository,
@@ -22,7 +22,17 @@ export class SweepService {
     private readonly lifecycle: OfferLifecycle,
     private readonly wallClock: Clock,
     private readonly dayClose: BusinessDayCloser,
+    private readonly lapsedHolds: LapsedHolds,
   ) {}
+
+  /** A join resolves lapsed holds too, inside its own transaction under the venue lock (LapsedHolds). */
+  onModuleInit(): void {
+    this.lapsedHolds.register({
+      dueRead: (venueId, now) => this.offers.anyDueRead(venueId, now),
+      resolveLocked: (tx, venue, now) => this.sweepLocked(tx, venue, now),
+      sweepFirst: (venueId) => this.sweepFirst(venueId),
+    });
+  }
 
   /**
    * Inside a transaction that holds the venue lock: expires every live offer due at `now`, then

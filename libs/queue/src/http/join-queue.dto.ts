@@ -1,5 +1,5 @@
 import { IsEmailAddress, IsPlainText } from '@hostboard/core';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 /** A party joining the queue. Types are strict: "4" is not a party size. */
 export class JoinQueueDto {
@@ -16,7 +16,13 @@ export class JoinQueueDto {
   @Max(100000)
   partySize: number;
 
+  /**
+   * A blank email (a form's empty box: "" or spaces) is no email, as a blank phone is no phone: a
+   * party that left both blank is told the spec's "A queue party needs an email or a phone number.",
+   * not that an address it never typed is malformed.
+   */
   @IsOptional()
+  @ValidateIf((_: unknown, value: unknown) => typeof value !== 'string' || value.trim() !== '')
   @IsEmailAddress()
   @MaxLength(254)
   email?: string;

@@ -5,6 +5,7 @@ import { EntryCorrectionService } from '../correction/entry-correction.service.j
 import type { EntryView } from '../entries/queue-entry.view.js';
 import { EntryReadService, type EntryDetail } from '../entries/entry-read.service.js';
 import { JoinService, type JoinResult } from '../join/join.service.js';
+import { LapsedHolds } from '../join/lapsed-holds.js';
 import { TokenReplacementService, type ReplacedToken } from '../tokens/token-replacement.service.js';
 import { CorrectEntryDto } from './correct-entry.dto.js';
 import { JoinQueueDto } from './join-queue.dto.js';
@@ -18,15 +19,17 @@ export class QueueController {
     private readonly corrections: EntryCorrectionService,
     private readonly tokens: TokenReplacementService,
     private readonly reads: EntryReadService,
+    private readonly lapsed: LapsedHolds,
   ) {}
 
   /** One entry in any status, with its queue sequence, received time, quote at join and history (host+). */
   @VenueRole('host')
   @Get(':entryId')
-  entry(
+  async entry(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('entryId', ParseUUIDPipe) entryId: string,
   ): Promise<EntryDetail> {
+    await this.lapsed.sweepFirst(venueId);
     return this.reads.detail(venueId, entryId);
   }
 
@@ -41,11 +44,12 @@ export class QueueController {
   /** Staff correction of name, party size or contact; the place is kept. */
   @VenueRole('host')
   @Patch(':entryId')
-  correct(
+  async correct(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('entryId', ParseUUIDPipe) entryId: string,
     @Body() body: CorrectEntryDto,
   ): Promise<{ entry: EntryView }> {
+    await this.lapsed.sweepFirst(venueId);
     return this.corrections.correct(venueId, entryId, body);
   }
 
@@ -53,10 +57,11 @@ export class QueueController {
   @VenueRole('host')
   @Post(':entryId/token')
   @HttpCode(201)
-  replaceToken(
+  async replaceToken(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('entryId', ParseUUIDPipe) entryId: string,
   ): Promise<ReplacedToken> {
+    await this.lapsed.sweepFirst(venueId);
     return this.tokens.replace(venueId, entryId);
   }
 }

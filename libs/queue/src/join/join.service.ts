@@ -28,6 +28,7 @@ import { QuoteService } from '../quote/quote.service.js';
 import { QueueTokenService } from '../tokens/queue-token.service.js';
 import { BusinessDayCloser } from '../day-close/business-day.closer.js';
 import { JoinLimiter } from './join.limiter.js';
+import { LapsedHolds } from './lapsed-holds.js';
 import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from './queue-joined.email.js';
 import {
   assertPartySize,
@@ -87,6 +88,7 @@ export class JoinService {
     private readonly seating: TablesRepository,
     private readonly guest: GuestMessenger,
     private readonly limiter: JoinLimiter,
+    private readonly lapsed: LapsedHolds,
   ) {}
 
   /** Host+ at the desk: the venue is theirs, published or not. */
@@ -141,14 +143,19 @@ export class JoinService {
       // Read once: the seatable check and the quote's table kind both need the venue's capacities.
       capacities: tables ? this.seating.seatingCapacitiesRead(venue.id) : undefined,
       dayEnded: this.dayClose.anyToCloseOfRead(venue, now),
+      holdsLapsed: this.lapsed.dueRead(venue.id, now),
     });
-    // The waiting parties of an ended day leave the queue first, and that stays even when this join
-    // is then refused (as when it was its own transaction before the join).
-    const closed = setup.dayEnded ? await this.dayClose.closeLocked(tx, venue, now) : [];
+    // Holds that have lapsed end first (a party whose offer ran out holds nothing, and under a
+    // leave-queue policy is out of the queue: it is neither counted ahead nor a duplicate), then the
+    // waiting parties of an ended day leave the queue (the sweep closes those too). Both stay even
+    // when this join is then refused (as when they were their own transaction before the join).
+    const swept = setup.holdsLapsed ? await this.lapsed.resolveLocked(tx, venue, now) : [];
+    const closed = !setup.holdsLapsed && setup.dayEnded ? await this.dayClose.closeLocked(tx, venue, now) : [];
+    const changed = swept.length > 0 || closed.length > 0 || (setup.holdsLapsed === true && setup.dayEnded === true);
     try {
       return await this.joinChecked(tx, venue, input, contact, staff, now, setup.running, setup.capacities ?? []);
     } catch (err) {
-      if (closed.length > 0 && err instanceof DomainException) {
+      if (changed && err instanceof DomainException) {
         // This commits: the sequence number the refused join took is given back.
         await this.venues.giveBackSequence(tx.manager, venue);
         throw new CommitThenRefuse(err);

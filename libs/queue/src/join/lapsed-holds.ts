@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { ScalarRead, Tx } from '@hostboard/core';
+import type { Venue } from '@hostboard/venue';
+
+/** What the offer module does for a join about holds that have lapsed (offers live there, and depend on this module). */
+export interface LapsedHoldResolver {
+  /** Whether a live offer of the venue has reached its expiry at the venue's now, as a part of a combined read. */
+  dueRead(venueId: string, now: Date): ScalarRead<boolean>;
+  /** Inside the caller's transaction, under the venue lock: ends every lapsed hold (and closes ended days); the offer ids. */
+  resolveLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]>;
+  /** Before a staff read or act on one entry: the sweep in its own committed transaction (a cheap read when nothing is due). */
+  sweepFirst(venueId: string): Promise<unknown>;
+}
+
+/**
+ * A join counts the parties "still active in the queue (waiting or holding an offer)" and refuses a
+ * contact with an active entry. A party whose hold has lapsed holds nothing, and under a leave-queue
+ * policy is out of the queue, even when no job or request has swept it yet (a late expiry job, a
+ * worker down): the join resolves such holds first, as offers and acceptances do. The offer module
+ * registers how (it owns offers), as it does for corrected contacts.
+ */
+@Injectable()
+export class LapsedHolds {
+  private resolver: LapsedHoldResolver | null = null;
+
+  register(resolver: LapsedHoldResolver): void {
+    this.resolver = resolver;
+  }
+
+  dueRead(venueId: string, now: Date): ScalarRead<boolean> | undefined {
+    return this.resolver?.dueRead(venueId, now);
+  }
+
+  resolveLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
+    return this.resolver ? this.resolver.resolveLocked(tx, venue, now) : Promise.resolve([]);
+  }
+
+  /**
+   * The desk's sheet of one party (its read, a correction, a new queue code) sees the party as it
+   * is: a party whose hold lapsed is waiting again (keep-place) or out of the queue (leave-queue), not
+   * one to be told "withdraw the live offer first" or given a new code for a queue it has left.
+   */
+  async sweepFirst(venueId: string): Promise<void> {
+    await this.resolver?.sweepFirst(venueId);
+  }
+}
