@@ -333,7 +333,7 @@ describe('restaurant queue: tokens and sessions', () => {
       const other = queueSession(((await exchange(t, first.queueToken as string).expect(201)).body as Opened).sessionToken);
       const view = await request(t.baseUrl).get('/v1/queue-session').set(auth).expect(200);
       expect(view.body).toEqual({
-        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago', sandbox: true },
+        venue: { name: 'The Test Kitchen', timeZone: 'America/Chicago', sandbox: true, seating: 'tables' },
         now: expect.any(String),
         entry: me.entry,
         position: 2,
@@ -452,9 +452,10 @@ describe('restaurant queue: tokens and sessions', () => {
       const expiresAt = (promotedB.body as { offer: { expiresAt: string } }).offer.expiresAt;
       await moveClock(t, owner, v.id, expiresAt);
       const late = await request(t.baseUrl).post('/v1/queue-session/accept').set(sb).send({});
+      // A seat-pool venue says it in the workshop's words: seats held, not a table.
       expect(errorOf(late)).toMatchObject({
         code: 'WAITLIST_OFFER_EXPIRED',
-        message: 'The offer expired and its table was released.',
+        message: 'The hold expired and its seats were released.',
       });
     });
 

@@ -66,9 +66,9 @@ export async function privateRedis(
 }
 
 /** A PostgreSQL cluster of the test's own (initdb into a temporary folder), stopped and started at will. */
-export async function privatePostgres(): Promise<{ url: string; start(): void; stop(): void; remove(): void }> {
+export async function privatePostgres(fixedPort?: number): Promise<{ url: string; start(): void; stop(): void; remove(): void }> {
   if (!PG_BIN) throw new Error('no PostgreSQL binaries');
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'hb-pg-'));
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');

@@ -26,6 +26,11 @@ import { installSecurityHeaders, setSecurityHeaders } from './security-headers.j
 
 export interface CreateApiOptions {
   clock?: Clock;
+  /**
+   * Stop and exit on SIGTERM/SIGINT (default true). A program hosting the api in its own process (the
+   * ledger) handles the signals itself: Nest's hooks exited 0 while the ledger still removed its database.
+   */
+  signalHooks?: boolean;
 }
 
 /**
@@ -86,7 +91,7 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   // After a signal's shutdown, exit (not Nest's default of raising the signal again): a process
   // killed by the signal never runs its 'exit' handlers, and pino's is the one that writes the
   // buffered log lines, the last requests' and the shutdown's among them.
-  app.enableShutdownHooks([], { useProcessExit: true });
+  if (options.signalHooks !== false) app.enableShutdownHooks([], { useProcessExit: true });
   await app.init();
   await http.ready();
   return app;

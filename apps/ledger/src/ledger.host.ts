@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,14 @@ import { Clock, loadConfig } from '@hostboard/core';
 import { createApiApp } from '../../api/src/api.factory.js';
 import type { LedgerBackend, SecondApi } from './boundary-cases.js';
 import { LedgerClient } from './ledger.client.js';
+import {
+  markDatabaseSql,
+  markFolder,
+  removeDeadRunDatabases,
+  removeDeadRunFolders,
+  runMark,
+  type RunMark,
+} from './ledger.leftovers.js';
 
 /**
  * The api, started in this process on a loopback port: sample data only, nothing shared, nothing sent.
@@ -22,7 +30,12 @@ import { LedgerClient } from './ledger.client.js';
  */
 export class LedgerHost implements LedgerBackend {
   private app?: NestFastifyApplication;
-  readonly dataDir = mkdtempSync(join(tmpdir(), 'hostboard-ledger-'));
+  private readonly mark: RunMark = runMark();
+  readonly dataDir = LedgerHost.folder(this.mark);
+  /** The second api processes started, stopped with the run (a signal to this process alone reaches none of them). */
+  private readonly children = new Set<ChildProcess>();
+  private disposed?: Promise<void>;
+  private creating?: Promise<string>;
   readonly email = `ledger-${randomBytes(4).toString('hex')}@sandbox.local`;
   readonly password = randomBytes(12).toString('base64url');
   baseUrl = '';
@@ -45,10 +58,42 @@ export class LedgerHost implements LedgerBackend {
     };
   }
 
+  /** The run's temporary folder, marked with the run at once (ledger.leftovers.ts). */
+  private static folder(mark: RunMark): string {
+    const dir = mkdtempSync(join(tmpdir(), 'hostboard-ledger-'));
+    markFolder(dir, mark);
+    return dir;
+  }
+
+  /**
+   * Removes what dead ledger runs left behind (a run killed before it cleaned up): their temporary
+   * folders, and their databases on DATABASE_URL's server that nobody is connected to. Answers a line
+   * for each kind it removed or kept.
+   */
+  async removeLeftovers(): Promise<string[]> {
+    const said: string[] = [];
+    const folders = removeDeadRunFolders();
+    if (folders.length > 0)
+      said.push(`removed ${folders.length} temporary folder(s) of ledger runs that ended without cleaning up`);
+    if (this.server) {
+      const dbs = await removeDeadRunDatabases(this.server);
+      if (dbs.removed.length > 0)
+        said.push(`removed the temporary database(s) of ledger runs that ended without cleaning up: ${dbs.removed.join(', ')}`);
+      if (dbs.inUse.length > 0)
+        said.push(`kept the temporary database(s) of ended ledger runs that are still in use: ${dbs.inUse.join(', ')}`);
+    }
+    return said;
+  }
+
   async start(): Promise<void> {
-    if (this.server && !this.databaseUrl)
-      this.databaseUrl = await adminQuery(this.server, `CREATE DATABASE ${this.dbName}`, this.dbName);
-    this.app = await createApiApp(loadConfig(this.env()));
+    if (this.server && !this.databaseUrl) {
+      // Known at once, so a signal from here on drops it; marked with the run, so a later run can tell it.
+      this.creating = adminQuery(this.server, `CREATE DATABASE ${this.dbName}`, this.dbName);
+      this.databaseUrl = await this.creating;
+      await adminQuery(this.server, markDatabaseSql(this.dbName, this.mark), this.dbName);
+    }
+    // The run handles SIGINT/SIGTERM itself (main.ts): it removes its database before it exits.
+    this.app = await createApiApp(loadConfig(this.env()), { signalHooks: false });
     await this.app.listen(0, '127.0.0.1');
     this.baseUrl = `http://127.0.0.1:${(this.app.getHttpServer().address() as AddressInfo).port}`;
     await this.app
@@ -88,6 +133,8 @@ export class LedgerHost implements LedgerBackend {
       env: { PATH: process.env['PATH'] ?? '', ...this.env(), PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    this.children.add(child);
+    child.once('exit', () => this.children.delete(child));
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error('the second api process did not start in 60 s')), 60_000);
@@ -128,11 +175,25 @@ export class LedgerHost implements LedgerBackend {
     this.app = undefined;
   }
 
-  async dispose(): Promise<void> {
-    await this.stop();
+  /**
+   * Stops the api and removes the run's folder and database, once (the end of the run and a signal
+   * may both ask). `interrupted`: a signal ended the run mid-way, so the api is given a few seconds to
+   * close (requests of the run may still be open) and the database is dropped whatever still holds it.
+   */
+  dispose(interrupted = false): Promise<void> {
+    this.disposed ??= this.cleanUp(interrupted);
+    return this.disposed;
+  }
+
+  private async cleanUp(interrupted: boolean): Promise<void> {
+    for (const child of this.children) child.kill('SIGTERM');
+    const stopped = this.stop();
+    if (interrupted) await Promise.race([stopped.catch(() => undefined), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    else await stopped;
     rmSync(this.dataDir, { recursive: true, force: true });
-    if (this.server && this.databaseUrl)
-      await adminQuery(this.server, `DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`, this.dbName);
+    // A database being created when the signal came is dropped once it exists.
+    const created = this.databaseUrl ?? (await this.creating?.catch(() => undefined));
+    if (this.server && created) await adminQuery(this.server, `DROP DATABASE IF EXISTS ${this.dbName} WITH (FORCE)`, this.dbName);
   }
 }
 

@@ -10,6 +10,9 @@ import { parseWorksheet, type WorksheetDecisions } from './worksheet.js';
 
 const USAGE = 'usage: npm run ledger -- <worksheet.json> [--boundaries]\n';
 
+/** Set by SIGINT or SIGTERM: the signal's handler ends the process once its clean-up is done, not the run's own failure. */
+let interrupted = false;
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -22,8 +25,22 @@ async function main(): Promise<number> {
   }
   const sheet = parseWorksheet(JSON.parse(readFileSync(file, 'utf8')));
   const host = new LedgerHost();
-  await host.start();
+  // Interrupted (Ctrl-C, a stop from a supervisor): the temporary database and folder go with the run.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      interrupted = true;
+      process.stderr.write(`ledger: ${signal}: stopping, and removing its temporary database and folder\n`);
+      void host.dispose(true).then(
+        () => process.exit(signal === 'SIGINT' ? 130 : 143),
+        (err: unknown) => {
+          process.stderr.write(`ledger: the clean-up failed: ${(err as Error)?.message ?? String(err)}\n`);
+          process.exit(1);
+        },
+      );
+    });
   try {
+    for (const line of await host.removeLeftovers()) process.stderr.write(`ledger: ${line}\n`);
+    await host.start();
     const client = await host.client();
     process.stdout.write(
       `${sheet.name}: ledger replay in a fresh sandbox venue (${sheet.date}, ${sheet.timeZone}; ${host.where}; sample data, no message sent)\n` +
@@ -49,8 +66,11 @@ async function main(): Promise<number> {
 }
 
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    if (!interrupted) process.exit(code);
+  },
   (err: unknown) => {
+    if (interrupted) return;
     process.stderr.write(`${(err as Error)?.message ?? String(err)}\n`);
     process.exit(1);
   },

@@ -28,8 +28,11 @@ import { PartyOfferRepository } from './party-offer.repository.js';
 
 export interface PartyQueueView {
   /** What the party's page shows at the top; the time zone reads the deadline in venue-local time. */
-  /** `sandbox`: a practice venue, whose clock stands still until a manager moves it. */
-  venue: { name: string; timeZone: string; sandbox: boolean };
+  /**
+   * `sandbox`: a practice venue, whose clock stands still until a manager moves it. `seating`: a
+   * table venue's party is offered a table, a seat-pool venue's group is held seats (the page words each).
+   */
+  venue: { name: string; timeZone: string; sandbox: boolean; seating: 'tables' | 'pool' };
   /** The venue's clock now (a sandbox venue's simulated one): the page runs its countdown from it. */
   now: string;
   entry: EntryView;
@@ -117,7 +120,7 @@ export class PartyQueueService {
     const running = venue.seating === 'tables' ? await this.windows.find(manager, venue, now) : null;
     const expiredReason = entry.status === 'expired' ? await this.entries.expiredReason(manager, venueId, entry.id) : null;
     return {
-      venue: { name: venue.name, timeZone: venue.timeZone, sandbox: venue.sandbox },
+      venue: { name: venue.name, timeZone: venue.timeZone, sandbox: venue.sandbox, seating: venue.seating },
       now: now.toISOString(),
       entry: toEntryView(entry),
       position: standing?.position ?? null,
@@ -159,8 +162,12 @@ export class PartyQueueService {
     // commands waiting. A live offer goes to the command, which decides at its deadline under the
     // lock (an accept racing the expiry gets exactly one of the two outcomes).
     if (!offer) return this.tx.refuse(DomainException.notFound('The offer was not found.'));
-    const ended = endedOfferRefusal(offer.state);
-    if (ended) return this.tx.refuse(ended);
+    if (offer.state !== 'live') {
+      // Refused in the venue's words: a pool group's hold of seats, a table venue's table.
+      const venue = await this.tx.read((m) => this.venues.findById(m, session.venueId));
+      const ended = endedOfferRefusal(offer.state, venue?.seating ?? 'tables');
+      if (ended) return this.tx.refuse(ended);
+    }
     return this.acceptance.accept(session.venueId, offer.id, session.entryId);
   }
 }

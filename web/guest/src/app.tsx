@@ -4,6 +4,7 @@ import { saveCredentials, takeTokenFromFragment, type Credentials } from './cred
 import { Countdown, localTime } from './countdown';
 import { BackInQueue, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
+import { wordsFor, type Words } from './words';
 import { readWallClock } from './wall-clock';
 
 /** How often the page asks where the party stands (an offer shows up within this). */
@@ -78,6 +79,9 @@ export function App() {
     try {
       const view = await viewOf(creds.current);
       if (!view) return setShown({ kind: 'no-link' });
+      // Kept with the link, so a page that can no longer read the entry still speaks the venue's words.
+      if (view.venue.seating && view.venue.seating !== creds.current.seating)
+        keep({ ...creds.current, seating: view.venue.seating });
       setShown({ kind: 'view', view, readAt: readWallClock() });
       const kept = refusal.current;
       if (kept && kept.status === undefined) kept.status = view.entry.status;
@@ -166,7 +170,7 @@ export function App() {
     if (!token) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
     const opened = await api.post<OpenedSession>('/v1/queue-sessions', { token }, { idempotencyKey: undefined });
     if (!opened.sessionToken) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
-    keep({ token, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
+    keep({ ...creds.current, token, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
     return opened.sessionToken;
   };
 
@@ -235,7 +239,7 @@ export function App() {
       {shown.kind === 'left' && (
         <section class="card" data-testid="left">
           <h1>You have left the queue</h1>
-          <p>To join again, ask at the desk.</p>
+          <p>{wordsFor(creds.current.seating).joinAgain}</p>
         </section>
       )}
       {shown.kind === 'gone' && (
@@ -243,13 +247,13 @@ export function App() {
           <h1>This link no longer works</h1>
           <p>
             A queue link stops working at the end of the day, when the desk gives you a new one, or when you leave the queue or
-            the host removes you from it. Once it is used to confirm or leave on one phone, it works on that phone only, for an
-            hour.
+            {` ${wordsFor(creds.current.seating).staff} `}removes you from it. Once it is used to confirm or leave on one phone,
+            it works on that phone only, for an hour.
           </p>
           <p>Did someone in your party confirm or leave on their phone? Their phone shows where you stand.</p>
           <p class="strong">
-            Ask at the desk: the host gives you a new code to scan if you are still in the queue, or adds you again if you are no
-            longer in it.
+            Ask at the desk: {wordsFor(creds.current.seating).staff} gives you a new code to scan if you are still in the queue,
+            or adds you again if you are no longer in it.
           </p>
         </section>
       )}
@@ -277,7 +281,7 @@ export function App() {
 /** The names isolated (bdi): a right-to-left name must not carry the words and numbers after it into its own direction. */
 const partyLine = (v: PartyView) => (
   <>
-    <bdi>{v.entry.name}</bdi>, party of {v.entry.partySize}, at <bdi>{v.venue.name}</bdi>
+    <bdi>{v.entry.name}</bdi>, {wordsFor(v.venue.seating).partyOf(v.entry.partySize)}, at <bdi>{v.venue.name}</bdi>
   </>
 );
 
@@ -292,40 +296,41 @@ interface EntryProps {
   onLapsed: () => void;
 }
 
-/** States a party can leave from its phone; a confirmed party gives up its table (API.md: leave after accepting). */
+/** States a party can leave from its phone; a confirmed party gives up its table or seats (API.md: leave after accepting). */
 const LEAVABLE = new Set(['waiting', 'offered', 'confirmed']);
 
 function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLapsed }: EntryProps) {
   const { entry, venue, offer } = view;
+  const w: Words = wordsFor(venue.seating);
   return (
     <>
       <header class="venue">
         <p class="muted">Your place at</p>
         <h1 data-testid="venue">{venue.name}</h1>
         <p data-testid="party">
-          <bdi>{entry.name}</bdi>, party of {entry.partySize}
+          <bdi>{entry.name}</bdi>, {w.partyOf(entry.partySize)}
         </p>
       </header>
       <section class="card" data-testid="state">
         {entry.status === 'waiting' && (
           <>
             <h2>You are in the queue</h2>
-            <BackInQueue last={view.lastOffer} />
+            <BackInQueue last={view.lastOffer} words={w} />
             {view.serviceRunning === false ? (
               <p data-testid="no-service">
                 No service is running now, so no table can be offered until the next one starts. Ask at the desk whether you can
                 still be seated today.
               </p>
             ) : (
-              <p>Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.</p>
+              <p>{w.waiting}</p>
             )}
           </>
         )}
         {entry.status === 'offered' && offer && (
           <>
-            <h2>Your table is ready</h2>
+            <h2>{w.offeredTitle(entry.partySize)}</h2>
             <p>
-              Please confirm within{' '}
+              {w.confirmWithin}{' '}
               <Countdown
                 key={offer.id}
                 until={offer.expiresAt}
@@ -334,7 +339,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
                 stopped={venue.sandbox}
                 onZero={onLapsed}
               />{' '}
-              — the offer expires at {localTime(offer.expiresAt, venue.timeZone)}.
+              — {w.expiresAt} {localTime(offer.expiresAt, venue.timeZone)}.
             </p>
             <button
               type="button"
@@ -343,32 +348,32 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
               disabled={busy}
               onClick={() => onConfirm(offer.id)}
             >
-              Confirm my table
+              {w.confirmButton}
             </button>
           </>
         )}
         {entry.status === 'confirmed' && (
           <>
-            <h2>Your table is confirmed</h2>
-            <p>Go to the host stand; they will seat you.</p>
+            <h2>{w.confirmedTitle(entry.partySize)}</h2>
+            <p>{w.confirmedNext}</p>
           </>
         )}
         {entry.status === 'seated' && (
           <>
-            <h2>You are seated</h2>
-            <p>Enjoy your meal.</p>
+            <h2>{w.seatedTitle}</h2>
+            <p>{w.seatedNext}</p>
           </>
         )}
         {entry.status === 'cancelled' && (
           <>
             <h2>You have left the queue</h2>
-            <p>To join again, ask at the desk.</p>
+            <p>{w.joinAgain}</p>
           </>
         )}
         {entry.status === 'expired' && (
           <>
             <h2>You are no longer in the queue</h2>
-            <OutOfQueue last={view.lastOffer} reason={view.outReason} />
+            <OutOfQueue last={view.lastOffer} reason={view.outReason} words={w} />
           </>
         )}
       </section>
@@ -376,23 +381,19 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         <section class="leave">
           {askLeave ? (
             <>
-              <p>
-                {entry.status === 'confirmed'
-                  ? 'Leave the queue? Your table will be given up.'
-                  : 'Leave the queue? Your place will be given up.'}
-              </p>
+              <p>{entry.status === 'confirmed' ? w.leaveConfirmed : 'Leave the queue? Your place will be given up.'}</p>
               <div class="row">
                 <button type="button" class="btn btn-danger" data-testid="leave-confirm" disabled={busy} onClick={onLeave}>
                   Yes, leave
                 </button>
                 <button type="button" class="btn" data-testid="leave-keep" disabled={busy} onClick={onKeep}>
-                  {entry.status === 'confirmed' ? 'Keep my table' : 'Keep my place'}
+                  {entry.status === 'confirmed' ? w.keepConfirmed : 'Keep my place'}
                 </button>
               </div>
             </>
           ) : (
             <button type="button" class="btn btn-quiet" data-testid="leave" disabled={busy} onClick={onLeave}>
-              {entry.status === 'confirmed' ? 'Cancel my table and leave' : 'Leave the queue'}
+              {entry.status === 'confirmed' ? w.cancelConfirmed : 'Leave the queue'}
             </button>
           )}
         </section>

@@ -1,3 +1,5 @@
+import type { Seating } from './types';
+
 /**
  * The party's credentials, kept only in this browser: the queue token arrives in the URL fragment
  * (`/q/#<token>`, which browsers never send to a server) and moves to localStorage at once, and the
@@ -11,6 +13,8 @@ export interface Credentials {
   session: { sessionToken: string; expiresAt: string } | null;
   /** The party left from this phone: its link then no longer works, and the page says it left. */
   left?: boolean;
+  /** The venue's seating as last read, so a page that can no longer read the entry still uses its words. */
+  seating?: Seating;
 }
 
 const EMPTY: Credentials = { token: null, session: null };
@@ -19,7 +23,12 @@ export function loadCredentials(): Credentials {
   try {
     const raw = window.localStorage.getItem(KEY);
     const parsed = raw ? (JSON.parse(raw) as Partial<Credentials>) : null;
-    return { token: parsed?.token ?? null, session: parsed?.session ?? null, ...(parsed?.left === true && { left: true }) };
+    return {
+      token: parsed?.token ?? null,
+      session: parsed?.session ?? null,
+      ...(parsed?.left === true && { left: true }),
+      ...(parsed?.seating === 'pool' || parsed?.seating === 'tables' ? { seating: parsed.seating } : {}),
+    };
   } catch {
     return EMPTY;
   }

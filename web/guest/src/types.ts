@@ -1,9 +1,12 @@
 /** What the api answers the party (POST /v1/queue-status, GET /v1/queue-session): API.md "Queue sessions". */
 export type EntryStatus = 'waiting' | 'offered' | 'confirmed' | 'seated' | 'cancelled' | 'expired';
 
+/** A table venue (a restaurant) or a seat-pool venue (a workshop): the page words each in its own terms. */
+export type Seating = 'tables' | 'pool';
+
 export interface PartyView {
   /** `sandbox`: a practice venue, whose clock stands still until a manager moves it. */
-  venue: { name: string; timeZone: string; sandbox: boolean };
+  venue: { name: string; timeZone: string; sandbox: boolean; seating?: Seating };
   /** The venue's clock when the answer was made (a sandbox venue's simulated one). */
   now: string;
   entry: { id: string; name: string; partySize: number; status: EntryStatus };

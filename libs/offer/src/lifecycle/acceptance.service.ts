@@ -3,7 +3,7 @@ import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, readTogeth
 import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository } from '@hostboard/queue';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { VenueClock, VenueRepository, type Seating } from '@hostboard/venue';
 import type { OfferState } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
@@ -12,15 +12,22 @@ import { expiryOperationId, SweepService } from './sweep.service.js';
 import { OfferExpiryScheduler } from '../jobs/offer-expiry.scheduler.js';
 
 export const OFFER_EXPIRED = 'The offer expired and its table was released.';
+/** The same refusal at a seat-pool venue, in the workshop policy's words: a hold of seats, released once. */
+export const HOLD_EXPIRED = 'The hold expired and its seats were released.';
 export const OFFER_NOT_OPEN = 'This offer is no longer open.';
+
+/** WAITLIST_OFFER_EXPIRED in the venue's words: the restaurant spec's for tables, the workshop's for a pool. */
+export function offerExpired(seating: Seating): DomainException {
+  return new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, seating === 'pool' ? HOLD_EXPIRED : OFFER_EXPIRED);
+}
 
 /**
  * The refusal of an accept of an offer in this state, or null while it is live. An offer that has
  * ended never opens again (every change of state is from `live`), so a lock-free read of an ended
  * one already knows the answer the locked path would give.
  */
-export function endedOfferRefusal(state: OfferState): DomainException | null {
-  if (state === 'expired') return new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
+export function endedOfferRefusal(state: OfferState, seating: Seating): DomainException | null {
+  if (state === 'expired') return offerExpired(seating);
   if (state !== 'live') return new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
   return null;
 }
@@ -64,13 +71,13 @@ export class AcceptanceService {
       const offer = found.offer;
       if (!offer || (onlyEntryId !== undefined && offer.entryId !== onlyEntryId))
         throw DomainException.notFound('The offer was not found.');
-      const ended = endedOfferRefusal(offer.state);
+      const ended = endedOfferRefusal(offer.state, venue.seating);
       if (ended) throw ended;
       const now = this.clock.now(venue);
       // Strictly before: at the expiry instant itself it is too late (compared at full precision).
       if (!(now.getTime() < offer.expiresAt.getTime())) {
         await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
-        throw new CommitThenRefuse(new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED));
+        throw new CommitThenRefuse(offerExpired(venue.seating));
       }
       const reservation = found.reservation;
       if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
@@ -141,12 +148,12 @@ export class AcceptanceService {
         tableIds: this.offers.tableIdsRead(offerId),
       });
       if (!offer) throw DomainException.notFound('The offer was not found.');
-      if (offer.state === 'expired') throw new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED);
+      if (offer.state === 'expired') throw offerExpired(venue.seating);
       const now = this.clock.now(venue);
       // A hold due at this instant (the sweep's read raced it) has lapsed too: expire it, not withdraw it.
       if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
         await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
-        throw new CommitThenRefuse(new DomainException(ErrorCode.WAITLIST_OFFER_EXPIRED, OFFER_EXPIRED));
+        throw new CommitThenRefuse(offerExpired(venue.seating));
       }
       if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
       await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);

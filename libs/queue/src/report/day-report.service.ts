@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainException, TransactionRunner } from '@hostboard/core';
-import { checkReportRange } from '@hostboard/quote';
+import { checkReportRange, checkReportVenue } from '@hostboard/quote';
 import { VenueRepository } from '@hostboard/venue';
 import { DayReportRepository, type DayFiguresRow } from './day-report.repository.js';
 
@@ -89,6 +89,7 @@ export class DayReportService {
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
+      checkReportVenue(venue);
       const rows = await this.rows.dayFigures(manager, venueId, from, to);
       return {
         from,

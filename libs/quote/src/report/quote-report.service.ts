@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { checkReportRange } from './report-range.js';
+import { checkReportRange, checkReportVenue } from './report-range.js';
 import { DateTime } from 'luxon';
 import { DomainException, TransactionRunner } from '@hostboard/core';
 import { VenueRepository, type QuoteModel } from '@hostboard/venue';
@@ -71,6 +71,7 @@ export class QuoteReportService {
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');
+      checkReportVenue(venue);
       const quoted = await this.rows.quotedEntries(manager, venueId, from, to);
       const entries: QuoteReportEntry[] = [];
       for (const r of quoted) {
