@@ -7,11 +7,17 @@ import { assertProductionBootstrap, ConfigError, loadConfig } from '@hostboard/c
 import { apiProcessCount, reportListening, runPrimary } from '@hostboard/core/process/cluster-primary.js';
 import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
 import { databaseStartupFailure } from '@hostboard/core/process/startup-failure.js';
+import { redisStartupRefusal } from '@hostboard/core/redis/redis-startup-check.js';
 import { limitHeapGrowth } from './heap-growth.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   assertProductionBootstrap(config);
+  if (config.REDIS_URL) {
+    // A Redis that answers and refuses the URL (a database it does not have, a wrong password).
+    const refusal = await redisStartupRefusal(config.REDIS_URL);
+    if (refusal) throw new ConfigError(refusal);
+  }
   installProcessGuards('api');
   const processes = apiProcessCount(config, process.argv);
   if (processes > 1 && cluster.isPrimary) {
