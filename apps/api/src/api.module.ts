@@ -24,6 +24,7 @@ import { QueueModule } from '@hostboard/queue';
 import { QuoteModule } from '@hostboard/quote';
 import { DemoSeed } from './demo-seed.js';
 import { FirstStartDemo } from './first-start.demo.js';
+import { RequestDrain } from './request-drain.js';
 
 export interface ApiModuleOptions {
   config: AppConfig;
@@ -56,6 +57,7 @@ export class ApiModule {
         OwnerBootstrap,
         DemoSeed,
         FirstStartDemo,
+        RequestDrain,
         { provide: APP_FILTER, useClass: AppExceptionFilter },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },

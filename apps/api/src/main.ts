@@ -6,12 +6,18 @@ import cluster from 'node:cluster';
 import { assertProductionBootstrap, ConfigError, loadConfig } from '@hostboard/core/config/app-config.js';
 import { apiProcessCount, reportListening, runPrimary } from '@hostboard/core/process/cluster-primary.js';
 import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
-import { databaseStartupFailure } from '@hostboard/core/process/startup-failure.js';
+import { databaseStartupFailure, embeddedStartupFailure } from '@hostboard/core/process/startup-failure.js';
+import { redisStartupRefusal } from '@hostboard/core/redis/redis-startup-check.js';
 import { limitHeapGrowth } from './heap-growth.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   assertProductionBootstrap(config);
+  if (config.REDIS_URL) {
+    // A Redis that answers and refuses the URL (a database it does not have, a wrong password).
+    const refusal = await redisStartupRefusal(config.REDIS_URL);
+    if (refusal) throw new ConfigError(refusal);
+  }
   installProcessGuards('api');
   const processes = apiProcessCount(config, process.argv);
   if (processes > 1 && cluster.isPrimary) {
@@ -56,7 +62,9 @@ main().catch((err: unknown) => {
       `Port ${port} on ${address} is already in use by another program: stop it, or set PORT (or HOST) to a free one.\n`,
     );
   } else {
-    const line = databaseStartupFailure(err, process.env['DATABASE_URL']);
+    const line =
+      databaseStartupFailure(err, process.env['DATABASE_URL']) ??
+      embeddedStartupFailure(process.env['HOSTBOARD_DATA_DIR'] || './.data', process.env['DATABASE_URL']);
     process.stderr.write(line ? `${line}\n` : `hostboard failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
   }
   process.exit(1);

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from '@hostboard/core/config/app-config.js';
 import { reportListening, runPrimary, workerProcessCount } from '@hostboard/core/process/cluster-primary.js';
 import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
 import { databaseStartupFailure } from '@hostboard/core/process/startup-failure.js';
+import { redisStartupRefusal } from '@hostboard/core/redis/redis-startup-check.js';
 import { createLogger, PinoNestLogger } from '@hostboard/core/logging/logger.js';
 import { serveMetrics } from '@hostboard/core/health/metrics-server.js';
 
@@ -14,6 +15,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.REDIS_URL) {
     throw new ConfigError('the worker consumes BullMQ jobs: set REDIS_URL (without Redis, `npm start` runs jobs in-process)');
+  }
+  if (config.REDIS_URL) {
+    // A Redis that answers and refuses the URL (a database it does not have, a wrong password).
+    const refusal = await redisStartupRefusal(config.REDIS_URL);
+    if (refusal) throw new ConfigError(refusal);
   }
   installProcessGuards('worker');
   const processes = workerProcessCount(config, process.argv);
