@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
+import { takePendingBegin, withBegin, type PgClientWithQuery } from './lazy-begin.js';
 import { returningRows } from './returning-rows.js';
 
 /**
@@ -29,7 +30,11 @@ export async function preparedQuery<T = Record<string, unknown>>(
   const name = client && !options.oneOff ? statementName(text) : undefined;
   if (!client || !name) return returningRows<T>(await manager.query(text, params));
   try {
-    const result = await client.query({ name, text, values: params });
+    const config = { name, text, values: params };
+    // A transaction's first statement carries its START TRANSACTION (lazy-begin.ts).
+    const result = takePendingBegin(manager.queryRunner)
+      ? await withBegin(client as unknown as PgClientWithQuery, config)
+      : await client.query(config);
     return result.rows as T[];
   } catch (err) {
     // The same error type as manager.query, so refusal translators (unique, exclusion) still read it.

@@ -1,0 +1,234 @@
+import type { QueryRunner } from 'typeorm';
+
+/**
+ * A transaction whose START TRANSACTION travels in the same write as its first statement: one round
+ * trip to PostgreSQL less per transaction (a venue command's first statement is its venue lock).
+ *
+ * How: PostgreSQL's extended protocol runs every Parse/Bind/Execute up to a Sync in order, and an
+ * explicit BEGIN among them opens a transaction block that outlives that Sync. So the first named
+ * statement of the transaction (`preparedQuery`) goes as Parse/Bind/Execute of `START TRANSACTION`,
+ * then its own Parse (when the connection has not prepared it yet)/Bind/Describe/Execute, and one
+ * Sync. Each statement still takes its own snapshot (READ COMMITTED), in the same order as before.
+ * An error in the BEGIN skips the statement (the server discards up to the Sync); an error in the
+ * statement leaves the transaction open and failed, and the runner's ROLLBACK ends it, as before.
+ *
+ * Anything else sent first on the transaction's query runner (TypeORM's own `query`, which every
+ * manager method and `manager.query` use) sends START TRANSACTION on its own first, as TypeORM did.
+ * A transaction that sent nothing sends neither BEGIN nor COMMIT.
+ *
+ * Only on node-postgres (the embedded database keeps TypeORM's own transactions).
+ */
+const pending = new WeakSet<QueryRunner>();
+
+const BEGIN = 'START TRANSACTION';
+
+/** TypeORM's query runner as seen here: its transaction depth is protected. */
+type Runner = QueryRunner & { isTransactionActive: boolean; transactionDepth: number };
+
+/**
+ * Marks the connected runner's transaction as open (TypeORM's `startTransaction` without its
+ * statement): the BEGIN waits for the first statement. Call after `runner.connect()`.
+ */
+export function beginLazily(queryRunner: QueryRunner): void {
+  const runner = queryRunner as Runner;
+  const client = (runner as { databaseConnection?: { query: (text: string) => Promise<unknown> } }).databaseConnection;
+  if (!client) throw new Error('beginLazily: the query runner is not connected');
+  runner.isTransactionActive = true;
+  runner.transactionDepth = 1;
+  pending.add(runner);
+  const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+  runner.query = (async (...args: unknown[]): Promise<unknown> => {
+    if (pending.delete(runner)) {
+      // Queued on the client at once, ahead of anything sent after this call.
+      const begun = client.query(BEGIN);
+      await begun;
+    }
+    return query(...args);
+  }) as QueryRunner['query'];
+}
+
+/** True once for a runner whose BEGIN has not gone yet: the caller sends it with its statement (`withBegin`). */
+export function takePendingBegin(runner: QueryRunner | undefined): boolean {
+  return runner !== undefined && pending.delete(runner);
+}
+
+/** Commits the transaction `beginLazily` opened; one that never sent its BEGIN has nothing to commit. */
+export async function commitLazily(runner: QueryRunner): Promise<void> {
+  if (pending.delete(runner)) return close(runner as Runner);
+  await runner.commitTransaction();
+}
+
+/** Rolls the transaction back; one that never sent its BEGIN has nothing to roll back. */
+export async function rollbackLazily(runner: QueryRunner): Promise<void> {
+  if (pending.delete(runner)) return close(runner as Runner);
+  await runner.rollbackTransaction();
+}
+
+function close(runner: Runner): void {
+  runner.isTransactionActive = false;
+  runner.transactionDepth = 0;
+}
+
+/** node-postgres's wire connection, as far as a submitted query uses it. */
+interface WireConnection {
+  parse(m: { text: string; name?: string; types?: unknown[] }): void;
+  bind(m: { portal?: string; statement?: string; values?: unknown[] }): void;
+  execute(m: { portal?: string; rows?: number }): void;
+  stream: { cork?: () => void; uncork?: () => void };
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
+}
+
+/** node-postgres's Query (lib/query.js), as far as `BeginThen` drives it. */
+interface PgQuery {
+  name?: string;
+  text: string;
+  values?: unknown[];
+  binary?: boolean;
+  callback?: (err: Error | null, result?: unknown) => void;
+  _result?: unknown;
+  hasBeenParsed(con: WireConnection): boolean;
+  prepare(con: WireConnection): void;
+  handleRowDescription(msg: unknown): void;
+  handleDataRow(msg: unknown): void;
+  handleCommandComplete(msg: unknown, con: WireConnection): void;
+  handleEmptyQuery(con: WireConnection): void;
+  handlePortalSuspended(con: WireConnection): void;
+  handleError(err: Error, con: WireConnection): void;
+  handleReadyForQuery(con: WireConnection): void;
+  handleCopyInResponse(con: WireConnection): void;
+  handleCopyData(msg: unknown, con: WireConnection): void;
+}
+
+type QueryClass = new (config: { name?: string; text: string; values: unknown[] }) => PgQuery;
+
+/** The node-postgres client of a transaction: it carries its Query class. */
+export interface PgClientWithQuery {
+  query(submittable: unknown): unknown;
+  constructor: { Query?: unknown };
+}
+
+/**
+ * Sends `config` on `client` with the transaction's START TRANSACTION ahead of it, in one write and
+ * one Sync; answers the statement's result as `client.query(config)` would.
+ */
+export function withBegin(
+  client: PgClientWithQuery,
+  config: { name?: string; text: string; values: unknown[] },
+): Promise<{ rows: unknown[] }> {
+  const Query = client.constructor.Query as QueryClass | undefined;
+  if (typeof Query !== 'function') throw new Error('withBegin: not a node-postgres client');
+  return new Promise((resolve, reject) => {
+    const inner = new Query(config);
+    inner.callback = (err, result) => (err ? reject(err) : resolve(result as { rows: unknown[] }));
+    client.query(new BeginThen(inner));
+  });
+}
+
+/**
+ * A node-postgres "submittable" (as pg-cursor is): the client hands it the server's messages until
+ * ReadyForQuery. BEGIN's own answers (ParseComplete, BindComplete, CommandComplete) come first and
+ * are swallowed; the rest goes to the statement's own Query.
+ */
+class BeginThen {
+  /**
+   * Read by the client as the statement being prepared: on ParseComplete it records `name` as parsed
+   * on this connection, and on an error it forgets it as submitted. Unset until BEGIN has completed,
+   * so BEGIN's ParseComplete is not taken for the statement's.
+   */
+  name: string | undefined = undefined;
+  text: string | undefined = undefined;
+  private begun = false;
+  /** This submit sent the statement's Parse. */
+  private parsing = false;
+
+  constructor(private readonly inner: PgQuery) {}
+
+  /** The client gives the statement's result its type parsers through this. */
+  get _result(): unknown {
+    return this.inner._result;
+  }
+
+  get binary(): boolean | undefined {
+    return this.inner.binary;
+  }
+
+  set binary(value: boolean | undefined) {
+    this.inner.binary = value;
+  }
+
+  get callback(): PgQuery['callback'] {
+    return this.inner.callback;
+  }
+
+  set callback(value: PgQuery['callback']) {
+    this.inner.callback = value;
+  }
+
+  submit(con: WireConnection): Error | null {
+    const { inner } = this;
+    // Query.submit's own checks, before anything is written.
+    const previous = inner.name ? (con.parsedStatements[inner.name] ?? con.submittedNamedStatements[inner.name]) : undefined;
+    if (previous !== undefined && previous !== inner.text) {
+      return new Error(`Prepared statements must be unique - '${inner.name}' was used for a different statement`);
+    }
+    if (inner.values && !Array.isArray(inner.values)) return new Error('Query values must be an array');
+    this.parsing = !inner.hasBeenParsed(con);
+    con.stream.cork?.();
+    try {
+      // START TRANSACTION as the unnamed statement and portal; the statement's Bind replaces the portal.
+      con.parse({ text: BEGIN, name: '', types: [] });
+      con.bind({ portal: '', statement: '', values: [] });
+      con.execute({ portal: '' });
+      // The statement's Parse (unless prepared), Bind, Describe, Execute and the one Sync.
+      inner.prepare(con);
+    } finally {
+      con.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleCommandComplete(msg: unknown, con: WireConnection): void {
+    if (!this.begun) {
+      this.begun = true;
+      this.name = this.inner.name;
+      this.text = this.inner.text;
+      return;
+    }
+    this.inner.handleCommandComplete(msg, con);
+  }
+
+  handleError(err: Error, con: WireConnection): void {
+    // Failed before the statement's Parse ran: the server skipped it, so it is not prepared.
+    if (!this.begun && this.parsing && this.inner.name) delete con.submittedNamedStatements[this.inner.name];
+    this.inner.handleError(err, con);
+  }
+
+  handleRowDescription(msg: unknown): void {
+    this.inner.handleRowDescription(msg);
+  }
+
+  handleDataRow(msg: unknown): void {
+    this.inner.handleDataRow(msg);
+  }
+
+  handleEmptyQuery(con: WireConnection): void {
+    this.inner.handleEmptyQuery(con);
+  }
+
+  handlePortalSuspended(con: WireConnection): void {
+    this.inner.handlePortalSuspended(con);
+  }
+
+  handleReadyForQuery(con: WireConnection): void {
+    this.inner.handleReadyForQuery(con);
+  }
+
+  handleCopyInResponse(con: WireConnection): void {
+    this.inner.handleCopyInResponse(con);
+  }
+
+  handleCopyData(msg: unknown, con: WireConnection): void {
+    this.inner.handleCopyData(msg, con);
+  }
+}
