@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { preparedQuery, TransactionRunner } from '@hostboard/core';
+import { QueryFailedError, type DataSource } from 'typeorm';
+import { preparedAtCommit, preparedQuery, TransactionRunner, type AtCommit } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { createVenue, signUp, type Staff } from '../support/staff.js';
@@ -95,6 +95,17 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       };
     }
 
+    /** One statement on the test's database, on a connection of its own. */
+    async function inDatabase<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      try {
+        return (await c.query<R>(sql, params)).rows;
+      } finally {
+        await c.end();
+      }
+    }
+
     /** An api backend waiting for a lock (the venue row's). */
     async function waitingBackend(): Promise<number> {
       const name = new URL(db.url ?? '').pathname.slice(1);
@@ -136,7 +147,7 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       await db.drop();
     });
 
-    it('sends a desk join with an Idempotency-Key in 7 writes: its BEGIN goes with the venue lock, never alone', async () => {
+    it('sends a desk join with an Idempotency-Key in 6 writes: its BEGIN goes with the venue lock, its last insert with COMMIT', async () => {
       // Warm: both pooled connections have prepared every statement of a join.
       await Promise.all([join(venueId), join(venueId)]);
       for (let i = 0; i < 4; i++) await join(venueId).expect(201);
@@ -147,9 +158,56 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       expect(begins).toHaveLength(joins);
       // Parse of START TRANSACTION, Bind, Execute, then the lock's Bind ('B'), Describe, Execute and Sync.
       for (const w of begins) expect(w.length).toBeGreaterThan(60);
+      const commits = wire.writes.filter((w) => w.includes('COMMIT'));
+      expect(commits).toHaveLength(joins);
+      // The insert's Bind carries the rows' values (the answer's body among them).
+      for (const w of commits) expect(w.length).toBeGreaterThan(400);
       // Session read, stored-answer read, BEGIN with the venue lock, guards' read, duplicate check and
-      // quote read, the one insert of every row, COMMIT.
-      expect(wire.writes.length / joins).toBe(7);
+      // quote read, the one insert of every row with COMMIT.
+      expect(wire.writes.length / joins).toBe(6);
+    });
+
+    it("answers with the stored answer when its last insert (with COMMIT) breaks the key's primary key, and writes nothing", async () => {
+      const body = { name: 'Raced', partySize: 2 };
+      const model = await request(t.baseUrl)
+        .post(`/v1/venues/${venueId}/queue`)
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-model')
+        .send(body)
+        .expect(201);
+      expect(model.status).toBe(201);
+      const [stored] = await inDatabase<{ scope: string; hash: string }>(
+        `SELECT scope, request_hash AS hash FROM idempotency_keys WHERE key = 'k-model'`,
+      );
+      if (!stored) throw new Error('no stored answer for k-model');
+      const entries = async (): Promise<number | undefined> =>
+        (await inDatabase<{ n: number }>('SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1', [venueId]))[0]?.n;
+      const before = await entries();
+      const holder = await holdVenue(venueId);
+      // Past the interceptor's read of the key (nothing stored), waiting for the venue's lock.
+      const pending = request(t.baseUrl)
+        .post(`/v1/venues/${venueId}/queue`)
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-raced')
+        .send(body)
+        .then((r) => r);
+      try {
+        await waitingBackend();
+        // Meanwhile "the first request with this key" commits its answer.
+        await inDatabase(
+          `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, created_at)
+         VALUES ($1, 'k-raced', $2, 201, '{"raced": true}', now())`,
+          [stored.scope, stored.hash],
+        );
+      } finally {
+        await holder.release();
+      }
+      const res = await pending;
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ raced: true });
+      // The join's own rows rolled back with its failed insert.
+      expect(await entries()).toBe(before);
+      await poolIsClean();
     });
 
     it('answers 404 for an unknown venue (the lock found no row) and leaves no transaction open', async () => {
@@ -292,6 +350,86 @@ describe('TransactionRunner.run', () => {
     expect(await count()).toBe(1);
     for (let i = 10; i < 16; i++)
       await runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i]));
+    expect(await count()).toBe(7);
+  });
+
+  it('sends a statement held for the commit with it, and answers its rows after the commit', async () => {
+    const insert = 'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n';
+    const held = await runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'SELECT 1', []);
+      return { last: await preparedAtCommit<{ n: number }>(tx.manager, insert, [5]) };
+    });
+    expect(await held.last.rows()).toEqual([{ n: 5 }]);
+    expect(await count()).toBe(1);
+  });
+
+  it('sends a held statement first when another statement follows, or its rows are asked for inside', async () => {
+    const seen = await runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'SELECT 1', []);
+      const first = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [1],
+      );
+      // Sent before this one: the count sees it.
+      const [afterFirst] = await preparedQuery<{ n: string }>(tx.manager, 'SELECT count(*) AS n FROM pipeline_probe', []);
+      const second = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [2],
+      );
+      const third = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [3],
+      );
+      // Through TypeORM too.
+      const afterThird = (await tx.manager.query('SELECT count(*) AS n FROM pipeline_probe')) as Array<{ n: string }>;
+      const fourth = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [4],
+      );
+      return {
+        counts: [Number(afterFirst?.n), Number(afterThird[0]?.n)],
+        rows: [await first.rows(), await second.rows(), await third.rows(), await fourth.rows()],
+      };
+    });
+    expect(seen.counts).toEqual([1, 3]);
+    expect(seen.rows).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }], [{ n: 4 }]]);
+    expect(await count()).toBe(4);
+  });
+
+  it("rolls back the whole transaction when its held statement fails at the commit, with the statement's error", async () => {
+    await runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]));
+    let held: AtCommit<unknown> | undefined;
+    const failed = runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [2]);
+      held = await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]);
+    });
+    await expect(failed).rejects.toBeInstanceOf(QueryFailedError);
+    await expect(failed).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) as unknown });
+    // Its rows reject with the same error (on the embedded database it ran at once and threw there).
+    await expect(held ? held.rows() : failed).rejects.toMatchObject({
+      driverError: expect.objectContaining({ code: '23505' }) as unknown,
+    });
+    expect(await count()).toBe(1);
+    // The work throwing after it held a statement: nothing of it is written.
+    const thrown = new Error('after holding');
+    await expect(
+      runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [3]);
+        await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [4]);
+        throw thrown;
+      }),
+    ).rejects.toBe(thrown);
+    expect(await count()).toBe(1);
+    for (let i = 10; i < 16; i++) {
+      await runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'SELECT 1', []);
+        await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i]);
+      });
+    }
     expect(await count()).toBe(7);
   });
 
