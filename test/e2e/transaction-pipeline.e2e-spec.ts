@@ -210,6 +210,42 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       await poolIsClean();
     });
 
+    it('answers 503 when the connection is killed while its last insert (with COMMIT) runs, and writes nothing', async () => {
+      const entries = async (): Promise<number | undefined> =>
+        (await inDatabase<{ n: number }>('SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1', [venueId]))[0]?.n;
+      const before = await entries();
+      // The board event's insert, in the join's last statement, sleeps: its backend is killed meanwhile.
+      await inDatabase(`CREATE FUNCTION slow_event() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN PERFORM pg_sleep(5); RETURN NEW; END'`);
+      await inDatabase('CREATE TRIGGER slow_event BEFORE INSERT ON board_events FOR EACH ROW EXECUTE FUNCTION slow_event()');
+      let res: request.Response;
+      try {
+        const pending = join(venueId, 'k-killed-at-commit').then((r) => r);
+        const name = new URL(db.url ?? '').pathname.slice(1);
+        let pid: number | undefined;
+        for (let i = 0; i < 100 && pid === undefined; i++) {
+          const { rows } = await admin.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event = 'PgSleep'`,
+            [name],
+          );
+          pid = rows[0]?.pid;
+          if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (pid === undefined) throw new Error('no api backend sleeps in the board event insert');
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        res = await pending;
+      } finally {
+        await inDatabase('DROP TRIGGER slow_event ON board_events');
+        await inDatabase('DROP FUNCTION slow_event()');
+      }
+      expect(res.status).toBe(503);
+      expect(await entries()).toBe(before);
+      // Nothing was recorded for the key: its retry runs the join.
+      expect((await join(venueId, 'k-killed-at-commit')).status).toBe(201);
+      expect(await entries()).toBe((before ?? 0) + 1);
+      await poolIsClean();
+    });
+
     it('answers 404 for an unknown venue (the lock found no row) and leaves no transaction open', async () => {
       const res = await join(randomUUID());
       expect(res.status).toBe(404);
