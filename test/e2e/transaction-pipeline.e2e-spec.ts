@@ -147,7 +147,7 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       await db.drop();
     });
 
-    it('sends a desk join with an Idempotency-Key in 6 writes: its BEGIN goes with the venue lock, its last insert with COMMIT', async () => {
+    it('sends a desk join with an Idempotency-Key in at most 6 writes: its BEGIN goes with the venue lock, its last insert with COMMIT', async () => {
       // Warm: both pooled connections have prepared every statement of a join.
       await Promise.all([join(venueId), join(venueId)]);
       for (let i = 0; i < 4; i++) await join(venueId).expect(201);
@@ -162,9 +162,10 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       expect(commits).toHaveLength(joins);
       // The insert's Bind carries the rows' values (the answer's body among them).
       for (const w of commits) expect(w.length).toBeGreaterThan(400);
-      // Session read, stored-answer read, BEGIN with the venue lock, guards' read, duplicate check and
-      // quote read, the one insert of every row with COMMIT.
-      expect(wire.writes.length / joins).toBe(6);
+      // At most: session read, stored-answer read, BEGIN with the venue lock, guards' read, duplicate
+      // check and quote read, the one insert of every row with COMMIT (8 with BEGIN and COMMIT alone;
+      // fewer once other round trips go).
+      expect(wire.writes.length / joins).toBeLessThanOrEqual(6);
     });
 
     it("answers with the stored answer when its last insert (with COMMIT) breaks the key's primary key, and writes nothing", async () => {
