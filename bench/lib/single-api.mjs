@@ -42,7 +42,7 @@ export function singleApi({ port, prefix }) {
       env: {
         ...process.env,
         DATABASE_URL: `${PG}/${db}`,
-        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
         JOBS_PREFIX: prefix,
         PORT: String(port),
         LOG_LEVEL: 'warn',

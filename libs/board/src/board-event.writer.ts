@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { insertTogether, type PendingInsert, type TogetherStatement, type Tx } from '@hostboard/core';
+import { insertTogether, insertTogetherAtCommit, type PendingInsert, type TogetherStatement, type Tx } from '@hostboard/core';
 import { BoardEvent } from './board-event.entity.js';
 import { BoardPublisher, type BoardEventMessage } from './board-publisher.js';
 
@@ -28,18 +28,32 @@ export class BoardEventWriter {
     inserts: Array<PendingInsert | TogetherStatement>,
   ): Promise<number> {
     // One statement for the version bump and the event row: every command pays for this.
-    const rows = await insertTogether<{ version: string }>(tx.manager, inserts, {
-      with: 'bumped AS (UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING id, version)',
-      sql: `INSERT INTO board_events (venue_id, version, type, data, created_at)
-         SELECT id, version, $2, $3::jsonb, $4 FROM bumped
-         RETURNING version`,
-      params: [venueId, type, JSON.stringify(data), at],
-    });
-    if (rows.length === 0) throw new Error(`board event for unknown venue ${venueId}`);
-    const version = Number(rows[0]?.version);
+    const rows = await insertTogether<{ version: string }>(tx.manager, inserts, oneEvent(venueId, type, data, at));
+    const version = versionOf(rows, venueId);
     const message: BoardEventMessage = { venueId, version, type, data };
     tx.afterCommit(() => this.publisher.publish([message]));
     return version;
+  }
+
+  /**
+   * `appendWith` as the transaction's last statement, sent with its COMMIT (`insertTogetherAtCommit`,
+   * one round trip less): for a command that holds the venue's row lock (the bump finds its row) and
+   * returns right after it, with no catch of its own around it. The version is known after the commit,
+   * when the event is pushed.
+   */
+  async appendAtCommit(
+    tx: Tx,
+    venueId: string,
+    type: string,
+    data: object,
+    at: Date,
+    inserts: Array<PendingInsert | TogetherStatement>,
+  ): Promise<void> {
+    const written = await insertTogetherAtCommit<{ version: string }>(tx.manager, inserts, oneEvent(venueId, type, data, at));
+    tx.afterCommit(async () => {
+      const message: BoardEventMessage = { venueId, version: versionOf(await written.rows(), venueId), type, data };
+      this.publisher.publish([message]);
+    });
   }
 
   /**
@@ -94,4 +108,20 @@ export class BoardEventWriter {
       .getMany();
     return rows.map((r) => ({ venueId: r.venueId, version: Number(r.version), type: r.type, data: r.data }));
   }
+}
+
+/** The version bump and the event row, after a command's other new rows (`insertTogether`'s final statement). */
+function oneEvent(venueId: string, type: string, data: object, at: Date): { with: string; sql: string; params: unknown[] } {
+  return {
+    with: 'bumped AS (UPDATE venues SET version = version + 1 WHERE id = $1 RETURNING id, version)',
+    sql: `INSERT INTO board_events (venue_id, version, type, data, created_at)
+         SELECT id, version, $2, $3::jsonb, $4 FROM bumped
+         RETURNING version`,
+    params: [venueId, type, JSON.stringify(data), at],
+  };
+}
+
+function versionOf(rows: Array<{ version: string }>, venueId: string): number {
+  if (rows.length === 0) throw new Error(`board event for unknown venue ${venueId}`);
+  return Number(rows[0]?.version);
 }

@@ -1,6 +1,6 @@
 import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedAtCommit, preparedQuery, type AtCommit } from './prepared-query.js';
 import type { ScalarRead } from './read-together.js';
 
 /**
@@ -194,6 +194,31 @@ export async function insertTogether<R = Record<string, unknown>>(
   final?: { with?: string; sql: string; params: unknown[] },
   options: { oneOff?: boolean } = {},
 ): Promise<R[]> {
+  const statement = togetherStatement(manager, inserts, final);
+  return statement ? preparedQuery<R>(manager, statement.text, statement.params, options) : [];
+}
+
+/**
+ * `insertTogether` as the transaction's last statement, sent with its COMMIT (`preparedAtCommit`: its
+ * rows only after the commit, its error the commit's).
+ */
+export async function insertTogetherAtCommit<R = Record<string, unknown>>(
+  manager: EntityManager,
+  inserts: Array<PendingInsert | TogetherStatement>,
+  final?: { with?: string; sql: string; params: unknown[] },
+  options: { oneOff?: boolean } = {},
+): Promise<AtCommit<R>> {
+  const statement = togetherStatement(manager, inserts, final);
+  if (!statement) return { rows: () => Promise.resolve([]) };
+  return preparedAtCommit<R>(manager, statement.text, statement.params, options);
+}
+
+/** The text and parameters of `insertTogether`; undefined when there is nothing to write. */
+function togetherStatement(
+  manager: EntityManager,
+  inserts: Array<PendingInsert | TogetherStatement>,
+  final?: { with?: string; sql: string; params: unknown[] },
+): { text: string; params: unknown[] } | undefined {
   const params: unknown[] = [];
   const parts = inserts
     .filter((i) => 'sql' in i || i.rows.length > 0)
@@ -204,12 +229,12 @@ export async function insertTogether<R = Record<string, unknown>>(
       return sql;
     });
   const tail = final ? renumberParams(final.sql, params.length) : parts.pop();
-  if (tail === undefined) return [];
+  if (tail === undefined) return undefined;
   const ctes = parts.map((sql, i) => `w${i} AS (${sql})`);
   if (final?.with) ctes.push(renumberParams(final.with, params.length));
   if (final) params.push(...final.params);
   const text = ctes.length > 0 ? `WITH ${ctes.join(',\n     ')}\n${tail}` : tail;
-  return preparedQuery<R>(manager, text, params, options);
+  return { text, params };
 }
 
 /** A step of `chainedQuery`: a data-modifying statement, named so that later steps read its RETURNING. */

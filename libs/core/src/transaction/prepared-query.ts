@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
+import {
+  canHoldForCommit,
+  hasHeld,
+  holdForCommit,
+  sendHeld,
+  takePendingBegin,
+  withBegin,
+  type PgClientWithQuery,
+} from './lazy-begin.js';
 import { returningRows } from './returning-rows.js';
 
 /**
@@ -28,13 +37,61 @@ export async function preparedQuery<T = Record<string, unknown>>(
   const client = pgClientOf(manager);
   const name = client && !options.oneOff ? statementName(text) : undefined;
   if (!client || !name) return returningRows<T>(await manager.query(text, params));
+  // A statement held for the commit goes first, in its order (its error is this call's).
+  if (hasHeld(manager.queryRunner)) await sendHeld(manager.queryRunner);
   try {
-    const result = await client.query({ name, text, values: params });
+    const config = { name, text, values: params };
+    // A transaction's first statement carries its START TRANSACTION (lazy-begin.ts).
+    const result = takePendingBegin(manager.queryRunner)
+      ? await withBegin(client as unknown as PgClientWithQuery, config)
+      : await client.query(config);
     return result.rows as T[];
   } catch (err) {
     // The same error type as manager.query, so refusal translators (unique, exclusion) still read it.
     throw new QueryFailedError(text, params, err as Error);
   }
+}
+
+/** What `preparedAtCommit` answers: the statement's rows, once it has run. */
+export interface AtCommit<T> {
+  /**
+   * Its rows: after the commit, what it answered; asked for inside the transaction, the statement is
+   * sent at once (no round trip saved). Rejects with its error, or when the transaction rolled back
+   * before it was sent.
+   */
+  rows(): Promise<T[]>;
+}
+
+/**
+ * `preparedQuery` for a transaction's last statement whose rows nothing in the transaction needs
+ * (its final insert): on node-postgres it is held back and sent with the COMMIT, in one write
+ * (lazy-begin.ts), one round trip less. Its error is then the commit's: the transaction rolls back and
+ * the error goes wherever the statement's own would have gone out of the transaction (refusal
+ * translators, the Idempotency-Key's replay), but not to a catch inside the transaction's work around
+ * this call: use it only where nothing there would catch it. Any statement sent after it in the
+ * transaction sends it first, on its own. Elsewhere (the embedded database, a first statement, outside
+ * a transaction) it runs at once, as `preparedQuery`.
+ */
+export async function preparedAtCommit<T = Record<string, unknown>>(
+  manager: EntityManager,
+  text: string,
+  params: unknown[],
+  options: { oneOff?: boolean } = {},
+): Promise<AtCommit<T>> {
+  const runner = manager.queryRunner;
+  const client = pgClientOf(manager);
+  if (!client || !canHoldForCommit(runner)) {
+    const rows = await preparedQuery<T>(manager, text, params, options);
+    return { rows: () => Promise.resolve(rows) };
+  }
+  const name = options.oneOff ? undefined : statementName(text);
+  const { done } = await holdForCommit(runner, { name, text, values: params });
+  return {
+    rows: async () => {
+      if (hasHeld(runner)) await sendHeld(runner);
+      return (await done).rows as T[];
+    },
+  };
 }
 
 interface PgClient {

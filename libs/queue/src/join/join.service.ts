@@ -133,7 +133,8 @@ export class JoinService {
    * (`lockTakingSequence`); one read for the guards (service windows, capacities, whether a business
    * day has ended); one for the duplicate check and the quote (the queue count and the floor model's
    * inputs); and one for every new row with the board event and the Idempotency-Key's answer. Each
-   * read comes after the lock, so it sees every command committed before ours.
+   * read comes after the lock, so it sees every command committed before ours. On PostgreSQL the
+   * transaction's BEGIN travels with the lock and its COMMIT with the last insert (lazy-begin.ts).
    */
   private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact, staff: boolean): Promise<JoinResult> {
     const tables = venue.seating === 'tables';
@@ -295,7 +296,9 @@ export class JoinService {
     };
     // The answer travels with the rows: every check is behind us, and this is what the join returns.
     rows.push(...(tx.answerRow?.(result) ?? []));
-    await this.board.appendWith(
+    // The last statement, with the COMMIT (under the venue's lock; nothing here catches its error,
+    // which goes to the command's translate, a contact's duplicate, or the key's replay).
+    await this.board.appendAtCommit(
       tx,
       venue.id,
       'entry.joined',

@@ -1,0 +1,477 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import request from 'supertest';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { QueryFailedError, type DataSource } from 'typeorm';
+import { preparedAtCommit, preparedQuery, TransactionRunner, type AtCommit } from '@hostboard/core';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
+import { createVenue, signUp, type Staff } from '../support/staff.js';
+
+interface Wire {
+  /** Every buffer the api's pool wrote to PostgreSQL since `reset`, one per socket write. */
+  writes: Buffer[];
+  reset(): void;
+}
+
+/** Counts the writes of every connection of the api's node-postgres pool (the ones open now and later). */
+function watchWire(t: TestApp): Wire {
+  const wire: Wire = { writes: [], reset: () => (wire.writes.length = 0) };
+  const pool = (t.app.get<DataSource>(getDataSourceToken()).driver as unknown as { master: pg.Pool }).master;
+  type Stream = {
+    _write: (chunk: Buffer, ...rest: unknown[]) => unknown;
+    _writev?: (chunks: Array<{ chunk: Buffer }>, ...rest: unknown[]) => unknown;
+    watched?: boolean;
+  };
+  const watch = (client: pg.PoolClient): void => {
+    const stream = (client as unknown as { connection: { stream: Stream } }).connection.stream;
+    if (stream.watched) return;
+    stream.watched = true;
+    const write = stream._write.bind(stream);
+    stream._write = (chunk, ...rest) => {
+      wire.writes.push(Buffer.from(chunk));
+      return write(chunk, ...rest);
+    };
+    const writev = stream._writev?.bind(stream);
+    if (writev) {
+      stream._writev = (chunks, ...rest) => {
+        wire.writes.push(Buffer.concat(chunks.map((c) => c.chunk)));
+        return writev(chunks, ...rest);
+      };
+    }
+  };
+  for (const client of (pool as unknown as { _clients: pg.PoolClient[] })._clients) watch(client);
+  pool.on('connect', watch);
+  return wire;
+}
+
+/** The transactions of this database's backends that are still open (idle in a transaction, failed or not). */
+async function openTransactions(admin: pg.Client, db: TestDatabase, except: number[] = []): Promise<string[]> {
+  const { rows } = await admin.query<{ state: string }>(
+    `SELECT state FROM pg_stat_activity WHERE datname = $1 AND pid <> ALL($2::int[]) AND state LIKE 'idle in transaction%'`,
+    [new URL(db.url ?? '').pathname.slice(1), except],
+  );
+  return rows.map((r) => r.state);
+}
+
+/**
+ * Issue 18: a transaction's START TRANSACTION travels in one write with its first statement (the
+ * venue lock), one round trip less per command. Each statement is still its own, so every way the
+ * lock statement can fail must end as before: the same answer, and no connection of the pool left in
+ * an open or failed transaction (the next request on it works).
+ */
+describeWithServer('node-postgres wire writes and backends of a PostgreSQL server')(
+  'a transaction begun with its first statement',
+  () => {
+    let db: TestDatabase;
+    let t: TestApp;
+    let owner: Staff;
+    let admin: pg.Client;
+    let wire: Wire;
+    let venueId: string;
+    let serial = 0;
+
+    const join = (id: string, key = `k-${serial++}`): request.Test =>
+      request(t.baseUrl)
+        .post(`/v1/venues/${id}/queue`)
+        .set(owner.auth)
+        .set('Idempotency-Key', key)
+        .send({ name: `Party ${serial}`, partySize: 2 })
+        .timeout(20_000);
+
+    /** A session holding the venue's row lock until `release`. */
+    async function holdVenue(id: string): Promise<{ pid: number; release: () => Promise<void> }> {
+      const holder = new pg.Client({ connectionString: db.url });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM venues WHERE id = $1 FOR UPDATE', [id]);
+      const { rows } = await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      return {
+        pid: rows[0]?.pid ?? 0,
+        release: async () => {
+          await holder.query('ROLLBACK').catch(() => undefined);
+          await holder.end();
+        },
+      };
+    }
+
+    /** One statement on the test's database, on a connection of its own. */
+    async function inDatabase<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      try {
+        return (await c.query<R>(sql, params)).rows;
+      } finally {
+        await c.end();
+      }
+    }
+
+    /** An api backend waiting for a lock (the venue row's). */
+    async function waitingBackend(): Promise<number> {
+      const name = new URL(db.url ?? '').pathname.slice(1);
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
+          [name],
+        );
+        if (rows[0]) return rows[0].pid;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('no api backend waits for the venue lock');
+    }
+
+    /** Nothing left open, and joins on every pooled connection (two at once, then one by one) work. */
+    async function poolIsClean(): Promise<void> {
+      expect(await openTransactions(admin, db)).toEqual([]);
+      const together = await Promise.all([join(venueId), join(venueId)]);
+      expect(together.map((r) => r.status)).toEqual([201, 201]);
+      for (let i = 0; i < 3; i++) expect((await join(venueId)).status).toBe(201);
+      expect(await openTransactions(admin, db)).toEqual([]);
+    }
+
+    beforeAll(async () => {
+      db = await freshDatabase();
+      admin = new pg.Client({ connectionString: process.env['DATABASE_URL'] });
+      await admin.connect();
+      // Every statement of the api's connections gives up waiting for a lock after 1.5 s (a lock_timeout
+      // error from the lock statement, after its BEGIN).
+      await admin.query(`ALTER DATABASE ${new URL(db.url ?? '').pathname.slice(1)} SET lock_timeout = '1500ms'`);
+      t = await startApp({ db, env: { DATABASE_POOL_SIZE: '2', DATABASE_POOL_WARM: '2' } });
+      owner = await signUp(t, 'owner');
+      venueId = (await createVenue(t, owner, { preset: 'workshop', poolCapacity: 500 })).id;
+      wire = watchWire(t);
+    });
+    afterAll(async () => {
+      await t.close();
+      await admin.end();
+      await db.drop();
+    });
+
+    it('sends a desk join with an Idempotency-Key in at most 6 writes: its BEGIN goes with the venue lock, its last insert with COMMIT', async () => {
+      // Warm: both pooled connections have prepared every statement of a join.
+      await Promise.all([join(venueId), join(venueId)]);
+      for (let i = 0; i < 4; i++) await join(venueId).expect(201);
+      wire.reset();
+      const joins = 10;
+      for (let i = 0; i < joins; i++) await join(venueId).expect(201);
+      const begins = wire.writes.filter((w) => w.includes('START TRANSACTION'));
+      expect(begins).toHaveLength(joins);
+      // Parse of START TRANSACTION, Bind, Execute, then the lock's Bind ('B'), Describe, Execute and Sync.
+      for (const w of begins) expect(w.length).toBeGreaterThan(60);
+      const commits = wire.writes.filter((w) => w.includes('COMMIT'));
+      expect(commits).toHaveLength(joins);
+      // The insert's Bind carries the rows' values (the answer's body among them).
+      for (const w of commits) expect(w.length).toBeGreaterThan(400);
+      // At most: session read, stored-answer read, BEGIN with the venue lock, guards' read, duplicate
+      // check and quote read, the one insert of every row with COMMIT (8 with BEGIN and COMMIT alone;
+      // fewer once other round trips go).
+      expect(wire.writes.length / joins).toBeLessThanOrEqual(6);
+    });
+
+    it("answers with the stored answer when its last insert (with COMMIT) breaks the key's primary key, and writes nothing", async () => {
+      const body = { name: 'Raced', partySize: 2 };
+      const model = await request(t.baseUrl)
+        .post(`/v1/venues/${venueId}/queue`)
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-model')
+        .send(body)
+        .expect(201);
+      expect(model.status).toBe(201);
+      const [stored] = await inDatabase<{ scope: string; hash: string }>(
+        `SELECT scope, request_hash AS hash FROM idempotency_keys WHERE key = 'k-model'`,
+      );
+      if (!stored) throw new Error('no stored answer for k-model');
+      const entries = async (): Promise<number | undefined> =>
+        (await inDatabase<{ n: number }>('SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1', [venueId]))[0]?.n;
+      const before = await entries();
+      const holder = await holdVenue(venueId);
+      // Past the interceptor's read of the key (nothing stored), waiting for the venue's lock.
+      const pending = request(t.baseUrl)
+        .post(`/v1/venues/${venueId}/queue`)
+        .set(owner.auth)
+        .set('Idempotency-Key', 'k-raced')
+        .send(body)
+        .then((r) => r);
+      try {
+        await waitingBackend();
+        // Meanwhile "the first request with this key" commits its answer.
+        await inDatabase(
+          `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, created_at)
+         VALUES ($1, 'k-raced', $2, 201, '{"raced": true}', now())`,
+          [stored.scope, stored.hash],
+        );
+      } finally {
+        await holder.release();
+      }
+      const res = await pending;
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({ raced: true });
+      // The join's own rows rolled back with its failed insert.
+      expect(await entries()).toBe(before);
+      await poolIsClean();
+    });
+
+    it('answers 503 when the connection is killed while its last insert (with COMMIT) runs, and writes nothing', async () => {
+      const entries = async (): Promise<number | undefined> =>
+        (await inDatabase<{ n: number }>('SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1', [venueId]))[0]?.n;
+      const before = await entries();
+      // The board event's insert, in the join's last statement, sleeps: its backend is killed meanwhile.
+      await inDatabase(`CREATE FUNCTION slow_event() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN PERFORM pg_sleep(5); RETURN NEW; END'`);
+      await inDatabase('CREATE TRIGGER slow_event BEFORE INSERT ON board_events FOR EACH ROW EXECUTE FUNCTION slow_event()');
+      let res: request.Response;
+      try {
+        const pending = join(venueId, 'k-killed-at-commit').then((r) => r);
+        const name = new URL(db.url ?? '').pathname.slice(1);
+        let pid: number | undefined;
+        for (let i = 0; i < 100 && pid === undefined; i++) {
+          const { rows } = await admin.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event = 'PgSleep'`,
+            [name],
+          );
+          pid = rows[0]?.pid;
+          if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (pid === undefined) throw new Error('no api backend sleeps in the board event insert');
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        res = await pending;
+      } finally {
+        await inDatabase('DROP TRIGGER slow_event ON board_events');
+        await inDatabase('DROP FUNCTION slow_event()');
+      }
+      expect(res.status).toBe(503);
+      expect(await entries()).toBe(before);
+      // Nothing was recorded for the key: its retry runs the join.
+      expect((await join(venueId, 'k-killed-at-commit')).status).toBe(201);
+      expect(await entries()).toBe((before ?? 0) + 1);
+      await poolIsClean();
+    });
+
+    it('answers 404 for an unknown venue (the lock found no row) and leaves no transaction open', async () => {
+      const res = await join(randomUUID());
+      expect(res.status).toBe(404);
+      await poolIsClean();
+    });
+
+    it('answers 409 to a second request with the key of one still waiting for the venue lock, and the first its 201', async () => {
+      const holder = await holdVenue(venueId);
+      let first: Promise<request.Response>;
+      try {
+        first = join(venueId, 'k-same').then((r) => r);
+        await waitingBackend();
+        const second = await join(venueId, 'k-same');
+        expect(second.status).toBe(409);
+        expect((second.body as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+      } finally {
+        await holder.release();
+      }
+      const answered = await first;
+      expect(answered.status).toBe(201);
+      const replay = await join(venueId, 'k-same');
+      expect(replay.status).toBe(201);
+      // The same entry (the replay leaves out the queue token, which is shown once).
+      expect((replay.body as { entry: { id: string } }).entry.id).toBe((answered.body as { entry: { id: string } }).entry.id);
+      await poolIsClean();
+    });
+
+    it('answers a lock_timeout of the venue lock (after its BEGIN) as an error and rolls the transaction back', async () => {
+      const holder = await holdVenue(venueId);
+      let res: request.Response;
+      try {
+        res = await join(venueId, 'k-timeout');
+      } finally {
+        await holder.release();
+      }
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      // Nothing was recorded for the key: its retry runs the join.
+      expect((await join(venueId, 'k-timeout')).status).toBe(201);
+      await poolIsClean();
+    });
+
+    it('answers 503 when the connection is killed while its lock statement waits, and the pool goes on', async () => {
+      const holder = await holdVenue(venueId);
+      let res: request.Response;
+      try {
+        const pending = join(venueId, 'k-killed').then((r) => r);
+        const pid = await waitingBackend();
+        await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        res = await pending;
+      } finally {
+        await holder.release();
+      }
+      expect(res.status).toBe(503);
+      expect((await join(venueId, 'k-killed')).status).toBe(201);
+      await poolIsClean();
+    });
+  },
+);
+
+/**
+ * The transactions themselves, on PostgreSQL (BEGIN sent with the first statement) and on the embedded
+ * database (TypeORM's own): whichever way the first statement goes, everything runs in one transaction,
+ * committed or rolled back whole.
+ */
+describe('TransactionRunner.run', () => {
+  let t: TestApp;
+  let runner: TransactionRunner;
+  let dataSource: DataSource;
+  const count = async (): Promise<number> =>
+    Number(((await dataSource.query('SELECT count(*) AS n FROM pipeline_probe')) as Array<{ n: string }>)[0]?.n);
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+  beforeAll(async () => {
+    t = await startApp();
+    runner = t.app.get(TransactionRunner);
+    dataSource = t.app.get<DataSource>(getDataSourceToken());
+    await dataSource.query('CREATE TABLE pipeline_probe (n int PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  beforeEach(async () => {
+    await dataSource.query('DELETE FROM pipeline_probe');
+  });
+
+  it('runs a first statement sent through TypeORM inside the transaction', async () => {
+    const stamps = await runner.run(async (tx) => {
+      const first = (await tx.manager.query('SELECT transaction_timestamp() AS t')) as Array<{ t: Date }>;
+      await sleep(20);
+      const second = await preparedQuery<{ t: Date }>(tx.manager, 'SELECT transaction_timestamp() AS t', []);
+      return [first[0]?.t, second[0]?.t].map((d) => new Date(d ?? 0).getTime());
+    });
+    expect(stamps[0]).toBeGreaterThan(0);
+    expect(stamps[1]).toBe(stamps[0]);
+  });
+
+  it('runs a first prepared statement (its BEGIN with it) inside the transaction', async () => {
+    const stamps = await runner.run(async (tx) => {
+      const first = await preparedQuery<{ t: Date }>(tx.manager, 'SELECT transaction_timestamp() AS t', []);
+      await sleep(20);
+      const second = (await tx.manager.query('SELECT transaction_timestamp() AS t')) as Array<{ t: Date }>;
+      return [first[0]?.t, second[0]?.t].map((d) => new Date(d ?? 0).getTime());
+    });
+    expect(stamps[0]).toBeGreaterThan(0);
+    expect(stamps[1]).toBe(stamps[0]);
+  });
+
+  it('rolls back the whole transaction when its work throws, whichever way its first statement went', async () => {
+    const fail = new Error('the work failed');
+    await expect(
+      runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]);
+        await tx.manager.query('INSERT INTO pipeline_probe (n) VALUES ($1)', [2]);
+        throw fail;
+      }),
+    ).rejects.toBe(fail);
+    await expect(
+      runner.run(async (tx) => {
+        await tx.manager.query('INSERT INTO pipeline_probe (n) VALUES ($1)', [3]);
+        throw fail;
+      }),
+    ).rejects.toBe(fail);
+    expect(await count()).toBe(0);
+  });
+
+  it('rolls back after a unique violation, and the pool goes on', async () => {
+    await runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]));
+    await expect(
+      runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [2]);
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]);
+      }),
+    ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) as unknown });
+    // A unique violation in the first statement, the one that carries BEGIN.
+    await expect(
+      runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1])),
+    ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) as unknown });
+    expect(await count()).toBe(1);
+    for (let i = 10; i < 16; i++)
+      await runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i]));
+    expect(await count()).toBe(7);
+  });
+
+  it('sends a statement held for the commit with it, and answers its rows after the commit', async () => {
+    const insert = 'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n';
+    const held = await runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'SELECT 1', []);
+      return { last: await preparedAtCommit<{ n: number }>(tx.manager, insert, [5]) };
+    });
+    expect(await held.last.rows()).toEqual([{ n: 5 }]);
+    expect(await count()).toBe(1);
+  });
+
+  it('sends a held statement first when another statement follows, or its rows are asked for inside', async () => {
+    const seen = await runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'SELECT 1', []);
+      const first = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [1],
+      );
+      // Sent before this one: the count sees it.
+      const [afterFirst] = await preparedQuery<{ n: string }>(tx.manager, 'SELECT count(*) AS n FROM pipeline_probe', []);
+      const second = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [2],
+      );
+      const third = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [3],
+      );
+      // Through TypeORM too.
+      const afterThird = (await tx.manager.query('SELECT count(*) AS n FROM pipeline_probe')) as Array<{ n: string }>;
+      const fourth = await preparedAtCommit<{ n: number }>(
+        tx.manager,
+        'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n',
+        [4],
+      );
+      return {
+        counts: [Number(afterFirst?.n), Number(afterThird[0]?.n)],
+        rows: [await first.rows(), await second.rows(), await third.rows(), await fourth.rows()],
+      };
+    });
+    expect(seen.counts).toEqual([1, 3]);
+    expect(seen.rows).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }], [{ n: 4 }]]);
+    expect(await count()).toBe(4);
+  });
+
+  it("rolls back the whole transaction when its held statement fails at the commit, with the statement's error", async () => {
+    await runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]));
+    let held: AtCommit<unknown> | undefined;
+    const failed = runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [2]);
+      held = await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]);
+    });
+    await expect(failed).rejects.toBeInstanceOf(QueryFailedError);
+    await expect(failed).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) as unknown });
+    // Its rows reject with the same error (on the embedded database it ran at once and threw there).
+    await expect(held ? held.rows() : failed).rejects.toMatchObject({
+      driverError: expect.objectContaining({ code: '23505' }) as unknown,
+    });
+    expect(await count()).toBe(1);
+    // The work throwing after it held a statement: nothing of it is written.
+    const thrown = new Error('after holding');
+    await expect(
+      runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [3]);
+        await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [4]);
+        throw thrown;
+      }),
+    ).rejects.toBe(thrown);
+    expect(await count()).toBe(1);
+    for (let i = 10; i < 16; i++) {
+      await runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'SELECT 1', []);
+        await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i]);
+      });
+    }
+    expect(await count()).toBe(7);
+  });
+
+  it('commits work that sent nothing, and answers its result', async () => {
+    await expect(runner.run(() => Promise.resolve('nothing sent'))).resolves.toBe('nothing sent');
+    expect(await count()).toBe(0);
+  });
+});
