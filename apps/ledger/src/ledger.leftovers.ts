@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { processAlive } from '@hostboard/core';
 
 /**
  * What a ledger run leaves behind when it is killed before it cleans up (SIGKILL, a power cut): its
@@ -27,15 +28,6 @@ export const RUN_FOLDER = /^hostboard-ledger-/;
 
 export const runMark = (): RunMark => ({ pid: process.pid, host: hostname() });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function parseMark(text: string | null | undefined): RunMark | null {
   if (!text) return null;
   try {
@@ -50,7 +42,7 @@ function parseMark(text: string | null | undefined): RunMark | null {
 
 /** A run of this machine whose process is gone (our own process id is never a dead run's). */
 export const deadRun = (m: RunMark | null): m is RunMark =>
-  m !== null && m.host === hostname() && m.pid !== process.pid && !alive(m.pid);
+  m !== null && m.host === hostname() && m.pid !== process.pid && !processAlive(m.pid);
 
 export function markFolder(dir: string, mark: RunMark): void {
   writeFileSync(join(dir, RUN_MARK_FILE), JSON.stringify(mark));

@@ -37,6 +37,7 @@ export * from './transaction/prepared-query.js';
 export * from './transaction/read-together.js';
 export * from './redis/redis-clients.js';
 export * from './process/process-guards.js';
+export * from './process/process-alive.js';
 export * from './process/cluster-primary.js';
 export * from './process/startup-failure.js';
 export * from './http/paging.js';

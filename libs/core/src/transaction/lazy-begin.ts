@@ -242,23 +242,11 @@ function refusal(inner: PgQuery, con: WireConnection): Error | null {
 }
 
 /**
- * A node-postgres "submittable" (as pg-cursor is): the client hands it the server's messages until
- * ReadyForQuery. BEGIN's own answers (ParseComplete, BindComplete, CommandComplete) come first and
- * are swallowed; the rest goes to the statement's own Query.
+ * A node-postgres "submittable" (as pg-cursor is) around the statement's own Query: the client hands
+ * it the server's messages until ReadyForQuery, and what a subclass does not take goes to the Query.
  */
-class BeginThen {
-  /**
-   * Read by the client as the statement being prepared: on ParseComplete it records `name` as parsed
-   * on this connection, and on an error it forgets it as submitted. Unset until BEGIN has completed,
-   * so BEGIN's ParseComplete is not taken for the statement's.
-   */
-  name: string | undefined = undefined;
-  text: string | undefined = undefined;
-  private begun = false;
-  /** This submit sent the statement's Parse. */
-  private parsing = false;
-
-  constructor(private readonly inner: PgQuery) {}
+abstract class AroundQuery {
+  constructor(protected readonly inner: PgQuery) {}
 
   /** The client gives the statement's result its type parsers through this. */
   get _result(): unknown {
@@ -281,38 +269,7 @@ class BeginThen {
     this.inner.callback = value;
   }
 
-  submit(con: WireConnection): Error | null {
-    const { inner } = this;
-    const refused = refusal(inner, con);
-    if (refused) return refused;
-    this.parsing = !inner.hasBeenParsed(con);
-    con.stream.cork?.();
-    try {
-      // START TRANSACTION as the unnamed statement and portal; the statement's Bind replaces the portal.
-      con.parse({ text: BEGIN, name: '', types: [] });
-      con.bind({ portal: '', statement: '', values: [] });
-      con.execute({ portal: '' });
-      // The statement's Parse (unless prepared), Bind, Describe, Execute and the one Sync.
-      inner.prepare(con);
-    } finally {
-      con.stream.uncork?.();
-    }
-    return null;
-  }
-
-  handleCommandComplete(msg: unknown, con: WireConnection): void {
-    if (!this.begun) {
-      this.begun = true;
-      this.name = this.inner.name;
-      this.text = this.inner.text;
-      return;
-    }
-    this.inner.handleCommandComplete(msg, con);
-  }
-
   handleError(err: Error, con: WireConnection): void {
-    // Failed before the statement's Parse ran: the server skipped it, so it is not prepared.
-    if (!this.begun && this.parsing && this.inner.name) delete con.submittedNamedStatements[this.inner.name];
     this.inner.handleError(err, con);
   }
 
@@ -346,11 +303,63 @@ class BeginThen {
 }
 
 /**
+ * BEGIN, then the statement: BEGIN's own answers (ParseComplete, BindComplete, CommandComplete) come
+ * first and are swallowed; the rest goes to the statement's own Query.
+ */
+class BeginThen extends AroundQuery {
+  /**
+   * Read by the client as the statement being prepared: on ParseComplete it records `name` as parsed
+   * on this connection, and on an error it forgets it as submitted. Unset until BEGIN has completed,
+   * so BEGIN's ParseComplete is not taken for the statement's.
+   */
+  name: string | undefined = undefined;
+  text: string | undefined = undefined;
+  private begun = false;
+  /** This submit sent the statement's Parse. */
+  private parsing = false;
+
+  submit(con: WireConnection): Error | null {
+    const { inner } = this;
+    const refused = refusal(inner, con);
+    if (refused) return refused;
+    this.parsing = !inner.hasBeenParsed(con);
+    con.stream.cork?.();
+    try {
+      // START TRANSACTION as the unnamed statement and portal; the statement's Bind replaces the portal.
+      con.parse({ text: BEGIN, name: '', types: [] });
+      con.bind({ portal: '', statement: '', values: [] });
+      con.execute({ portal: '' });
+      // The statement's Parse (unless prepared), Bind, Describe, Execute and the one Sync.
+      inner.prepare(con);
+    } finally {
+      con.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleCommandComplete(msg: unknown, con: WireConnection): void {
+    if (!this.begun) {
+      this.begun = true;
+      this.name = this.inner.name;
+      this.text = this.inner.text;
+      return;
+    }
+    this.inner.handleCommandComplete(msg, con);
+  }
+
+  override handleError(err: Error, con: WireConnection): void {
+    // Failed before the statement's Parse ran: the server skipped it, so it is not prepared.
+    if (!this.begun && this.parsing && this.inner.name) delete con.submittedNamedStatements[this.inner.name];
+    this.inner.handleError(err, con);
+  }
+}
+
+/**
  * The statement, then COMMIT, with one Sync: the statement's answers go to its Query, COMMIT's
  * CommandComplete is kept as `commitTag`. An error in the statement skips the COMMIT (the server
  * discards up to the Sync) and goes to the Query: the transaction is then open and failed.
  */
-class ThenCommit {
+class ThenCommit extends AroundQuery {
   /** The statement's own, read by the client on its ParseComplete and on an error (see BeginThen). */
   name: string | undefined;
   text: string | undefined;
@@ -358,29 +367,10 @@ class ThenCommit {
   commitTag: string | undefined;
   private done = false;
 
-  constructor(private readonly inner: PgQuery) {
+  constructor(inner: PgQuery) {
+    super(inner);
     this.name = inner.name;
     this.text = inner.text;
-  }
-
-  get _result(): unknown {
-    return this.inner._result;
-  }
-
-  get binary(): boolean | undefined {
-    return this.inner.binary;
-  }
-
-  set binary(value: boolean | undefined) {
-    this.inner.binary = value;
-  }
-
-  get callback(): PgQuery['callback'] {
-    return this.inner.callback;
-  }
-
-  set callback(value: PgQuery['callback']) {
-    this.inner.callback = value;
   }
 
   submit(con: WireConnection): Error | null {
@@ -423,37 +413,5 @@ class ThenCommit {
     // COMMIT's ParseComplete is not the statement's.
     this.name = undefined;
     this.text = undefined;
-  }
-
-  handleError(err: Error, con: WireConnection): void {
-    this.inner.handleError(err, con);
-  }
-
-  handleRowDescription(msg: unknown): void {
-    this.inner.handleRowDescription(msg);
-  }
-
-  handleDataRow(msg: unknown): void {
-    this.inner.handleDataRow(msg);
-  }
-
-  handleEmptyQuery(con: WireConnection): void {
-    this.inner.handleEmptyQuery(con);
-  }
-
-  handlePortalSuspended(con: WireConnection): void {
-    this.inner.handlePortalSuspended(con);
-  }
-
-  handleReadyForQuery(con: WireConnection): void {
-    this.inner.handleReadyForQuery(con);
-  }
-
-  handleCopyInResponse(con: WireConnection): void {
-    this.inner.handleCopyInResponse(con);
-  }
-
-  handleCopyData(msg: unknown, con: WireConnection): void {
-    this.inner.handleCopyData(msg, con);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '@hostboard/core';
+import { ConfigError, processAlive } from '@hostboard/core';
 
 /** The lock's file, in the data folder (PostgreSQL keeps its own postmaster.pid there the same way). */
 export const DATA_FOLDER_LOCK = 'hostboard.lock';
@@ -49,16 +49,6 @@ function removeIfOurs(file: string, text: string): void {
     if (readFileSync(file, 'utf8') === text) unlinkSync(file);
   } catch {
     // Already gone, or the folder with it: nothing to release.
-  }
-}
-
-/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -116,7 +106,7 @@ export function lockDataFolder(dataDir: string): () => void {
       // Our own pid in a lock this process does not hold: left by an earlier process that had the
       // same pid (a container's process 1 restarted), so as dead as any other.
       const ours = pid === process.pid && !locks.files.has(file);
-      if (Number.isSafeInteger(pid) && pid > 0 && alive(pid) && !ours) throw new DataFolderInUseError(dataDir, pid);
+      if (Number.isSafeInteger(pid) && pid > 0 && processAlive(pid) && !ours) throw new DataFolderInUseError(dataDir, pid);
       const token = current.split('\n')[1] || String(pid);
       try {
         claim = `${file}.taken-${token.replace(/[^\w-]/g, '_')}`;
