@@ -6,3 +6,4 @@ export * from './entities.js';
 export * from './persistence.module.js';
 export * from './connection-budget.js';
 export * from './database-watch.js';
+export * from './clock-watch.js';

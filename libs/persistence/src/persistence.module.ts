@@ -4,6 +4,7 @@ import { DataSource, type DataSourceOptions } from 'typeorm';
 import { AppConfig, clusterShare, clusterSize, DATABASE_REFUSALS, databaseUnreachable } from '@hostboard/core';
 import { capPool, connectionBudget, fittedPoolSize, keepWarm, pgPool, type PoolRole } from './connection-budget.js';
 import { DatabaseReadiness } from './database.readiness.js';
+import { ClockWatch } from './clock-watch.js';
 import { DatabaseWatch, watchPool } from './database-watch.js';
 import { dataSourceOptions, migrate, warmPool } from './data-source.factory.js';
 
@@ -80,7 +81,7 @@ export class PersistenceModule {
           },
         }),
       ],
-      providers: [DatabaseReadiness],
+      providers: [DatabaseReadiness, ClockWatch],
       exports: [DatabaseReadiness],
     };
   }

@@ -56,6 +56,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Per process, averaged over a cluster's (one host, one clock): persistence's ClockWatch sets it. */
+  readonly clockSkew = new Gauge({
+    name: 'hostboard_clock_skew_seconds',
+    help: "This process's clock minus the database's at the last check (every 5 min); holds expire early by as much when positive",
+    aggregator: 'average',
+    registers: [this.registry],
+  });
+
   /**
    * Read at each scrape by the process answering it, and kept out of the cluster's sums: another
    * process's value would be from its last scrape, however long ago.
