@@ -565,9 +565,10 @@ describeWithServerAndRedis('two api processes sharing PostgreSQL and Redis')('en
     const second = await sandboxVenue(a, owner, { clock: CLOCK });
     const host = await chooseOwnPassword(a, await addMember(a, first.id, owner, 'host'));
     const onB = await boardOn(b, host, first.id);
-    const cut = cutWithin(onB, 1500);
     const claimed = await inviteAndClaim(a, second.id, owner, host, 'host');
-    await cut;
+    // Counted from the claim, not from before the invitation and its claim's own requests (a CI run
+    // on a loaded machine spent the whole 1.5 s on those).
+    await cutWithin(onB, 1500);
     await boardOn(b, claimed, second.id);
   });
 });

@@ -34,17 +34,48 @@ export class LimiterStore implements OnModuleDestroy {
   create(o: LimiterOptions): RateLimiterAbstract {
     const opts = { points: o.points, duration: o.durationSeconds, keyPrefix: `${this.config.JOBS_PREFIX}:limit:${o.name}` };
     if (!this.redis) return new RateLimiterMemory(opts);
-    return new RateLimiterRedis({
-      ...opts,
-      storeClient: this.redis,
-      rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory(opts),
-    });
+    const insurance = new RateLimiterMemory(opts);
+    return followedByInsurance(
+      new RateLimiterRedis({ ...opts, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: insurance }),
+      insurance,
+    );
   }
 
   onModuleDestroy(): void {
     if (this.redis) disconnectRedis(this.redis);
   }
+}
+
+/** What `followedByInsurance` reaches inside rate-limiter-flexible 11's store limiters (pinned in package.json). */
+interface StoreInternals {
+  _afterConsume(
+    resolve: unknown,
+    reject: unknown,
+    rlKey: string,
+    changedPoints: number,
+    storeResult: unknown,
+    options?: unknown,
+  ): void;
+  _getRateLimiterRes(rlKey: string, changedPoints: number, storeResult: unknown): RateLimiterRes;
+}
+
+/**
+ * The insurance limiter answers only when Redis fails (down, or slower than LIMITER_REDIS_TIMEOUT_MS
+ * on a loaded machine), and it used to count from zero: the first count that timed out let one more
+ * through a limit Redis had reached (a CI run let a 21st join through a limit of 20). Every count
+ * Redis answers is now copied into the insurance, so a process goes on from the last count it saw.
+ * (Across processes each insurance knows only what Redis told it last, as before.)
+ */
+function followedByInsurance(limiter: RateLimiterRedis, insurance: RateLimiterMemory): RateLimiterRedis {
+  const store = limiter as unknown as StoreInternals;
+  const after = store._afterConsume.bind(limiter);
+  store._afterConsume = (resolve, reject, rlKey, changedPoints, storeResult, options) => {
+    const res = store._getRateLimiterRes(rlKey, changedPoints, storeResult);
+    const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    void insurance.set(limiter.parseKey(rlKey), res.consumedPoints, seconds).catch(() => undefined);
+    after(resolve, reject, rlKey, changedPoints, storeResult, options);
+  };
+  return limiter;
 }
 
 /** Consumes one point; answers the refusal (how long to wait) or null when allowed. */
