@@ -3,7 +3,7 @@ import request from 'supertest';
 import { exchange, joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
 
 /** The page polls every 3 s; a change must show within this. */
 const SHOW_BOUND = 10_000;
@@ -35,13 +35,7 @@ d('the guest page when a place ends not by the party: day closed, removed by the
   });
 
   async function phone(): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: 'en-US',
-    });
+    const context = await newPhone(browser);
     contexts.push(context);
     return context.newPage();
   }

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
 
 /** The page polls every 3 s; an offer must show within this. */
 const SHOW_BOUND = 10_000;
@@ -42,13 +42,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
   });
 
   async function phone(): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: 'en-US',
-    });
+    const context = await newPhone(browser);
     contexts.push(context);
     const page = await context.newPage();
     page.on('request', (r) => urls.push(r.url()));

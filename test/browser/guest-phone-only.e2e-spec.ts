@@ -3,7 +3,7 @@ import request from 'supertest';
 import { joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
 
 /** The page polls every 3 s; a state must show within this. */
 const SHOW_BOUND = 10_000;
@@ -46,13 +46,7 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
   });
 
   async function phone(): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: { width: 360, height: 640 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      locale: 'en-NZ',
-    });
+    const context = await newPhone(browser, { width: 360, height: 640, locale: 'en-NZ' });
     contexts.push(context);
     return context.newPage();
   }
