@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
-import {
-  canHoldForCommit,
-  hasHeld,
-  holdForCommit,
-  sendHeld,
-  takePendingBegin,
-  withBegin,
-  type PgClientWithQuery,
-} from './lazy-begin.js';
+import { canHoldForCommit, hasHeld, holdForCommit, sendHeld, takePendingBegin } from './lazy-begin.js';
+import { withBegin, type PgClientWithQuery } from './pg-pipeline.js';
 import { returningRows } from './returning-rows.js';
 
 /**
