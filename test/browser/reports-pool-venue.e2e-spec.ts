@@ -41,6 +41,13 @@ d('Reports at a seat-pool venue, on a phone', () => {
     p.on('request', (r) => {
       if (r.url().includes('/reports/')) asked.push(r.url());
     });
+    // The board learns the venue in several reads, the last its service windows; that one answers
+    // late here, as on a loaded server, so the user's role is known first (a CI run had the Reports
+    // view mounted then: its own read of the venue answered first, and it asked for a report).
+    await p.route(new RegExp(`/v1/venues/${pool.id}/service-windows$`), async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
     await p.goto(`${t.baseUrl}/board`);
     await p.fill('input[name=email]', manager.email);
     await p.fill('input[name=password]', manager.password);
