@@ -44,6 +44,48 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(line);
   });
 
+  // A misspelt DATABASE_URL started the app on the embedded database, with nothing said.
+  it('stops start-up when a variable is a letter or two off an unset setting, naming both', () => {
+    const run = spawnSync(process.execPath, [API_MAIN], {
+      env: { PATH: process.env['PATH'], DATABASE_UR: 'postgres://127.0.0.1:5432/hostboard', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      "Configuration error: DATABASE_UR is not a setting: did you mean DATABASE_URL? Rename it (or remove it if it is another program's)",
+    ]);
+    expect(run.stdout).toBe('');
+  });
+  it.each([
+    [{ database_url: 'postgres://h/db' }, 'database_url', 'DATABASE_URL'],
+    [{ REDIS_ULR: 'redis://h' }, 'REDIS_ULR', 'REDIS_URL'],
+    [{ DATABSE_URL: 'postgres://h/db' }, 'DATABSE_URL', 'DATABASE_URL'],
+    [{ SMTP_URI: 'smtp://h' }, 'SMTP_URI', 'SMTP_URL'],
+    [{ BOOTSTRAP_OWNER_EMIAL: 'a@b.c', BOOTSTRAP_OWNER_PASSWORD: 'x' }, 'BOOTSTRAP_OWNER_EMIAL', 'BOOTSTRAP_OWNER_EMAIL'],
+  ])('names the setting %j was meant to be', (env, given, meant) => {
+    expect(() => loadConfig(env)).toThrow(`Configuration error: ${given} is not a setting: did you mean ${meant}?`);
+  });
+  it("leaves other programs' variables alone", () => {
+    const env = {
+      HOME: '/root',
+      PWD: '/srv',
+      HOSTNAME: 'box',
+      LANG: 'C.UTF-8',
+      NODE_OPTIONS: '--max-old-space-size=512',
+      PGHOST: 'db',
+      PGPORT: '5432',
+      REDIS_HOST: 'cache',
+      REDIS_PORT: '6379',
+      DATABASE_HOST: 'db',
+      SMTP_SERVER: 'mail',
+      HTTP_PROXY: 'http://proxy:3128',
+    };
+    expect(loadConfig(env).embedded).toBe(true);
+    // A set setting is not "missing" however close another variable is.
+    expect(loadConfig({ ...env, DATABASE_URL: 'postgres://h/db', DATABASE_UR: 'x' }).DATABASE_URL).toBe('postgres://h/db');
+  });
+
   it('never echoes a password from a URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://u:s3cret@' })).toThrow(/^(?!.*s3cret).*$/);
   });
