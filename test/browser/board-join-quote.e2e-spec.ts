@@ -94,4 +94,45 @@ d('the quote on the desk’s token card', () => {
       `This contact is already in the queue for today. They are in the queue as Ana Lima, party of 2, number ${told} in line.`,
     );
   }, 60_000);
+
+  it('a national number typed before the page has read the venue’s country joins: the server reads it with the country', async () => {
+    const context = await newTablet(browser);
+    contexts.push(context);
+    const early = await context.newPage();
+    // The board comes from its own read, the venue (its country) from reads of its own: the last of
+    // those answers only once the join is sent, as on a loaded server that answered the board first.
+    let venueRead: () => void = () => undefined;
+    const venueAnswers = new Promise<void>((r) => (venueRead = r));
+    await early.route(new RegExp(`/v1/venues/${v.id}/service-windows$`), async (route) => {
+      await venueAnswers;
+      await route.continue();
+    });
+    await early.goto(`${t.baseUrl}/board`);
+    await early.fill('input[name=email]', owner.email);
+    await early.fill('input[name=password]', owner.password);
+    await early.click('button[type=submit]');
+    await early.click(`[data-venue-id="${v.id}"]`);
+    await early.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await early.getByTestId('open-join').click();
+    await early.fill('input[name=name]', 'Early Desk');
+    await early.fill('input[name=phone]', '(312) 555-0190');
+    const sent = early.waitForRequest((r) => r.url().endsWith(`/v1/venues/${v.id}/queue`) && r.method() === 'POST', {
+      timeout: STEP,
+    });
+    await early.getByTestId('join-submit').click();
+    await sent;
+    venueRead();
+    await early.getByTestId('token-card').waitFor({ timeout: STEP });
+    const listed = (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; name: string }>;
+    };
+    const entry = listed.entries.find((e) => e.name === 'Early Desk');
+    const detail = (
+      await request(t.baseUrl)
+        .get(`/v1/venues/${v.id}/queue/${entry?.id ?? ''}`)
+        .set(owner.auth)
+        .expect(200)
+    ).body as { contact: { phone: string | null } };
+    expect(detail.contact.phone).toBe('+13125550190');
+  }, 60_000);
 });

@@ -476,6 +476,98 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await state(page, 'confirmed');
   });
 
+  /**
+   * Every state the page shows from now on, in order (a MutationObserver on its data-state): a state
+   * shown for a moment and replaced is caught, which a look at the page now and then would miss.
+   */
+  const recordStates = (page: Page): Promise<unknown> =>
+    page.evaluate(`(() => {
+      const el = document.querySelector('[data-testid=guest-page]');
+      window.__states = [];
+      new MutationObserver(() => window.__states.push(el.dataset.state)).observe(el, { attributes: true, attributeFilter: ['data-state'] });
+    })()`);
+  const statesShown = async (page: Page): Promise<string[]> => (await page.evaluate('window.__states')) as string[];
+
+  it('a poll whose answer comes back after the party confirmed does not put the offer back on the page', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'Slow Answer', partySize: 2, phone: '+13125550155' });
+    const page = await phone();
+    await page.clock.install();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    await pauseClock(page);
+    await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
+    await state(page, 'offered');
+    // The next poll reads the offer, and its answer is held on its way back (a slow network) ...
+    let deliver: () => void = () => undefined;
+    const delivered = new Promise<void>((r) => (deliver = r));
+    let read: () => void = () => undefined;
+    const answered = new Promise<void>((r) => (read = r));
+    await page.route('**/v1/queue-status', async (route) => {
+      const answer = await route.fetch();
+      read();
+      await delivered;
+      await route.fulfill({ response: answer });
+    });
+    await page.clock.runFor(3_100);
+    await answered;
+    // ... while the party confirms, and the page reads that it did.
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+    await recordStates(page);
+    const stale = page.waitForResponse((r) => r.url().endsWith('/v1/queue-status'));
+    deliver();
+    expect((await stale).status()).toBe(200);
+    // The next poll (by the session now) answers after the stale one: the page never went back.
+    const next = page.waitForResponse((r) => r.url().endsWith('/v1/queue-session'));
+    await page.clock.runFor(3_100);
+    await next;
+    await state(page, 'confirmed');
+    expect(await statesShown(page)).toEqual([]);
+    await page.unrouteAll();
+  });
+
+  it('a poll that reaches the server after the party confirmed, its token spent by the confirm, does not say the link broke', async () => {
+    const venue = await ownVenue('keep-place');
+    const party = await joined(t, owner, venue.id, { name: 'Slow Request', partySize: 2, phone: '+13125550156' });
+    const page = await phone();
+    await page.clock.install();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    await pauseClock(page);
+    await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
+    await state(page, 'offered');
+    // The next poll (by the token) is held on its way to the server ...
+    let deliver: () => void = () => undefined;
+    const delivered = new Promise<void>((r) => (deliver = r));
+    let asked: () => void = () => undefined;
+    const held = new Promise<void>((r) => (asked = r));
+    await page.route('**/v1/queue-status', async (route) => {
+      asked();
+      await delivered;
+      await route.continue();
+    });
+    await page.clock.runFor(3_100);
+    await held;
+    // ... while the party confirms: the token opens the session the confirm uses, and is spent.
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+    await recordStates(page);
+    const refused = page.waitForResponse((r) => r.url().endsWith('/v1/queue-status'));
+    deliver();
+    expect((await refused).status()).toBe(401);
+    // The page goes on reading by its session (the next poll answers after the refusal), and never
+    // said "This link no longer works" to a party that has just confirmed.
+    const next = page.waitForResponse((r) => r.url().endsWith('/v1/queue-session'), { timeout: SHOW_BOUND }).catch(() => null);
+    await page.clock.runFor(3_100);
+    await next;
+    expect(await statesShown(page)).toEqual([]);
+    await state(page, 'confirmed');
+    await page.unrouteAll();
+  });
+
   it('a party still waiting when service ends is not promised a table "the moment it is ready"', async () => {
     // Dinner 17:00–22:30, the party joins at 22:00 and is still waiting at 22:35: no table can be offered.
     const venue = await sandboxVenue(t, owner, {

@@ -157,4 +157,42 @@ d('the Messages tab and its filters, in Chromium', () => {
       'to Guest 7 (guest-7@example.test)',
     ]);
   }, 120_000);
+  it('a message’s time is the venue’s, and none is given before the page knows the venue’s zone', async () => {
+    const context = await newTablet(browser);
+    contexts.push(context);
+    const p = await context.newPage();
+    // The tab reads the messages itself, the venue (its time zone) in reads of its own: the last of
+    // those answers only when the test says, here after the messages are on screen (a loaded server).
+    let venueRead: () => void = () => undefined;
+    const venueAnswers = new Promise<void>((r) => (venueRead = r));
+    await p.route(new RegExp(`/v1/venues/${v.id}/service-windows$`), async (route) => {
+      await venueAnswers;
+      await route.continue();
+    });
+    await p.goto(`${t.baseUrl}/board`);
+    await p.fill('input[name=email]', owner.email);
+    await p.fill('input[name=password]', owner.password);
+    await p.click('button[type=submit]');
+    await p.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await p.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
+    const newest = p.getByTestId('message').first();
+    await newest.waitFor();
+    // This device's zone (UTC here) would give a time five hours off the venue's.
+    expect(await newest.getByTestId('message-to').textContent()).not.toContain(' · ');
+    venueRead();
+    const id = await newest.getAttribute('data-id');
+    const venue = (await request(t.baseUrl).get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { timeZone: string };
+    const listed = (await request(t.baseUrl).get(`/v1/venues/${v.id}/messages`).set(owner.auth).expect(200)).body as Array<{
+      id: string;
+      createdAt: string;
+    }>;
+    const createdAt = listed.find((m) => m.id === id)?.createdAt ?? '';
+    const at = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: venue.timeZone }).format(
+      new Date(createdAt),
+    );
+    await newest
+      .getByTestId('message-to')
+      .filter({ hasText: ` · ${at}` })
+      .waitFor();
+  });
 });

@@ -125,6 +125,14 @@ d('staff tab in Chromium', () => {
     await api().patch(`/v1/venues/${venue.id}/members/${leaving.userId}`).set(owner.auth).send({ role: 'host' }).expect(200);
 
     const p = await page();
+    // The tab reads the invitations itself, the venue (its time zone) in reads of its own: the last of
+    // those answers only when the test says, here after the list is on screen (a loaded server).
+    let venueRead: () => void = () => undefined;
+    const venueAnswers = new Promise<void>((r) => (venueRead = r));
+    await p.route(new RegExp(`/v1/venues/${venue.id}/service-windows$`), async (route) => {
+      await venueAnswers;
+      await route.continue();
+    });
     await signInOn(p, owner.email, owner.password);
     await p.locator(`[data-venue-id="${venue.id}"]`).waitFor();
     await p.goto(`${t.baseUrl}/board/venues/${venue.id}/staff`);
@@ -153,6 +161,13 @@ d('staff tab in Chromium', () => {
       minute: '2-digit',
       timeZone: 'America/Chicago',
     }).format(new Date(expiresAt));
+    // Until the page knows the venue's zone it gives no hour (this device's zone said 2:25 AM for 8:25 PM).
+    expect(await pending.getByTestId('invitation-expires').count()).toBe(0);
+    venueRead();
+    await row
+      .getByTestId('invitation-expires')
+      .filter({ hasText: `expires ${expires}` })
+      .waitFor();
     const text = (await row.textContent()) ?? '';
     for (const part of [email, 'Fresh Host', 'host', 'sent by owner', `expires ${expires}`]) expect(text).toContain(part);
     expect(await pending.getByTestId('invitation').count()).toBe(4);

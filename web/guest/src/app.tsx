@@ -63,9 +63,22 @@ export function App() {
     creds.current = c;
     saveCredentials(c);
   };
+  /**
+   * Reads and acts are numbered as they begin. A read's answer is shown only if nothing begun after
+   * it was shown first: a poll on its way while the party tapped Confirm came back after the
+   * confirmation and put the offer back on the page, or (its token spent by the tap meanwhile) said
+   * "This link no longer works" and stopped reading.
+   */
+  const begun = useRef(0);
+  const onScreen = useRef(0);
+  /** What is shown from now on supersedes every read begun before (an act, another link). */
+  const supersede = (): void => {
+    onScreen.current = ++begun.current;
+  };
   /** From now on this phone follows the entry of `token` (a link it was given). */
   const follow = (token: string): void => {
     keep({ token, session: null });
+    supersede();
     setShown({ kind: 'loading' });
   };
 
@@ -76,8 +89,12 @@ export function App() {
    */
   const refusal = useRef<{ status?: string } | null>(null);
   const read = useCallback(async (): Promise<void> => {
+    const n = ++begun.current;
+    const used = creds.current;
     try {
-      const view = await viewOf(creds.current);
+      const view = await viewOf(used);
+      if (n < onScreen.current) return;
+      onScreen.current = n;
       if (!view) return setShown({ kind: 'no-link' });
       // Kept with the link, so a page that can no longer read the entry still speaks the venue's words.
       if (view.venue.seating && view.venue.seating !== creds.current.seating)
@@ -90,8 +107,14 @@ export function App() {
         setProblem(null);
       }
     } catch (err) {
+      if (n < onScreen.current) return;
+      // The token was spent by this phone's own act meanwhile (it opened the session the next read uses).
+      if (isGone(err) && !used.session && creds.current.session) return;
       // A party that left from this phone reads that it left, not that its link stopped working.
-      if (isGone(err)) setShown({ kind: creds.current.left ? 'left' : 'gone' });
+      if (isGone(err)) {
+        onScreen.current = n;
+        setShown({ kind: creds.current.left ? 'left' : 'gone' });
+      }
       // Many phones on one venue wifi share an address and its limit: a refused poll just waits for the next.
       else if (!(err instanceof ApiError && err.code === 'RATE_LIMITED')) setProblem(messageOf(err));
     }
@@ -127,6 +150,7 @@ export function App() {
       if (window.location.hash.replace(/^#/, '').trim() === '') return;
       const arrived = takeTokenFromFragment();
       creds.current = arrived.kept;
+      supersede();
       refusal.current = null;
       setProblem(null);
       setAskLeave(false);
@@ -175,6 +199,8 @@ export function App() {
   };
 
   const act = async (path: string, body: object): Promise<void> => {
+    // A read begun before the act says where the party stood before it.
+    supersede();
     setBusy(true);
     setProblem(null);
     refusal.current = null;
@@ -185,6 +211,7 @@ export function App() {
         // Leaving ends the party's session and link with its entry: show the answer, read no more.
         const view = { ...shown.view, entry: answer.entry, position: null, ahead: null, offer: null };
         keep({ ...creds.current, left: true });
+        supersede();
         setShown({ kind: 'view', view, readAt: readWallClock(), final: true });
         return;
       }

@@ -29,7 +29,10 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const phoneCheck = phone.trim() ? checkPhone(phone, country) : null;
-  const phoneBad = phoneCheck !== null && !phoneCheck.ok;
+  // `undefined`: the venue (its country) is still being read. A national number is then the server's
+  // to read with the venue's country: the page refused "(312) 555-0123" as no phone number, and never
+  // sent the join, when the sheet was used before that read answered.
+  const phoneBad = phoneCheck !== null && !phoneCheck.ok && country !== undefined;
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     if (phoneBad) {
@@ -41,6 +44,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
     const body: Record<string, unknown> = { name: name.trim(), partySize: size };
     if (email.trim()) body['email'] = email.trim();
     if (phoneCheck?.ok) body['phone'] = phoneCheck.value;
+    else if (phoneCheck) body['phone'] = phone.trim();
     try {
       onJoined(await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body));
     } catch (err) {

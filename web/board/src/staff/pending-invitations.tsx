@@ -66,9 +66,12 @@ export function PendingInvitations({
                   <span class="invitation-role">{i.role}</span> · sent by {senderOf(i)}
                   {i.delivery === 'email' ? ' by email' : ', handed over in person'}
                 </span>
-                <span class="invitation-meta" data-testid="invitation-expires">
-                  expires {localDayTime(i.expiresAt, timeZone)}
-                </span>
+                {/* In the venue's time, once its zone is read: before, this device's zone gave another hour. */}
+                {timeZone && (
+                  <span class="invitation-meta" data-testid="invitation-expires">
+                    expires {localDayTime(i.expiresAt, timeZone)}
+                  </span>
+                )}
                 {!i.linkWorks && (
                   <span class="invitation-paused">The link does not work now: whoever sent it can no longer add a {i.role}.</span>
                 )}

@@ -173,7 +173,8 @@ export function BoardView({ venueId, data, role }: TabProps) {
       {board && sheet?.kind === 'join' && (
         <DeskJoin
           board={board}
-          country={venue?.country}
+          // null: the venue has no country; undefined: it is still being read.
+          country={venue ? (venue.country ?? null) : undefined}
           onClose={() => setSheet(null)}
           onJoined={(joined: JoinResult) => {
             setSheet({

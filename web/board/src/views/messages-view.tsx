@@ -220,8 +220,9 @@ export function MessagesView({ venueId, data }: TabProps) {
                   </>
                 ) : (
                   m.to
-                )}{' '}
-                · {localDateTime(m.createdAt, tz)}
+                )}
+                {/* In the venue's time, once its zone is read: before, this device's zone gave another hour. */}
+                {tz ? ` · ${localDateTime(m.createdAt, tz)}` : ''}
                 {/* The time only: the relay hands a message over within minutes of recording it, the same day. */}
                 {m.sentAt && tz ? ` · sent ${localTime(m.sentAt, tz)}` : ''}
               </span>
