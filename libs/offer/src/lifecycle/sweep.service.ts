@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Clock, readTogether, TransactionRunner, type Tx } from '@hostboard/core';
+import { Clock, readTogether, SweepFirst, TransactionRunner, type Tx } from '@hostboard/core';
 import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -23,15 +23,20 @@ export class SweepService implements OnModuleInit {
     private readonly wallClock: Clock,
     private readonly dayClose: BusinessDayCloser,
     private readonly lapsedHolds: LapsedHolds,
+    private readonly readsFirst: SweepFirst,
   ) {}
 
-  /** A join resolves lapsed holds too, inside its own transaction under the venue lock (LapsedHolds). */
+  /**
+   * A join resolves lapsed holds too, inside its own transaction under the venue lock (LapsedHolds);
+   * the reads of modules below this one (history, messages, reports, a party's sheet) sweep first
+   * through core's SweepFirst.
+   */
   onModuleInit(): void {
     this.lapsedHolds.register({
       dueRead: (venueId, now) => this.offers.anyDueRead(venueId, now),
       resolveLocked: (tx, venue, now) => this.sweepLocked(tx, venue, now),
-      sweepFirst: (venueId) => this.sweepFirst(venueId),
     });
+    this.readsFirst.register((venueId) => this.sweepFirst(venueId));
   }
 
   /**
