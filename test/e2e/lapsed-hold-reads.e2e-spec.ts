@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { EVERY_DAY, joined, party, type MessageBody } from '../support/restaurant.js';
+import { EVERY_DAY, joined, moveClock, party, sandboxVenue, type JoinBody, type MessageBody } from '../support/restaurant.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 
@@ -7,7 +7,9 @@ import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
  * A hold lapses at its deadline; the expiry job only makes that visible on time. With the job late
  * or its worker down, the board already shows the hold ended (its read sweeps first); the venue's
  * history, its messages and its day report must say the same at the same moment, not "live". The
- * app's clock is a manual one here, so a hold lapses with no job or request to sweep it.
+ * app's clock is a manual one here, so a hold lapses with no job or request to sweep it. And the
+ * history records a lapse at the hold's deadline, as the workshop ledger does ("09:35 W-02
+ * expires"), not at the moment a sweep got to it.
  */
 
 const SATURDAY_NOON_SYDNEY = new Date('2026-11-14T01:00:00.000Z'); // 12:00 AEDT
@@ -82,23 +84,23 @@ describe('reads of a venue after a hold lapsed, before anything swept it', () =>
     return (board.body as { offers: Array<{ id: string }> }).offers.some((o) => o.id === l.offerId);
   };
 
-  it('the history shows the lapsed offer expired, as the board shows it ended', async () => {
+  it('the history shows the lapsed offer expired, at its deadline, as the board shows it ended', async () => {
     const l = await lapsedHold();
     const res = await request(t.baseUrl)
       .get(`/v1/venues/${l.venueId}/history?subjectId=${l.offerId}`)
       .set(owner.auth)
       .expect(200);
     const rows = res.body as HistoryBody[];
-    expect(rows.map((h) => [h.to, h.actor])).toEqual([
-      ['expired', 'system'],
-      ['live', `staff:${owner.userId}`],
+    expect(rows.map((h) => [h.to, h.actor, h.at])).toEqual([
+      ['expired', 'system', l.expiresAt],
+      ['live', `staff:${owner.userId}`, expect.any(String)],
     ]);
     // The party's entry went back to waiting at the same time, and the board agrees.
     const entry = await request(t.baseUrl)
       .get(`/v1/venues/${l.venueId}/history?subjectId=${l.entryId}`)
       .set(owner.auth)
       .expect(200);
-    expect((entry.body as HistoryBody[])[0]).toMatchObject({ from: 'offered', to: 'waiting' });
+    expect((entry.body as HistoryBody[])[0]).toMatchObject({ from: 'offered', to: 'waiting', at: l.expiresAt });
     expect(await boardShowsLive(l)).toBe(false);
   });
 
@@ -124,5 +126,41 @@ describe('reads of a venue after a hold lapsed, before anything swept it', () =>
     expect(totals.offers).toEqual({ made: 1, accepted: 0, expired: 1, withdrawn: 0, cancelled: 0 });
     expect(totals.outcomes.stillWaiting).toBe(1);
     expect(await boardShowsLive(l)).toBe(false);
+  });
+});
+
+describe('a sandbox clock moved past a hold’s deadline', () => {
+  let t: TestApp;
+  let owner: Staff;
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'owner');
+  });
+  afterAll(() => t.close());
+
+  it('records the expiry at the deadline (20:05), not at the time the clock was moved to (20:09)', async () => {
+    const v = await sandboxVenue(t, owner, { clock: '2026-07-14T20:00:00-05:00', tables: [{ label: 'T1', capacity: 4 }] });
+    const a: JoinBody = await joined(t, owner, v.id, party(2));
+    const o = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/offers`)
+        .set(owner.auth)
+        .send({ entryId: a.entry.id, entryVersion: a.entry.version, tableIds: [v.tableIds['T1']] })
+        .expect(201)
+    ).body as { offer: { id: string; expiresAt: string }; reservation: { id: string } };
+    expect(o.offer.expiresAt).toBe('2026-07-15T01:05:00.000Z');
+    await moveClock(t, owner, v.id, '2026-07-14T20:09:00-05:00');
+
+    const res = await request(t.baseUrl).get(`/v1/venues/${v.id}/history`).set(owner.auth).expect(200);
+    const expiry = (res.body as HistoryBody[]).filter((h) => h.to === 'expired' || (h.from === 'offered' && h.to === 'waiting'));
+    expect(expiry.map((h) => [h.subjectType, h.subjectId, h.to, h.at])).toEqual(
+      expect.arrayContaining([
+        ['offer', o.offer.id, 'expired', '2026-07-15T01:05:00.000Z'],
+        ['entry', a.entry.id, 'waiting', '2026-07-15T01:05:00.000Z'],
+      ]),
+    );
+    const held = (res.body as HistoryBody[]).find((h) => h.subjectId === o.reservation.id && h.from === 'HELD');
+    expect(held).toMatchObject({ to: 'EXPIRED', at: '2026-07-15T01:05:00.000Z' });
   });
 });
