@@ -130,7 +130,8 @@ describe('a burst of offers falling due together', () => {
     const due = offers.slice().sort(byDeadline);
     expect(moved.expired).toEqual(due.map((o) => o.id));
 
-    // History: per offer the three rows of one expiry, one operation id, in that order.
+    // History: per offer the three rows of one expiry, one operation id, in that order, each at its
+    // offer's own deadline (6:05 or 6:05:30: when the hold lapsed, not when the sweep ran).
     for (const o of due) {
       const operationId = `expire-offer-${o.id}`;
       const rows = [
@@ -139,9 +140,9 @@ describe('a burst of offers falling due together', () => {
         ...(await historyOf(v, o.entryId)),
       ].filter((h) => h.operationId === operationId);
       expect(rows.map((h) => [h.subjectType, h.subjectId, h.from, h.to, h.reason, h.at])).toEqual([
-        ['offer', o.id, 'live', 'expired', 'WAITLIST_OFFER_EXPIRED', now],
-        ['reservation', o.reservationId, 'HELD', 'EXPIRED', 'WAITLIST_OFFER_EXPIRED', now],
-        ['entry', o.entryId, 'offered', 'waiting', 'WAITLIST_OFFER_EXPIRED', now],
+        ['offer', o.id, 'live', 'expired', 'WAITLIST_OFFER_EXPIRED', o.expiresAt],
+        ['reservation', o.reservationId, 'HELD', 'EXPIRED', 'WAITLIST_OFFER_EXPIRED', o.expiresAt],
+        ['entry', o.entryId, 'offered', 'waiting', 'WAITLIST_OFFER_EXPIRED', o.expiresAt],
       ]);
     }
     // …and the 21 rows in the venue's history read offer by offer, in expiry order.

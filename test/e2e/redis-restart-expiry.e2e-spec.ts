@@ -81,9 +81,10 @@ describeWithStack('Redis restarted under the built api and worker: offer expiry'
 
     const rows = await query<{ id: string; expires_at: Date; at: Date | null; n: number }>(
       postgres.url,
-      `SELECT o.id, o.expires_at, min(h.at) AS at, count(h.id)::int AS n
+      // When the sweep ended it: its resolved_at (the history records a lapse at the deadline itself).
+      `SELECT o.id, o.expires_at, o.resolved_at AS at, count(h.id)::int AS n
          FROM offers o LEFT JOIN history h ON h.subject_type = 'offer' AND h.subject_id = o.id AND h.to_state = 'expired'
-        WHERE o.id = ANY($1::uuid[]) GROUP BY o.id, o.expires_at`,
+        WHERE o.id = ANY($1::uuid[]) GROUP BY o.id, o.expires_at, o.resolved_at`,
       [offers],
     );
     const lateness = rows.map((r) => (r.at ? r.at.getTime() - r.expires_at.getTime() : null));

@@ -5,6 +5,7 @@ import { HistoryWriter } from './history/history.writer.js';
 import { IdempotencyStore } from './idempotency/idempotency.store.js';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor.js';
 import { Metrics } from './health/metrics.js';
+import { SweepFirst } from './sweep/sweep-first.hook.js';
 import { TransactionRunner } from './transaction/transaction.runner.js';
 
 export interface CoreModuleOptions {
@@ -13,7 +14,7 @@ export interface CoreModuleOptions {
   clock?: Clock;
 }
 
-/** Configuration, the clock, transactions, idempotency and history: shared by every module. */
+/** Configuration, the clock, transactions, idempotency, history and the sweep-first hook: shared by every module. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -28,8 +29,18 @@ export class CoreModule {
         IdempotencyInterceptor,
         TransactionRunner,
         HistoryWriter,
+        SweepFirst,
       ],
-      exports: [AppConfig, Clock, Metrics, IdempotencyStore, IdempotencyInterceptor, TransactionRunner, HistoryWriter],
+      exports: [
+        AppConfig,
+        Clock,
+        Metrics,
+        IdempotencyStore,
+        IdempotencyInterceptor,
+        TransactionRunner,
+        HistoryWriter,
+        SweepFirst,
+      ],
     };
   }
 }

@@ -42,3 +42,4 @@ export * from './process/cluster-primary.js';
 export * from './process/startup-failure.js';
 export * from './http/paging.js';
 export * from './cache/bounded-memo.js';
+export * from './sweep/sweep-first.hook.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, DomainException, pageLimit, toPage, TransactionRunner, type Page } from '@hostboard/core';
+import { AppConfig, DomainException, pageLimit, SweepFirst, toPage, TransactionRunner, type Page } from '@hostboard/core';
 import { MessagesRepository, type MessageFilter } from './messages.repository.js';
 import { toMessageView, type MessageView } from './outbox.writer.js';
 import type { MessagesQueryDto } from './http/messages-query.dto.js';
@@ -28,6 +28,7 @@ export class MessagesService {
     private readonly tx: TransactionRunner,
     private readonly repo: MessagesRepository,
     private readonly config: AppConfig,
+    private readonly sweepFirst: SweepFirst,
   ) {}
 
   async page(venueId: string, q: MessagesQueryDto): Promise<Page<MessageView>> {
@@ -45,6 +46,9 @@ export class MessagesService {
     // recipient is read with the venue's country, in the same read.
     // An empty recipient (`?to=`, or only spaces) is no filter: it listed nothing before.
     const typed = q.to?.trim() ?? '';
+    // A hold that lapsed with no job to end it yet has its party's message recorded before the list
+    // is read, as the board shows it ended (SweepFirst).
+    await this.sweepFirst.of(venueId);
     const { rows, names } = await this.tx.read(async (m) => {
       const to = typed !== '' ? { to: recordedRecipient(typed, await this.repo.countryOf(m, venueId)) } : {};
       const page = await this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { selectEntity } from '@hostboard/core';
+import { entityRead, selectEntity, type ScalarRead } from '@hostboard/core';
 import { Offer, type OfferState } from '@hostboard/offer';
 
 @Injectable()
@@ -43,12 +43,12 @@ export class PartyOfferRepository {
    * page. Ordered as forAccept orders the ended ones, so a withdrawal and a re-offer at one instant
    * still answer the later one.
    */
-  lastEnded(tx: EntityManager, venueId: string, entryId: string): Promise<Offer | null> {
-    return selectEntity(
+  lastEndedRead(tx: EntityManager, venueId: string, entryId: string): ScalarRead<Offer | null> {
+    return entityRead(
       tx,
       Offer,
       `venue_id = $1 AND entry_id = $2 AND state <> 'live'
-       ORDER BY resolved_at DESC NULLS LAST, created_at DESC, id DESC LIMIT 1`,
+       ORDER BY resolved_at DESC NULLS LAST, created_at DESC, id DESC`,
       [venueId, entryId],
     );
   }

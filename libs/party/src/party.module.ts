@@ -8,6 +8,7 @@ import { QueueSessionController } from './http/queue-session.controller.js';
 import { QueueStatusController } from './http/queue-status.controller.js';
 import { PartyOfferRepository } from './party-offer.repository.js';
 import { PartyQueueService } from './party-queue.service.js';
+import { PartyViewReader } from './party-view.reader.js';
 
 /**
  * The party's side: what a queue session opens. It sits above queue (sessions, positions) and offer
@@ -16,6 +17,6 @@ import { PartyQueueService } from './party-queue.service.js';
 @Module({
   imports: [VenueModule, QueueModule, OfferModule],
   controllers: [QueueSessionController, QueueStatusController, DeskLookupController],
-  providers: [PartyQueueService, PartyOfferRepository, DeskLookupService],
+  providers: [PartyQueueService, PartyViewReader, PartyOfferRepository, DeskLookupService],
 })
 export class PartyModule {}

@@ -142,12 +142,17 @@ export class OfferLifecycle {
     // The pool counters follow the reservations in the database (a trigger, checked there); the venue
     // read under the lock follows them here, as the trigger does: released held seats are free again.
     venue.poolHeld -= [...released.values()].reduce((sum, seats) => sum + seats, 0);
+    // A lapse happened at the hold's deadline, whenever a sweep got to it (a late job, a worker
+    // down, a sandbox clock moved past it): the history records the change at that time, as the
+    // workshop ledger does ("09:35 W-02 expires"), not at the sweep's. Never later than `now`.
+    const lapsedAt = new Map(found.ended.map((r) => [r.id, new Date(Math.min(Date.parse(r.expires_at), now.getTime()))]));
     const changes: HistoryChange[] = [];
     for (const o of ended) {
       // A lapse is the clock's doing, whichever request swept it (a host's offer, a party's accept):
       // the history says `system`, as for a business day's close, not "the host expired it".
       const actor = ending === 'expired' ? 'system' : undefined;
-      const base = { venueId: venue.id, at: now, operationId: operationId(o.id), reason, actor };
+      const at = ending === 'expired' ? (lapsedAt.get(o.id) ?? now) : now;
+      const base = { venueId: venue.id, at, operationId: operationId(o.id), reason, actor };
       changes.push({ ...base, subjectType: 'offer', subjectId: o.id, from: 'live', to: ending });
       if (released.has(o.reservationId))
         changes.push({ ...base, subjectType: 'reservation', subjectId: o.reservationId, from: 'HELD', to: reservationTo });

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Clock, readTogether, TransactionRunner, type Tx } from '@hostboard/core';
+import { Clock, readTogether, SweepFirst, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
 import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -23,15 +23,20 @@ export class SweepService implements OnModuleInit {
     private readonly wallClock: Clock,
     private readonly dayClose: BusinessDayCloser,
     private readonly lapsedHolds: LapsedHolds,
+    private readonly readsFirst: SweepFirst,
   ) {}
 
-  /** A join resolves lapsed holds too, inside its own transaction under the venue lock (LapsedHolds). */
+  /**
+   * A join resolves lapsed holds too, inside its own transaction under the venue lock (LapsedHolds);
+   * the reads of modules below this one (history, messages, reports, a party's sheet) sweep first
+   * through core's SweepFirst.
+   */
   onModuleInit(): void {
     this.lapsedHolds.register({
       dueRead: (venueId, now) => this.offers.anyDueRead(venueId, now),
       resolveLocked: (tx, venue, now) => this.sweepLocked(tx, venue, now),
-      sweepFirst: (venueId) => this.sweepFirst(venueId),
     });
+    this.readsFirst.register((venueId) => this.sweepFirst(venueId));
   }
 
   /**
@@ -57,13 +62,21 @@ export class SweepService implements OnModuleInit {
    * end is followed by a sweep of its own or is found by the next one's read.)
    */
   async sweepFirst(venueId: string): Promise<string[]> {
+    return this.sweepFound(venueId, await this.tx.read((m) => readTogether(m, this.dueReads(venueId))));
+  }
+
+  /**
+   * The lock-free question of `sweepFirst`, as parts of a combined read: a read polled often (a
+   * party's page) asks it in the same statement as its own reads, and sweeps (`sweepFound`) and
+   * reads again only when it answers true.
+   */
+  dueReads(venueId: string): { due: ScalarRead<boolean>; dayEnded: ScalarRead<boolean> } {
     const wallNow = this.wallClock.now();
-    const found = await this.tx.read((m) =>
-      readTogether(m, {
-        due: this.offers.anyDueRead(venueId, wallNow),
-        dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow),
-      }),
-    );
+    return { due: this.offers.anyDueRead(venueId, wallNow), dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow) };
+  }
+
+  /** The sweep of what `dueReads` found: nothing to do when it found nothing. */
+  async sweepFound(venueId: string, found: { due: boolean; dayEnded: boolean }): Promise<string[]> {
     if (!found.due && !found.dayEnded) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);

@@ -63,6 +63,11 @@ export class OfferRepository {
     return tx.findOneBy(Offer, { entryId, state: 'live' });
   }
 
+  /** `liveForEntry` as a part of a combined read (readTogether). */
+  liveForEntryRead(tx: EntityManager, venueId: string, entryId: string): ScalarRead<Offer | null> {
+    return entityRead(tx, Offer, "venue_id = $1 AND entry_id = $2 AND state = 'live'", [venueId, entryId]);
+  }
+
   /** The offer an entry accepted, if it did (an entry is confirmed once, so there is at most one). */
   acceptedForEntry(tx: EntityManager, entryId: string): Promise<Offer | null> {
     return tx.findOneBy(Offer, { entryId, state: 'accepted' });
@@ -148,5 +153,4 @@ export class OfferRepository {
       params: 'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
     };
   }
-
 }

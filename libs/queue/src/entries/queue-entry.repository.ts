@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import {
   entityRead,
   insertEntities,
+  jsonRows,
   preparedQuery,
   readTogether,
   returningRows,
@@ -232,6 +233,38 @@ export class QueueEntryRepository {
    * The history reason of the entry's last move to `expired` (its business day's close, or an offer
    * that ended its place), or null: the party's page says which ended it.
    */
+  /** `expiredReason` as a part of a combined read (readTogether). */
+  expiredReasonRead(venueId: string, entryId: string): ScalarRead<string | null> {
+    return {
+      sql: `SELECT reason FROM history
+             WHERE subject_id = $1 AND venue_id = $2 AND subject_type = 'entry' AND to_state = 'expired'
+             ORDER BY at DESC, id DESC LIMIT 1`,
+      params: [entryId, venueId],
+      parse: (value) => (typeof value === 'string' ? value : null),
+    };
+  }
+
+  /**
+   * The active entries up to entry `entryId` in waiting order (its id and party size each), the entry
+   * itself last when it is active: of its business date at a table venue, of the whole queue at a
+   * pool venue. A part of a combined read that reads the venue and the entry too, so both are found
+   * in the statement; what a party's place is counted from (QuoteService.positionIn).
+   */
+  lineToRead(venueId: string, entryId: string): ScalarRead<Array<{ id: string; partySize: number }>> {
+    return {
+      sql: `SELECT json_agg(json_build_object('id', e.id, 'partySize', e.party_size) ORDER BY e.received_at, e.queue_sequence)
+              FROM queue_entries me
+              JOIN venues v ON v.id = me.venue_id
+              JOIN queue_entries e ON e.venue_id = me.venue_id AND e.status = ANY($3::text[])
+               AND (v.seating = 'pool' OR e.business_date = me.business_date)
+               AND (e.received_at, e.queue_sequence) <= (me.received_at, me.queue_sequence)
+             WHERE me.venue_id = $1 AND me.id = $2`,
+      params: [venueId, entryId, ACTIVE_STATUSES],
+      parse: (value) =>
+        jsonRows<{ id: string; partySize: number }>(value).map((e) => ({ id: e.id, partySize: Number(e.partySize) })),
+    };
+  }
+
   async expiredReason(tx: EntityManager, venueId: string, entryId: string): Promise<string | null> {
     const rows: Array<{ reason: string | null }> = await tx.query(
       `SELECT reason FROM history

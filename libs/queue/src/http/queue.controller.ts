@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { VenueRole } from '@hostboard/core';
+import { SweepFirst, VenueRole } from '@hostboard/core';
 import { EntryCorrectionService } from '../correction/entry-correction.service.js';
 import type { EntryView } from '../entries/queue-entry.view.js';
 import { EntryReadService, type EntryDetail } from '../entries/entry-read.service.js';
 import { JoinService, type JoinResult } from '../join/join.service.js';
-import { LapsedHolds } from '../join/lapsed-holds.js';
 import { TokenReplacementService, type ReplacedToken } from '../tokens/token-replacement.service.js';
 import { CorrectEntryDto } from './correct-entry.dto.js';
 import { JoinQueueDto } from './join-queue.dto.js';
@@ -19,7 +18,7 @@ export class QueueController {
     private readonly corrections: EntryCorrectionService,
     private readonly tokens: TokenReplacementService,
     private readonly reads: EntryReadService,
-    private readonly lapsed: LapsedHolds,
+    private readonly sweepFirst: SweepFirst,
   ) {}
 
   /** One entry in any status, with its queue sequence, received time, quote at join and history (host+). */
@@ -29,7 +28,7 @@ export class QueueController {
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('entryId', ParseUUIDPipe) entryId: string,
   ): Promise<EntryDetail> {
-    await this.lapsed.sweepFirst(venueId);
+    await this.sweepFirst.of(venueId);
     return this.reads.detail(venueId, entryId);
   }
 
@@ -49,7 +48,7 @@ export class QueueController {
     @Param('entryId', ParseUUIDPipe) entryId: string,
     @Body() body: CorrectEntryDto,
   ): Promise<{ entry: EntryView }> {
-    await this.lapsed.sweepFirst(venueId);
+    await this.sweepFirst.of(venueId);
     return this.corrections.correct(venueId, entryId, body);
   }
 
@@ -61,7 +60,7 @@ export class QueueController {
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('entryId', ParseUUIDPipe) entryId: string,
   ): Promise<ReplacedToken> {
-    await this.lapsed.sweepFirst(venueId);
+    await this.sweepFirst.of(venueId);
     return this.tokens.replace(venueId, entryId);
   }
 }

@@ -8,8 +8,6 @@ export interface LapsedHoldResolver {
   dueRead(venueId: string, now: Date): ScalarRead<boolean>;
   /** Inside the caller's transaction, under the venue lock: ends every lapsed hold (and closes ended days); the offer ids. */
   resolveLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]>;
-  /** Before a staff read or act on one entry: the sweep in its own committed transaction (a cheap read when nothing is due). */
-  sweepFirst(venueId: string): Promise<unknown>;
 }
 
 /**
@@ -17,7 +15,8 @@ export interface LapsedHoldResolver {
  * contact with an active entry. A party whose hold has lapsed holds nothing, and under a leave-queue
  * policy is out of the queue, even when no job or request has swept it yet (a late expiry job, a
  * worker down): the join resolves such holds first, as offers and acceptances do. The offer module
- * registers how (it owns offers), as it does for corrected contacts.
+ * registers how (it owns offers), as it does for corrected contacts. (A read sweeps first in its own
+ * transaction instead, through core's SweepFirst.)
  */
 @Injectable()
 export class LapsedHolds {
@@ -33,14 +32,5 @@ export class LapsedHolds {
 
   resolveLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
     return this.resolver ? this.resolver.resolveLocked(tx, venue, now) : Promise.resolve([]);
-  }
-
-  /**
-   * The desk's sheet of one party (its read, a correction, a new queue code) sees the party as it
-   * is: a party whose hold lapsed is waiting again (keep-place) or out of the queue (leave-queue), not
-   * one to be told "withdraw the live offer first" or given a new code for a queue it has left.
-   */
-  async sweepFirst(venueId: string): Promise<void> {
-    await this.resolver?.sweepFirst(venueId);
   }
 }

@@ -117,14 +117,39 @@ export class QuoteService {
       venue.seating === 'pool'
         ? await this.entries.active(tx, venue.id)
         : await this.entries.activeOfDay(tx, venue.id, entry.businessDate);
+    const capacities = venue.seating === 'pool' ? [] : await this.tables.seatingCapacities(tx, venue.id);
+    return this.positionIn(venue, entry, queue, capacities);
+  }
+
+  /**
+   * `positionOf` as parts of a combined read that reads the venue and the entry in the same
+   * statement (a party's page, polled every few seconds): keyed by the entry alone, the rest found
+   * in the statement. `positionIn` counts from what it answers.
+   */
+  positionReads(venueId: string, entryId: string) {
+    return { line: this.entries.lineToRead(venueId, entryId), capacities: this.tables.seatingCapacitiesRead(venueId) };
+  }
+
+  /**
+   * The counting of `positionOf`, from the active entries in waiting order (at least those up to the
+   * entry: of its day at a table venue, of the whole queue at a pool venue) and, at a table venue,
+   * its seating capacities.
+   */
+  positionIn(
+    venue: Pick<Venue, 'seating'>,
+    entry: Pick<QueueEntry, 'id' | 'status' | 'partySize'>,
+    queue: ReadonlyArray<Pick<QueueEntry, 'id' | 'partySize'>>,
+    capacities: number[],
+  ): { position: number; ahead: number } | null {
+    if (!ACTIVE_STATUSES.includes(entry.status)) return null;
     const index = queue.findIndex((e) => e.id === entry.id);
     if (index < 0) return null;
-    const earlier = queue.slice(0, index);
     if (venue.seating === 'pool') return { position: index + 1, ahead: index };
+    const earlier = queue.slice(0, index);
     const q = tableQuote(
       entry.partySize,
       earlier.map((e) => e.partySize),
-      await this.tables.seatingCapacities(tx, venue.id),
+      capacities,
       null,
     );
     return { position: q.position, ahead: q.ahead };

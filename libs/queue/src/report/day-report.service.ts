@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, TransactionRunner } from '@hostboard/core';
+import { DomainException, SweepFirst, TransactionRunner } from '@hostboard/core';
 import { checkReportRange, checkReportVenue } from '@hostboard/quote';
 import { VenueRepository } from '@hostboard/venue';
 import { DayReportRepository, type DayFiguresRow } from './day-report.repository.js';
@@ -82,10 +82,13 @@ export class DayReportService {
     private readonly tx: TransactionRunner,
     private readonly venues: VenueRepository,
     private readonly rows: DayReportRepository,
+    private readonly sweepFirst: SweepFirst,
   ) {}
 
   async report(venueId: string, from: string, to: string): Promise<DayReport> {
     checkReportRange(from, to);
+    // A hold that lapsed with no job to end it yet counts as expired, as the board shows it (SweepFirst).
+    await this.sweepFirst.of(venueId);
     return this.tx.run(async ({ manager }) => {
       const venue = await this.venues.findById(manager, venueId);
       if (!venue) throw DomainException.notFound('The venue was not found.');

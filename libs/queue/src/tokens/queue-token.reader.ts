@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { limitAddress, TransactionRunner } from '@hostboard/core';
+import { limitAddress, readTogether, TransactionRunner } from '@hostboard/core';
 import { AttemptLimiter, hashSecret, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { VenueClock } from '@hostboard/venue';
 import { tokenInvalid } from '../sessions/queue-session.service.js';
 import { QueueTokenRepository } from './queue-token.repository.js';
 
@@ -14,7 +14,6 @@ import { QueueTokenRepository } from './queue-token.repository.js';
 export class QueueTokenReader {
   constructor(
     private readonly tx: TransactionRunner,
-    private readonly venues: VenueRepository,
     private readonly clock: VenueClock,
     private readonly tokens: QueueTokenRepository,
     private readonly limiter: AttemptLimiter,
@@ -29,8 +28,8 @@ export class QueueTokenReader {
   private async read(token: string): Promise<{ venueId: string; entryId: string }> {
     const found = SECRET_TOKEN_SHAPE.test(token)
       ? await this.tx.read(async (m) => {
-          const t = await this.tokens.findByHash(m, hashSecret(token));
-          const venue = t ? await this.venues.findById(m, t.venueId) : null;
+          // One statement, the token with its venue: the page polls by its token every 3 seconds.
+          const { token: t, venue } = await readTogether(m, this.tokens.findByHashReads(m, hashSecret(token)));
           return t && venue ? { t, now: this.clock.now(venue) } : null;
         })
       : null;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { insertEntities, returningRows } from '@hostboard/core';
+import { entityRead, insertEntities, returningRows, type ScalarRead } from '@hostboard/core';
+import { Venue } from '@hostboard/venue';
 import { QueueToken } from './queue-token.entity.js';
 
 @Injectable()
@@ -11,6 +12,20 @@ export class QueueTokenRepository {
 
   findByHash(tx: EntityManager, tokenHash: string): Promise<QueueToken | null> {
     return tx.findOneBy(QueueToken, { tokenHash });
+  }
+
+  /**
+   * `findByHash` with the token's venue (whose clock says whether it is still open), as parts of one
+   * combined read: a party's page reads by its token every few seconds.
+   */
+  findByHashReads(
+    tx: EntityManager,
+    tokenHash: string,
+  ): { token: ScalarRead<QueueToken | null>; venue: ScalarRead<Venue | null> } {
+    return {
+      token: entityRead(tx, QueueToken, 'token_hash = $1', [tokenHash]),
+      venue: entityRead(tx, Venue, 'id = (SELECT t.venue_id FROM queue_tokens t WHERE t.token_hash = $1)', [tokenHash]),
+    };
   }
 
   /**

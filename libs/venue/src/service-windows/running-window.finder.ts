@@ -29,6 +29,18 @@ export class RunningWindowFinder {
     const list = this.windows.listRead(venue.id);
     return { ...list, parse: (value) => running(list.parse(value), venue.timeZone, now) };
   }
+
+  /**
+   * For a combined read that reads the venue too, so its clock is not known yet: the windows read
+   * with it (`listRead`), the running one found after (`runningIn`).
+   */
+  listRead(venueId: string): ScalarRead<ServiceWindow[]> {
+    return this.windows.listRead(venueId);
+  }
+
+  runningIn(windows: ServiceWindow[], venue: Pick<Venue, 'timeZone'>, now: Date): RunningServiceWindow | null {
+    return running(windows, venue.timeZone, now);
+  }
 }
 
 function running(windows: ServiceWindow[], timeZone: string, now: Date): RunningServiceWindow | null {

@@ -1,12 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { noVenueRow, selectEntity, updateEntities, venueLockWhere } from '@hostboard/core';
+import { entityRead, noVenueRow, selectEntity, updateEntities, venueLockWhere, type ScalarRead } from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
 export class VenueRepository {
   async findById(tx: EntityManager, id: string): Promise<Venue | null> {
     return selectEntity(tx, Venue, 'id = $1', [id]);
+  }
+
+  /** `findById` as a part of a combined read (readTogether). */
+  findRead(tx: EntityManager, id: string): ScalarRead<Venue | null> {
+    return entityRead(tx, Venue, 'id = $1', [id]);
   }
 
   /**
