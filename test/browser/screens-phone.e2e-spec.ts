@@ -1,0 +1,121 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+
+/**
+ * What testers found at phone size: the desk's join form kept a server refusal beside the hint of
+ * the field the host was already fixing; a hold of 25½ minutes read "1530 seconds" in its messages
+ * (and "26" on Set up); and a guest holding the phone sideways (640×360) had to scroll to reach
+ * the offer's Confirm.
+ */
+const STEP = 8_000;
+const T0 = '2026-10-09T23:00:00.000Z'; // 6 PM in Chicago
+
+const d = describeWithChromium('the board and guest pages are tested in a real browser');
+
+d('the desk, the hold length and the guest’s offer at phone size', () => {
+  let t: TestApp;
+  let owner: Staff;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'screens-owner');
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+  afterEach(() => expect(errors.splice(0)).toEqual([]));
+
+  const venue = (patch: Record<string, unknown> = {}): Promise<Sandbox> =>
+    sandboxVenue(t, owner, {
+      clock: T0,
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '23:59', turnMinutes: 30 }],
+      tables: [
+        { label: 'T1', capacity: 2 },
+        { label: 'T2', capacity: 4 },
+      ],
+      published: true,
+      patch,
+    });
+
+  async function phone(size: { width: number; height: number } = { width: 390, height: 844 }): Promise<Page> {
+    const context = await newPhone(browser, size);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    return page;
+  }
+
+  async function signedIn(v: Sandbox, tab = ''): Promise<Page> {
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.locator(`[data-venue-id="${v.id}"]`).waitFor({ timeout: STEP });
+    if (tab) await page.goto(`${t.baseUrl}/board/venues/${v.id}/${tab}`);
+    else await page.click(`[data-venue-id="${v.id}"]`);
+    return page;
+  }
+
+  const shot = async (page: Page, name: string): Promise<void> => {
+    const path = await screenshot(page, `screens-${name}`);
+    mkdirSync('/tmp/screens-shots', { recursive: true });
+    await page.screenshot({ path: `/tmp/screens-shots/${name}.png` });
+    expect(path).toContain(name);
+  };
+
+  it('390×844: the server’s refusal clears when the host changes what it was about, and a resubmit shows only the current answer', async () => {
+    const v = await venue();
+    const h = await signedIn(v);
+    await h.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await h.getByTestId('open-join').click();
+    const refusal = h.getByTestId('join-error');
+    const hint = h.getByTestId('phone-hint');
+
+    // No contact: refused by the server, about the contact.
+    await h.fill('input[name=name]', 'Dorothy Vaughan');
+    await h.getByTestId('join-submit').click();
+    await refusal.filter({ hasText: 'A queue party needs an email or a phone number.' }).waitFor({ timeout: STEP });
+    // The host types a number (a typo): the refusal was about the contact, which has changed.
+    await h.fill('input[name=phone]', '12');
+    await h.locator('input[name=name]').click();
+    await h.locator('.field-error[data-testid=phone-hint]').waitFor({ timeout: STEP });
+    await shot(h, 'join-typo');
+    expect(await refusal.count()).toBe(0);
+    // Submitting the typo answers with the number's own hint only.
+    await h.getByTestId('join-submit').click();
+    expect(await refusal.count()).toBe(0);
+    expect(await hint.getAttribute('class')).toBe('field-error');
+
+    // The number fixed, a party too large: refused about the party size.
+    await h.fill('input[name=phone]', '+1 312 555 0123');
+    await h.fill('input[name=partySize]', '9');
+    await h.locator('input[name=name]').click();
+    await h.getByTestId('join-submit').click();
+    await refusal.filter({ hasText: 'The queue accepts parties of at most 8.' }).waitFor({ timeout: STEP });
+    // Changing the phone does not answer it: it stays.
+    await h.fill('input[name=phone]', '+1 312 555 0124');
+    expect(await refusal.textContent()).toBe('The queue accepts parties of at most 8.');
+    expect(await hint.getAttribute('class')).toBe('muted hint');
+    await shot(h, 'join-size-refused');
+    // One fewer: what it was about has changed, so it goes.
+    await h.getByTestId('partySize-less').click();
+    expect(await refusal.count()).toBe(0);
+    await shot(h, 'join-size-fixed');
+    // A size the tables seat: joined.
+    await h.fill('input[name=partySize]', '4');
+    await h.locator('input[name=name]').click();
+    await h.getByTestId('join-submit').click();
+    await h.getByTestId('token-card').waitFor({ timeout: STEP });
+  });
+});
