@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import request from 'supertest';
+import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
@@ -117,5 +118,44 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
     await h.locator('input[name=name]').click();
     await h.getByTestId('join-submit').click();
     await h.getByTestId('token-card').waitFor({ timeout: STEP });
+  });
+
+  it('390×844: a hold of 25½ minutes reads "25 minutes 30 seconds" in its messages and on Set up, never "1530 seconds"', async () => {
+    const v = await venue({ policy: { holdSeconds: 1530 } });
+    const j = await joined(t, owner, v.id, {
+      name: 'Hedy Lamarr',
+      partySize: 2,
+      phone: '+13125550188',
+      email: 'hedy@example.test',
+    });
+    await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['T1']] })
+      .expect(201);
+
+    const m = await signedIn(v, 'messages');
+    const ready = m.locator('[data-testid=message][data-template=table-ready]');
+    await ready.nth(1).waitFor({ timeout: STEP });
+    const bodies = await ready.locator('pre.body').allTextContents();
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) {
+      expect(body).toMatch(/confirm within 25 minutes 30 seconds\b/);
+      expect(body).not.toContain('1530');
+    }
+    await ready.first().scrollIntoViewIfNeeded();
+    await shot(m, 'hold-messages');
+
+    await m.goto(`${t.baseUrl}/board/venues/${v.id}/setup`);
+    await m.getByTestId('settings').waitFor({ timeout: STEP });
+    expect(await m.locator('input[name=holdMinutes]').inputValue()).toBe('25');
+    expect(await m.getByTestId('hold-now').textContent()).toBe(
+      'Held now for 25 minutes 30 seconds; a change here sets whole minutes.',
+    );
+    await m.locator('input[name=holdMinutes]').scrollIntoViewIfNeeded();
+    await shot(m, 'hold-setup');
+    // Changed here, it is whole minutes; the old length's words go.
+    await m.getByTestId('holdMinutes-more').click();
+    expect(await m.getByTestId('hold-now').count()).toBe(0);
   });
 });
