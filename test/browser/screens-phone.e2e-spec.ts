@@ -13,6 +13,8 @@ import { describeWithChromium, launchChromium, newPhone, screenshot } from './ch
  * the offer's Confirm.
  */
 const STEP = 8_000;
+/** The guest page polls every 3 s; an offer must show within this. */
+const SHOW_BOUND = 10_000;
 const T0 = '2026-10-09T23:00:00.000Z'; // 6 PM in Chicago
 
 const d = describeWithChromium('the board and guest pages are tested in a real browser');
@@ -158,4 +160,42 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
     await m.getByTestId('holdMinutes-more').click();
     expect(await m.getByTestId('hold-now').count()).toBe(0);
   });
+
+  for (const size of [
+    { width: 640, height: 360 },
+    { width: 360, height: 640 },
+    { width: 568, height: 320 },
+  ]) {
+    it(`${size.width}×${size.height}: the guest sees the offer and its Confirm without scrolling`, async () => {
+      // A venue's name and a party's name as long as real ones get.
+      const v = await venue({ name: 'Linden Bistro & Wine Bar on Halsted' });
+      const j = await joined(t, owner, v.id, { name: 'Katherine Coleman Goble Johnson', partySize: 2, phone: '+13125550189' });
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/offers`)
+        .set(owner.auth)
+        .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['T1']] })
+        .expect(201);
+      const g = await phone(size);
+      await g.goto(`${t.baseUrl}/q/#${j.queueToken ?? ''}`);
+      await g.locator('[data-testid=guest-page][data-state=offered]').waitFor({ timeout: SHOW_BOUND });
+      await shot(g, `guest-offer-${size.width}x${size.height}`);
+      const seen = (await g.evaluate(`(() => {
+        const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+        const state = document.querySelector('[data-testid=state]');
+        return {
+          scrollY: window.scrollY,
+          height: window.innerHeight,
+          title: box(state.querySelector('h2')),
+          deadline: box(state.querySelector('p')),
+          confirm: box(document.querySelector('[data-testid=confirm]')),
+          venue: box(document.querySelector('[data-testid=venue]')),
+        };
+      })()`)) as Record<string, { top: number; bottom: number }> & { scrollY: number; height: number };
+      expect(seen.scrollY).toBe(0);
+      for (const k of ['venue', 'title', 'deadline', 'confirm'] as const)
+        expect({ k, top: seen[k].top >= 0, bottom: seen[k].bottom <= seen.height }).toEqual({ k, top: true, bottom: true });
+      await g.getByTestId('confirm').click();
+      await g.locator('[data-testid=guest-page][data-state=confirmed]').waitFor({ timeout: SHOW_BOUND });
+    });
+  }
 });
