@@ -161,6 +161,47 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
     expect(await m.getByTestId('hold-now').count()).toBe(0);
   });
 
+  it('390×844: one confirmation of the host’s own acts at a time, so none covers the row the host is acting on', async () => {
+    const v = await venue();
+    await joined(t, owner, v.id, { name: 'Alan Turing', partySize: 3, email: 'alan@example.test' });
+    const h = await phone();
+    // The toasts' fade (3.5 s) runs only when the test says: three acts in a row, however slow the machine.
+    await h.clock.install();
+    await h.goto(`${t.baseUrl}/board`);
+    await h.fill('input[name=email]', owner.email);
+    await h.fill('input[name=password]', owner.password);
+    await h.click('button[type=submit]');
+    await h.click(`[data-venue-id="${v.id}"]`);
+    await h.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await h.clock.pauseAt(((await h.evaluate('Date.now()')) as number) + 1_000);
+    const own = h.locator('[data-testid=notice][data-kind=ok]');
+
+    const row = h.locator('[data-testid=entry]', { hasText: 'Alan Turing' });
+    await row.getByTestId('offer-tables').click();
+    await h.locator(`.table-pick[data-table-id="${v.tableIds['T2'] ?? ''}"]`).click();
+    await h.getByTestId('picker-submit').click();
+    await own.filter({ hasText: 'Table offered to Alan Turing.' }).waitFor({ timeout: STEP });
+    await row.getByTestId('accept').click();
+    await own.filter({ hasText: 'Alan Turing accepted: to be seated.' }).waitFor({ timeout: STEP });
+    expect(await own.allTextContents()).toEqual(['Alan Turing accepted: to be seated.OK']);
+    // No-show asks for a second tap: the question is on the screen, not under the toasts.
+    const party = h.locator('[data-testid=to-seat-party]', { hasText: 'Alan Turing' });
+    const noShow = party.getByTestId('to-seat-no-show');
+    await noShow.click();
+    await noShow.filter({ hasText: 'Tap again: no-show' }).waitFor({ timeout: STEP });
+    await shot(h, 'no-show-asks');
+    const reached = (await h.evaluate(`(() => {
+      const e = document.querySelector('[data-testid=to-seat-no-show]');
+      const r = e.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && e.contains(hit);
+    })()`)) as boolean;
+    expect(reached).toBe(true);
+    await noShow.click();
+    await party.waitFor({ state: 'detached', timeout: STEP });
+    expect(await own.allTextContents()).toEqual(['Alan Turing marked as a no-show; T2 released.OK']);
+  });
+
   for (const size of [
     { width: 640, height: 360 },
     { width: 360, height: 640 },
