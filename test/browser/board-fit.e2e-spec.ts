@@ -375,6 +375,12 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       if (size.width > 520) {
         expect(await detail.isVisible()).toBe(true);
         expect(await detail.textContent()).toBe(`${twin.slug} · Europe/Lisbon`);
+        // The name whole beside a manager's five tabs: the slug and zone give way first.
+        expect(
+          await page.evaluate(
+            `(() => { const e = document.querySelector('[data-testid=title]'); return e.scrollWidth <= e.clientWidth + 1; })()`,
+          ),
+        ).toBe(true);
         await screenshot(page, `board-fit-${size.name}-title`);
       } else {
         // The name takes the bar's two lines on a phone: the menu says which venue is open.
