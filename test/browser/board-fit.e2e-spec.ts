@@ -17,9 +17,18 @@ const SIZES = [
   { name: 'portrait', width: 768, height: 1024 },
   { name: 'landscape', width: 1024, height: 768 },
 ] as const;
+/**
+ * Landscape tablets where both banners and three parties to seat pushed the queue off the screen;
+ * how many of its rows must be in view (at 1024 px a row's acts go under the party: taller rows).
+ */
+const SHORT_LANDSCAPES = [
+  { name: 'landscape-768', width: 1024, height: 768, rows: 1 },
+  { name: 'landscape-720', width: 1280, height: 720, rows: 2 },
+  { name: 'landscape-800', width: 1280, height: 800, rows: 2 },
+] as const;
 /** A narrower phone than the testers': there the bar's buttons may wrap, but as whole buttons. */
 const NARROW = { name: 'narrow-phone', width: 320, height: 640 } as const;
-type Size = (typeof SIZES)[number] | typeof NARROW;
+type Size = (typeof SIZES)[number] | (typeof SHORT_LANDSCAPES)[number] | typeof NARROW;
 const CLOCK = '2026-10-09T23:00:00.000Z';
 const NAME = 'The Test Kitchen';
 const TO_SEAT = ['Ada Lovelace', 'Bea Noshow', 'Cy Changes'];
@@ -80,6 +89,27 @@ const WHERE_BUTTON = `((e) => {
     hit: hit === e || e.contains(hit),
   };
 })(document.querySelectorAll('[data-testid=to-seat] button')[INDEX])`;
+
+/**
+ * The queue's first COUNT rows as the board opens: each wholly between the top bar and the action
+ * bar, not cut by the panel that scrolls them, and what a tap at its middle reaches; and whether
+ * the page or the board had to be scrolled.
+ */
+const FIRST_ROWS = `(() => {
+  const top = document.querySelector('.top-bar').getBoundingClientRect().bottom;
+  const bar = document.querySelector('.action-bar').getBoundingClientRect().top;
+  const list = document.querySelector('[data-testid=queue]').getBoundingClientRect();
+  const rows = [...document.querySelectorAll('[data-testid=queue] [data-testid=entry]')].slice(0, COUNT).map((e) => {
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 12));
+    return {
+      name: e.querySelector('.name bdi').textContent.trim(),
+      inView: r.top >= Math.max(top, list.top) - 0.5 && r.bottom <= Math.min(bar, list.bottom) + 0.5,
+      hit: e.contains(hit),
+    };
+  });
+  return { rows, scrolled: window.scrollY + document.querySelector('main.board').scrollTop };
+})()`;
 
 /** A venue's button in the list: its name, and the secondary text that tells it from another. */
 const VENUE_BUTTON = `(() => {
@@ -247,21 +277,59 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       const page = await board(size);
       await screenshot(page, `board-fit-${size.name}-to-seat`);
       const m = (await page.evaluate(TO_SEAT_BUTTONS)) as { cut: string[]; panelScrolls: boolean; count: number };
-      // Seat them, No-show and New queue code for each party.
-      expect(m).toEqual({ cut: [], panelScrolls: false, count: TO_SEAT.length * 3 });
+      // Seat them, No-show and New queue code for each party. On a landscape tablet with both banners
+      // "To be seated" gives way to the queue's first rows: its own list scrolls, its first party
+      // whole (the panel, its heading and count stay put); nothing else cuts a button.
+      const listCut = size.name === 'landscape' ? m.cut.filter((c) => !c.startsWith(`${TO_SEAT[0]}:`)) : [];
+      expect(listCut.every((c) => c.endsWith('cut by ol.rows'))).toBe(true);
+      expect({ ...m, cut: m.cut.filter((c) => !listCut.includes(c)) }).toEqual({
+        cut: [],
+        panelScrolls: false,
+        count: TO_SEAT.length * 3,
+      });
       // Each one, brought into view, lies wholly between the top bar and the action bar and is what
       // a tap at its middle reaches.
       const buttons = page.locator('[data-testid=to-seat] button');
       const where = (i: number) =>
         page.evaluate(WHERE_BUTTON.replace('INDEX', String(i))) as Promise<{ text: string; inView: boolean; hit: boolean }>;
-      // On a landscape tablet, all of them as the board opens, without scrolling anything.
+      // On a landscape tablet, the first party's as the board opens, without scrolling anything.
       if (size.name === 'landscape')
-        for (let i = 0; i < m.count; i++)
-          expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
+        for (let i = 0; i < 3; i++) expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
       for (let i = 0; i < m.count; i++) {
         await buttons.nth(i).scrollIntoViewIfNeeded();
         expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
       }
+      await page.context().close();
+    });
+  }
+
+  for (const size of SHORT_LANDSCAPES) {
+    it(`${size.name} ${size.width}×${size.height}: with both banners and three parties to seat, the queue's first rows are in view without scrolling`, async () => {
+      const page = await board(size);
+      await screenshot(page, `board-fit-${size.name}-queue`);
+      const m = (await page.evaluate(FIRST_ROWS.replace('COUNT', String(size.rows)))) as {
+        rows: Array<{ name: string; inView: boolean; hit: boolean }>;
+        scrolled: number;
+      };
+      expect(m.scrolled).toBe(0);
+      expect(m.rows).toEqual(
+        ['Dee Offered', 'Eve Waiting-Featherstonehaugh'].slice(0, size.rows).map((name) => ({ name, inView: true, hit: true })),
+      );
+      // "To be seated" keeps its first party whole in view, and every button of it, brought into
+      // view (its list scrolls on a short screen), is whole, uncovered and reachable.
+      const buttons = page.locator('[data-testid=to-seat] button');
+      const where = (i: number) =>
+        page.evaluate(WHERE_BUTTON.replace('INDEX', String(i))) as Promise<{ text: string; inView: boolean; hit: boolean }>;
+      for (let i = 0; i < 3; i++) expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
+      const count = await buttons.count();
+      expect(count).toBe(TO_SEAT.length * 3);
+      for (let i = 0; i < count; i++) {
+        await buttons.nth(i).scrollIntoViewIfNeeded();
+        expect(await where(i)).toEqual({ text: (await where(i)).text, inView: true, hit: true });
+      }
+      // Scrolling "To be seated" moved nothing else: the queue's first rows are still in view.
+      const after = (await page.evaluate(FIRST_ROWS.replace('COUNT', String(size.rows)))) as typeof m;
+      expect(after.rows.map((r) => r.inView)).toEqual(m.rows.map(() => true));
       await page.context().close();
     });
   }
@@ -307,6 +375,12 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       if (size.width > 520) {
         expect(await detail.isVisible()).toBe(true);
         expect(await detail.textContent()).toBe(`${twin.slug} · Europe/Lisbon`);
+        // The name whole beside a manager's five tabs: the slug and zone give way first.
+        expect(
+          await page.evaluate(
+            `(() => { const e = document.querySelector('[data-testid=title]'); return e.scrollWidth <= e.clientWidth + 1; })()`,
+          ),
+        ).toBe(true);
         await screenshot(page, `board-fit-${size.name}-title`);
       } else {
         // The name takes the bar's two lines on a phone: the menu says which venue is open.

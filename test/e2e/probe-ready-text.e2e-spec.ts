@@ -36,10 +36,10 @@ describe('probe: the table-ready text says the hold and the deadline as they are
     return ready[0]!.body;
   }
 
-  it('a 90-second hold is said as 90 seconds, not rounded up to 2 minutes', async () => {
+  it('a 90-second hold is said as 1 minute 30 seconds, not rounded up to 2 minutes', async () => {
     // Bengaluru, 19:30 local; the hold ends 19:31:30.
     const body = await offeredText('Asia/Kolkata', '2026-06-12T14:00:00Z', 90, '098765 43210');
-    expect(body).toContain('within 90 seconds');
+    expect(body).toContain('within 1 minute 30 seconds');
     expect(body).not.toMatch(/within 2 minutes/);
   });
 

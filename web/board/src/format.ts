@@ -1,4 +1,5 @@
 export { waitShort } from '../../../libs/outbox/src/guest/wait-words';
+export { holdLengthWords } from '../../../libs/offer/src/lifecycle/table-ready.email';
 
 /** "4:05" for a countdown (rounded up, so it reads 0:00 only at the deadline). */
 export function countdown(ms: number): string {

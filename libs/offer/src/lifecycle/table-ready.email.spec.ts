@@ -2,12 +2,16 @@ import { holdLengthWords, tableReadyEmail } from './table-ready.email.js';
 
 describe('the table-ready email', () => {
   it('says the venue’s own hold length in words', () => {
-    expect([60, 300, 600, 90, 1800].map(holdLengthWords)).toEqual([
+    expect([60, 300, 600, 90, 1800, 1530, 45, 1, 61].map(holdLengthWords)).toEqual([
       '1 minute',
       '5 minutes',
       '10 minutes',
-      '90 seconds',
+      '1 minute 30 seconds',
       '30 minutes',
+      '25 minutes 30 seconds',
+      '45 seconds',
+      '1 second',
+      '1 minute 1 second',
     ]);
   });
 

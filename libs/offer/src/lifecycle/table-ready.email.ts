@@ -1,10 +1,18 @@
 export const TABLE_READY_TEMPLATE = 'table-ready';
 
-/** "5 minutes", "10 minutes", "1 minute", "90 seconds": a hold length in the words a guest reads. */
+const unit = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * "5 minutes", "1 minute", "25 minutes 30 seconds", "45 seconds": a hold length in the words a
+ * guest (and a manager on Set up and Messages) reads. Never rounded, so it promises no time the
+ * hold does not give; never "1530 seconds" for a hold of 25½ minutes.
+ */
 export function holdLengthWords(holdSeconds: number): string {
-  if (holdSeconds % 60 !== 0) return `${holdSeconds} seconds`;
-  const minutes = holdSeconds / 60;
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  const total = Math.max(0, Math.floor(holdSeconds));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  if (minutes === 0) return unit(seconds, 'second');
+  return seconds === 0 ? unit(minutes, 'minute') : `${unit(minutes, 'minute')} ${unit(seconds, 'second')}`;
 }
 
 /**

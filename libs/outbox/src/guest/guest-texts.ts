@@ -38,7 +38,7 @@ export function queueJoinedText(f: {
 
 export function tableReadyText(f: {
   venueName: string;
-  /** The hold in words ("10 minutes", "90 seconds"): never rounded up, so it promises no time the hold does not give. */
+  /** The hold in words ("10 minutes", "1 minute 30 seconds"): never rounded up, so it promises no time the hold does not give. */
   holdLength: string;
   expiresAtLocal: string;
   link: string | null;

@@ -7,6 +7,15 @@ import { offline } from '../state/offline';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
 
+/** What of the form a refusal was about: the contact (phone or email), the party size, the name. */
+type Part = 'contact' | 'partySize' | 'name';
+
+/** A refusal and the parts of the form it was about (none: the venue's state, the network). */
+interface Refusal {
+  text: string;
+  about: Part[];
+}
+
 interface Props {
   board: BoardSnapshot;
   country: string | null | undefined;
@@ -26,8 +35,12 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   const [email, setEmail] = useState('');
   const [phone, setPhone] = useState('');
   const [touchedPhone, setTouchedPhone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const [busy, setBusy] = useState(false);
+  // The server's answer was about the form as sent: once the host changes what it was about, it
+  // no longer answers what is on screen (a stale "needs an email or a phone number" stood beside
+  // the new number's own hint). A refusal about nothing in the form stays until the next submit.
+  const edited = (part: Part): void => setError((now) => (now && now.about.includes(part) ? null : now));
   const phoneCheck = phone.trim() ? checkPhone(phone, country) : null;
   // `undefined`: the venue (its country) is still being read. A national number is then the server's
   // to read with the venue's country: the page refused "(312) 555-0123" as no phone number, and never
@@ -36,6 +49,8 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     if (phoneBad) {
+      // The current answer is the number's own hint; the last server answer was to another form.
+      setError(null);
       setTouchedPhone(true);
       return;
     }
@@ -48,7 +63,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
     try {
       onJoined(await api.post<JoinResult>(`/v1/venues/${board.venue.id}/queue`, body));
     } catch (err) {
-      setError(refusalText(err, board));
+      setError(refusalOf(err, board));
     } finally {
       setBusy(false);
     }
@@ -59,9 +74,28 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
-          <input name="name" required maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} autoFocus />
+          <input
+            name="name"
+            required
+            maxLength={160}
+            value={name}
+            onInput={(e) => {
+              setName(e.currentTarget.value);
+              edited('name');
+            }}
+            autoFocus
+          />
         </label>
-        <Stepper label="Party size" value={size} min={1} onChange={setSize} name="partySize" />
+        <Stepper
+          label="Party size"
+          value={size}
+          min={1}
+          onChange={(n) => {
+            setSize(n);
+            edited('partySize');
+          }}
+          name="partySize"
+        />
         <label>
           Phone{' '}
           {contactNeeded ? (
@@ -76,7 +110,10 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
             autoComplete="off"
             aria-invalid={touchedPhone && phoneBad}
             value={phone}
-            onInput={(e) => setPhone(e.currentTarget.value)}
+            onInput={(e) => {
+              setPhone(e.currentTarget.value);
+              edited('contact');
+            }}
             onBlur={() => setTouchedPhone(true)}
           />
           <span class={touchedPhone && phoneBad ? 'field-error' : 'muted hint'} data-testid="phone-hint">
@@ -85,11 +122,20 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
         </label>
         <label>
           Email <span class="muted">{contactNeeded ? '(or a phone number)' : '(optional)'}</span>
-          <input name="email" type="email" inputMode="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            name="email"
+            type="email"
+            inputMode="email"
+            value={email}
+            onInput={(e) => {
+              setEmail(e.currentTarget.value);
+              edited('contact');
+            }}
+          />
         </label>
         {error && (
           <p class="error" role="alert" data-testid="join-error">
-            {error}
+            {error.text}
           </p>
         )}
         <button
@@ -110,10 +156,26 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
  * (`details.entryId`, given to staff), as the board lists it: "the existing entry is where the party
  * already stands" (spec), so the host finds it instead of searching the list for a number.
  */
-function refusalText(err: unknown, board: BoardSnapshot): string {
+function refusalOf(err: unknown, board: BoardSnapshot): Refusal {
   const said = messageOf(err);
-  if (!(err instanceof ApiError) || err.code !== 'WAITLIST_DUPLICATE') return said;
+  if (!(err instanceof ApiError)) return { text: said, about: [] };
+  if (err.code !== 'WAITLIST_DUPLICATE') return { text: said, about: partsOf(err.details) };
   const row = board.queue.find((r) => r.id === err.details['entryId']);
-  if (!row) return said;
-  return `${said} They are in the queue as ${row.name}, party of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`;
+  const text = row
+    ? `${said} They are in the queue as ${row.name}, party of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
+    : said;
+  return { text, about: ['contact'] };
+}
+
+/** The form's parts a refusal names: `details.field` (the service's rules) or `details.fields` (the request's checks). */
+function partsOf(details: Record<string, unknown>): Part[] {
+  const listed = Array.isArray(details['fields'])
+    ? (details['fields'] as Array<{ field?: unknown }>).map((f) => f.field)
+    : [details['field']];
+  const parts = new Set<Part>();
+  for (const field of listed) {
+    if (field === 'email' || field === 'phone') parts.add('contact');
+    else if (field === 'partySize' || field === 'name') parts.add(field);
+  }
+  return [...parts];
 }

@@ -143,7 +143,8 @@ function ToSeatRow({
               onNewToken(p.name, r.queueToken);
             }}
           >
-            New queue code
+            {/* "New code" beside the party on a tablet (the row's width goes to its name). */}
+            New<span class="long"> queue</span> code
           </ActButton>
         )}
       </div>

@@ -24,7 +24,12 @@ export function dismiss(id: number): void {
 
 export function say(kind: Toast['kind'], text: string): void {
   const id = next++;
-  const all = [...toasts.value, { id, kind, text }];
+  // The host's own act says what it did; the one before it has been said. On a phone three stacked
+  // confirmations (offered, accepted, seated, within their few seconds) covered the very row the
+  // host was acting on, "Tap again: no-show" under them: one confirmation at a time. A party's
+  // news (info), refusals and alerts are kept.
+  const kept = kind === 'ok' ? toasts.value.filter((t) => t.kind !== 'ok') : toasts.value;
+  const all = [...kept, { id, kind, text }];
   // Drop the oldest confirmations first. A refusal or an alert is never dropped: five offers that
   // lapse together are five alerts, and each stays until the host dismisses it.
   while (all.length > MAX_SHOWN) {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { TableDef, Venue } from '../api/types';
 import { byLabel } from '../floor-layout';
+import { holdLengthWords } from '../format';
 import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
 import { joinWarnings } from '../readiness';
@@ -116,7 +117,9 @@ function settingsOf(venue: Venue) {
     published: venue.published,
     queueEnabled: venue.queueEnabled,
     cap: venue.queuePartyCap,
-    holdMinutes: Math.max(1, Math.round(venue.policy.holdSeconds / 60)),
+    // Whole minutes, rounded down: a hold of 25½ minutes (set through the API) reads 25 here, and its
+    // length in words beside it.
+    holdMinutes: Math.max(1, Math.floor(venue.policy.holdSeconds / 60)),
     order: venue.policy.order,
     poolCapacity: venue.policy.poolCapacity ?? 1,
   };
@@ -126,7 +129,7 @@ type SettingsFields = ReturnType<typeof settingsOf>;
 /**
  * A save sends only the fields changed on this screen since the venue was read: another manager's
  * change made meanwhile on another tablet (the queue switched off, say) is not undone by this one
- * saving a hold length, and a rounded hold (90 s shown as 2 min) is not rewritten unless edited.
+ * saving a hold length, and a hold of part minutes (90 s shown as 1 min) is not rewritten unless edited.
  * When the venue is read again, the fields not touched here follow it.
  */
 function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void> }) {
@@ -227,6 +230,11 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         onChange={(v) => set('holdMinutes', v)}
         name="holdMinutes"
       />
+      {venue.policy.holdSeconds % 60 !== 0 && holdMinutes === base.current.holdMinutes && (
+        <p class="muted" data-testid="hold-now">
+          Held now for {holdLengthWords(venue.policy.holdSeconds)}; a change here sets whole minutes.
+        </p>
+      )}
       <fieldset class="choice">
         <legend>Who is next</legend>
         <label>
