@@ -1,15 +1,17 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock, readTogether, TransactionRunner, type Tx } from '@hostboard/core';
 import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
-import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { ServiceWindowRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
+import { EndedDayTables } from './ended-day-tables.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
 
 /** The deterministic id of "expire offer X": a second expiry is recognised as the same operation. */
 export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
 
 /**
- * Resolves lapsed holds and ended business days. It runs before every offer, promotion and acceptance in its own committed
+ * Resolves lapsed holds and ended business days (waiting parties leave the queue; tables still held by
+ * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs before every offer, promotion and acceptance in its own committed
  * transaction, so no decision sees a stale hold; jobs only make expiry visible on time.
  */
 @Injectable()
@@ -23,6 +25,8 @@ export class SweepService implements OnModuleInit {
     private readonly wallClock: Clock,
     private readonly dayClose: BusinessDayCloser,
     private readonly lapsedHolds: LapsedHolds,
+    private readonly endedDayTables: EndedDayTables,
+    private readonly windows: ServiceWindowRepository,
   ) {}
 
   /** A join resolves lapsed holds too, inside its own transaction under the venue lock (LapsedHolds). */
@@ -40,12 +44,15 @@ export class SweepService implements OnModuleInit {
    * that lapsed and returned its party to waiting is closed in the same sweep). `dayEnded` is what a
    * lock-free read just found (`sweepFirst`); when it found no ended day, the close runs only if an
    * expiry returned a party of an earlier date to waiting. Without it, the close always looks.
+   * `tablesHeld` likewise says whether the read found tables held from an earlier business day
+   * (EndedDayTables); without it, the release always looks.
    */
-  async sweepLocked(tx: Tx, venue: Venue, now: Date, dayEnded?: boolean): Promise<string[]> {
+  async sweepLocked(tx: Tx, venue: Venue, now: Date, dayEnded?: boolean, tablesHeld?: boolean): Promise<string[]> {
     // All of them at once, in a fixed number of statements: a burst of offers falls due together,
     // and every expiry behind this lock waits for the whole sweep.
     const expired = await this.lifecycle.expireDue(tx, venue, now, expiryOperationId);
     if (dayEnded !== false || expired.returnedFromEarlierDate) await this.dayClose.closeLocked(tx, venue, now);
+    if (tablesHeld !== false) await this.endedDayTables.releaseLocked(tx, venue, now);
     return expired.ids;
   }
 
@@ -62,12 +69,15 @@ export class SweepService implements OnModuleInit {
       readTogether(m, {
         due: this.offers.anyDueRead(venueId, wallNow),
         dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow),
+        heldTables: this.endedDayTables.factsRead(venueId, wallNow),
+        windows: this.windows.listRead(venueId),
       }),
     );
-    if (!found.due && !found.dayEnded) return [];
+    const tablesHeld = this.endedDayTables.anyToRelease(found.heldTables, found.windows);
+    if (!found.due && !found.dayEnded && !tablesHeld) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
-      return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded);
+      return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded, tablesHeld);
     }, venueId);
   }
 
