@@ -1,6 +1,13 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 export type ReservationState = 'HELD' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'EXPIRED';
+/**
+ * Why a business day's leftovers ended: a queue entry still waiting when its day ended, and a
+ * booking still holding tables once the next business day's service runs (its `state_reason`, and
+ * the history's reason). A visit closed so was never cleared by the host: its length is not a turn.
+ */
+export const BUSINESS_DAY_ENDED = 'business day ended';
+
 /** States that occupy seats or tables. */
 export const ACTIVE_RESERVATION_STATES: ReservationState[] = ['HELD', 'CONFIRMED', 'SEATED'];
 
@@ -12,6 +19,8 @@ export const ACTIVE_RESERVATION_STATES: ReservationState[] = ['HELD', 'CONFIRMED
 @Index('reservations_venue_state_idx', ['venueId', 'state'])
 @Index('reservations_entry_idx', ['entryId'])
 @Index('reservations_venue_created_idx', ['venueId', 'createdAt'])
+// The safety sweep's "which venues still have tables held by a confirmed or seated party" (EndedDayTables).
+@Index('reservations_holding_tables_idx', ['venueId'], { where: `"state" IN ('CONFIRMED', 'SEATED') AND "kind" = 'tables'` })
 @Check('reservations_state_check', `"state" IN ('HELD', 'CONFIRMED', 'SEATED', 'COMPLETED', 'CANCELLED', 'EXPIRED')`)
 @Check('reservations_held_expiry_check', `"state" <> 'HELD' OR "hold_expires_at" IS NOT NULL`)
 @Check('reservations_kind_check', `"kind" IN ('pool', 'tables')`)

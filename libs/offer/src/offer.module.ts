@@ -10,6 +10,7 @@ import { PromotionService } from './lifecycle/promotion.service.js';
 import { QueueReadService } from './lifecycle/queue-read.service.js';
 import { SandboxClockService } from './lifecycle/sandbox-clock.service.js';
 import { SweepService } from './lifecycle/sweep.service.js';
+import { EndedDayTables } from './lifecycle/ended-day-tables.js';
 import { OfferRepository } from './offers/offer.repository.js';
 import { TableOfferService } from './lifecycle/table-offer.service.js';
 import { OutboxModule } from '@hostboard/outbox';
@@ -28,6 +29,7 @@ import { TableReadyMessages } from './lifecycle/table-ready.messages.js';
     OfferRepository,
     OfferLifecycle,
     SweepService,
+    EndedDayTables,
     PromotionService,
     AcceptanceService,
     CancellationService,

@@ -74,7 +74,7 @@ export class PartyViewReader {
     const first = await this.tx.read((m) =>
       readTogether(m, { ...this.sweep.dueReads(venueId), ...this.reads(m, venueId, entryId) }),
     );
-    if (!first.due && !first.dayEnded) return this.view(first);
+    if (!this.sweep.anyFound(first)) return this.view(first);
     await this.sweep.sweepFound(venueId, first);
     return this.view(await this.tx.read((m) => readTogether(m, this.reads(m, venueId, entryId))));
   }

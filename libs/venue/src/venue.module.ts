@@ -33,6 +33,7 @@ import { VenueService } from './venues/venue.service.js';
     TablesRepository,
     TablesService,
     ServiceWindowService,
+    ServiceWindowRepository,
     RunningWindowFinder,
   ],
 })

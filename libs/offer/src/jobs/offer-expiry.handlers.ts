@@ -82,10 +82,31 @@ export class OfferExpiryHandlers implements OnModuleInit {
             GROUP BY e.venue_id, v.time_zone`,
         ),
       );
+      // And the table venues where a confirmed or seated party holds tables from a turn that started
+      // before their local today, or early today where a window runs past midnight (it may belong to
+      // yesterday): the next day's service may have opened with nobody at the board to release them.
+      // The sweep's own read decides (EndedDayTables); this only finds where to look.
+      const held: Array<{ venue_id: string }> = await this.tx.run((t) =>
+        t.manager.query(
+          `SELECT h.venue_id FROM (
+             SELECT r.venue_id, min(lower(rt.slot)) AS earliest
+               FROM reservations r JOIN reservation_tables rt ON rt.reservation_id = r.id AND rt.active
+              WHERE r.state IN ('CONFIRMED', 'SEATED') AND r.kind = 'tables'
+              GROUP BY r.venue_id) h
+             JOIN venues v ON v.id = h.venue_id
+            WHERE NOT v.sandbox
+              AND (timezone(v.time_zone, h.earliest)::date < timezone(v.time_zone, $1::timestamptz)::date
+                   OR EXISTS (SELECT 1 FROM service_windows w WHERE w.venue_id = v.id AND w.end_minute <= w.start_minute
+                                 AND extract(hour FROM timezone(v.time_zone, h.earliest)) * 60
+                                     + extract(minute FROM timezone(v.time_zone, h.earliest)) < w.end_minute))`,
+          [now],
+        ),
+      );
       const venues = new Set(due.map((v) => v.venue_id));
       for (const w of waiting) {
         if (w.oldest < (DateTime.fromJSDate(now, { zone: w.time_zone }).toISODate() ?? '')) venues.add(w.venue_id);
       }
+      for (const h of held) venues.add(h.venue_id);
       let failed = 0;
       let unreachable: Error | undefined;
       for (const venueId of venues) {
@@ -100,7 +121,8 @@ export class OfferExpiryHandlers implements OnModuleInit {
       // Only the database's outage: fail as it did (the job's failure is then not logged either).
       if (failed > 0 && unreachable !== undefined && failed === venues.size) throw unreachable;
       if (failed > 0) throw new Error(`the safety sweep failed at ${failed} of ${venues.size} venue(s)`);
-      if (venues.size > 0) this.logger.log(`safety sweep visited ${venues.size} venue(s) with due offers or ended days`);
+      if (venues.size > 0)
+        this.logger.log(`safety sweep visited ${venues.size} venue(s) with due offers, ended days or tables held from one`);
       return venues.size > 0 ? 'done' : 'skipped';
     });
   }

@@ -1,15 +1,26 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock, readTogether, SweepFirst, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
 import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
-import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { ServiceWindowRepository, VenueClock, VenueRepository, type ServiceWindow, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
+import { EndedDayTables, type HeldTablesFacts } from './ended-day-tables.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
+
+/** The sweep's lock-free question, in parts a combined read carries (a type, so it fits `readTogether`). */
+type DueReads = {
+  due: ScalarRead<boolean>;
+  dayEnded: ScalarRead<boolean>;
+  heldTables: ScalarRead<HeldTablesFacts | null>;
+  windows: ScalarRead<ServiceWindow[]>;
+};
+type DueFound = { [K in keyof DueReads]: ReturnType<DueReads[K]['parse']> };
 
 /** The deterministic id of "expire offer X": a second expiry is recognised as the same operation. */
 export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
 
 /**
- * Resolves lapsed holds and ended business days. It runs before every offer, promotion and acceptance in its own committed
+ * Resolves lapsed holds and ended business days (waiting parties leave the queue; tables still held by
+ * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs before every offer, promotion and acceptance in its own committed
  * transaction, so no decision sees a stale hold; jobs only make expiry visible on time.
  */
 @Injectable()
@@ -24,6 +35,8 @@ export class SweepService implements OnModuleInit {
     private readonly dayClose: BusinessDayCloser,
     private readonly lapsedHolds: LapsedHolds,
     private readonly readsFirst: SweepFirst,
+    private readonly endedDayTables: EndedDayTables,
+    private readonly windows: ServiceWindowRepository,
   ) {}
 
   /**
@@ -45,12 +58,15 @@ export class SweepService implements OnModuleInit {
    * that lapsed and returned its party to waiting is closed in the same sweep). `dayEnded` is what a
    * lock-free read just found (`sweepFirst`); when it found no ended day, the close runs only if an
    * expiry returned a party of an earlier date to waiting. Without it, the close always looks.
+   * `tablesHeld` likewise says whether the read found tables held from an earlier business day
+   * (EndedDayTables); without it, the release always looks.
    */
-  async sweepLocked(tx: Tx, venue: Venue, now: Date, dayEnded?: boolean): Promise<string[]> {
+  async sweepLocked(tx: Tx, venue: Venue, now: Date, dayEnded?: boolean, tablesHeld?: boolean): Promise<string[]> {
     // All of them at once, in a fixed number of statements: a burst of offers falls due together,
     // and every expiry behind this lock waits for the whole sweep.
     const expired = await this.lifecycle.expireDue(tx, venue, now, expiryOperationId);
     if (dayEnded !== false || expired.returnedFromEarlierDate) await this.dayClose.closeLocked(tx, venue, now);
+    if (tablesHeld !== false) await this.endedDayTables.releaseLocked(tx, venue, now);
     return expired.ids;
   }
 
@@ -70,17 +86,29 @@ export class SweepService implements OnModuleInit {
    * party's page) asks it in the same statement as its own reads, and sweeps (`sweepFound`) and
    * reads again only when it answers true.
    */
-  dueReads(venueId: string): { due: ScalarRead<boolean>; dayEnded: ScalarRead<boolean> } {
+  dueReads(venueId: string): DueReads {
     const wallNow = this.wallClock.now();
-    return { due: this.offers.anyDueRead(venueId, wallNow), dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow) };
+    return {
+      due: this.offers.anyDueRead(venueId, wallNow),
+      dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow),
+      heldTables: this.endedDayTables.factsRead(venueId, wallNow),
+      // The same read as a party's view of the venue's windows: in one combined read, one of them.
+      windows: this.windows.listRead(venueId),
+    };
+  }
+
+  /** Whether what `dueReads` found needs a sweep. */
+  anyFound(found: DueFound): boolean {
+    return found.due || found.dayEnded || this.endedDayTables.anyToRelease(found.heldTables, found.windows);
   }
 
   /** The sweep of what `dueReads` found: nothing to do when it found nothing. */
-  async sweepFound(venueId: string, found: { due: boolean; dayEnded: boolean }): Promise<string[]> {
-    if (!found.due && !found.dayEnded) return [];
+  async sweepFound(venueId: string, found: DueFound): Promise<string[]> {
+    const tablesHeld = this.endedDayTables.anyToRelease(found.heldTables, found.windows);
+    if (!found.due && !found.dayEnded && !tablesHeld) return [];
     return this.tx.run(async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
-      return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded);
+      return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded, tablesHeld);
     }, venueId);
   }
 

@@ -17,6 +17,7 @@ import { SeatedTablesFromSeating1796400200000 } from './1796400200000-seated-tab
 import { OutboxClaimedAt1796400250000 } from './1796400250000-outbox-claimed-at.js';
 import { InvitationEndReason1796400300000 } from './1796400300000-invitation-end-reason.js';
 import { InvitationName1796400400000 } from './1796400400000-invitation-name.js';
+import { HoldingTablesIndex1796523213494 } from './1796523213494-holding-tables-index.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   OutboxClaimedAt1796400250000,
   InvitationEndReason1796400300000,
   InvitationName1796400400000,
+  HoldingTablesIndex1796523213494,
 ];

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { HistoryWriter, type ScalarRead, type Tx } from '@hostboard/core';
+import { BUSINESS_DAY_ENDED } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { RunningWindowFinder, VenueClock, type Venue } from '@hostboard/venue';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 
-/** The history reason of an entry whose business day ended while it was still waiting. */
-export const BUSINESS_DAY_ENDED = 'business day ended';
+/**
+ * The history reason of an entry whose business day ended while it was still waiting (and of a
+ * booking whose tables an ended day released: defined beside the reservations, which the quotes read).
+ */
+export { BUSINESS_DAY_ENDED };
 
 /**
  * A table venue's queue is same-day: when a business day ends, its parties still waiting leave the

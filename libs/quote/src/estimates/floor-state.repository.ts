@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { jsonRows, type ScalarRead } from '@hostboard/core';
+import { BUSINESS_DAY_ENDED } from '@hostboard/allocator';
 import { DAYPART_HOURS, DAYPARTS } from '../floor/daypart.js';
 import { RECENT_VISITS, type CompletedVisit } from '../floor/learned-turns.js';
 
@@ -120,9 +121,19 @@ function visitsQuery(venue: { id: string; timeZone: string }, now: Date): { sql:
            FROM visits v
            JOIN reservation_tables rt ON rt.reservation_id = v.reservation_id
            JOIN venue_tables t ON t.id = rt.table_id
+           JOIN reservations r ON r.id = v.reservation_id
           WHERE v.venue_id = $1 AND v.closed_at IS NOT NULL AND v.closed_at <= $2 AND v.closed_at > $3
+            -- A visit its business day's end closed was never cleared: how long it lasted is unknown.
+            AND r.state_reason IS DISTINCT FROM $6
           GROUP BY v.id, v.opened_at, v.closed_at
        ) visits WHERE recent <= $5`,
-    params: [venue.id, now, new Date(now.getTime() - LEARNING_DAYS * 86_400_000), venue.timeZone, RECENT_VISITS],
+    params: [
+      venue.id,
+      now,
+      new Date(now.getTime() - LEARNING_DAYS * 86_400_000),
+      venue.timeZone,
+      RECENT_VISITS,
+      BUSINESS_DAY_ENDED,
+    ],
   };
 }

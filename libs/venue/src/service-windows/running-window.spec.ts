@@ -1,4 +1,12 @@
-import { hhmm, minuteOfDay, runningWindowAt, serviceEndAt, windowsOverlap, type WindowTimes } from './running-window.js';
+import {
+  businessDateAt,
+  hhmm,
+  minuteOfDay,
+  runningWindowAt,
+  serviceEndAt,
+  windowsOverlap,
+  type WindowTimes,
+} from './running-window.js';
 
 const w = (days: number[], start: string, end: string): WindowTimes & { name: string } => ({
   name: `${days.join(',')} ${start}-${end}`,
@@ -77,6 +85,14 @@ describe('the running service window', () => {
     // Past midnight: Friday 18:00–02:00 ends at 02:00 Saturday; a Saturday window from 02:00 is another day's.
     const earlySaturday = w([6], '02:00', '04:00');
     expect(endOf([lateFriday, earlySaturday], '2026-06-13T06:30:00.000Z')).toBe('2026-06-13T07:00:00.000Z');
+  });
+
+  it("an instant's business date: the running window's, else the venue-local date", () => {
+    // Friday 01:30 Saturday in the late window is Friday's; at 02:30 no window runs: Saturday's.
+    expect(businessDateAt([lateFriday], CHICAGO, new Date('2026-06-13T06:30:00.000Z'))).toBe('2026-06-12');
+    expect(businessDateAt([lateFriday], CHICAGO, new Date('2026-06-13T07:30:00.000Z'))).toBe('2026-06-13');
+    // Auckland (UTC+12 in June): 23:00 UTC on the 12th is 11:00 on the 13th there.
+    expect(businessDateAt([], 'Pacific/Auckland', new Date('2026-06-12T23:00:00.000Z'))).toBe('2026-06-13');
   });
 
   it('reads and writes HH:mm', () => {

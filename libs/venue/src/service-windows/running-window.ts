@@ -98,6 +98,15 @@ export function serviceEndAt<W extends WindowTimes>(windows: W[], timeZone: stri
   return new Date(end);
 }
 
+/**
+ * The business date of an instant: the date the window running then started on (a window past
+ * midnight still belongs to the day it started), or, with no window running, the venue-local date.
+ * The same rule as a join's business date, for any instant (a party's turn, when it was seated).
+ */
+export function businessDateAt<W extends WindowTimes>(windows: W[], timeZone: string, at: Date): string {
+  return runningWindowAt(windows, timeZone, at)?.businessDate ?? DateTime.fromJSDate(at, { zone: timeZone }).toISODate() ?? '';
+}
+
 /** One window's run from one venue-local date: the window by its index in the list. */
 interface Run {
   index: number;

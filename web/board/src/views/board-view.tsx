@@ -265,12 +265,25 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
     const where = tables ? `: ${ids.length > 1 ? 'tables' : 'table'} ${tables}, to be seated.` : ', to be seated.';
     return `${name} confirmed${where}`;
   }
+  if (e.type === 'tables.day-ended') return dayEndedNotice(d['tableIds'], before);
   const left = e.type === 'entry.cancelled' || e.type === 'offer.cancelled' || e.type === 'reservation.cancelled';
   if (left && text('by') === 'party') {
     const released = e.type === 'entry.cancelled' ? '' : ' Their table is free again.';
     return `${name} left the queue from their phone.${released}`;
   }
   return null;
+}
+
+/**
+ * Tables an earlier day's parties still held (never seated, cleared or marked a no-show), freed by
+ * the server when today's service opened: the host sees them turn free and is told why.
+ */
+function dayEndedNotice(tableIds: unknown, before: BoardSnapshot | null): string {
+  const ids = Array.isArray(tableIds) ? (tableIds as string[]) : [];
+  const labels = ids.map((id) => before?.tables.find((t) => t.id === id)?.label).filter((l): l is string => !!l);
+  const one = labels.length === 1;
+  const named = labels.length === 0 ? 'Tables' : `${one ? 'Table' : 'Tables'} ${labels.join(', ')}`;
+  return `${named} ${one ? 'was' : 'were'} still taken from an earlier day and ${one ? 'is' : 'are'} free again: today's service has started.`;
 }
 
 /**
