@@ -92,7 +92,7 @@ export async function commitLazily(queryRunner: QueryRunner): Promise<void> {
  * one ran in the (now failed) transaction and resolve.
  */
 async function runHeld(runner: QueryRunner, statements: Held[], commit: boolean): Promise<void> {
-  let failure: unknown;
+  let failure: Error | undefined;
   let ran = 0;
   try {
     const outcome = await pipelined(
@@ -108,9 +108,9 @@ async function runHeld(runner: QueryRunner, statements: Held[], commit: boolean)
     }
     // With COMMIT, a failure leaves nothing written: no result resolves.
     ran = commit && failure !== undefined ? 0 : outcome.results.length;
-    statements.slice(0, ran).forEach((h, i) => h.resolve(outcome.results[i] as StatementResult));
+    statements.slice(0, ran).forEach((h, i) => h.resolve(outcome.results[i]));
   } catch (err) {
-    failure = err;
+    failure = err instanceof Error ? err : new Error(String(err));
   }
   if (failure === undefined) return;
   for (const h of statements.slice(ran)) h.reject(failure);
@@ -166,7 +166,7 @@ export async function sendHeld(runner: QueryRunner): Promise<void> {
 }
 
 /** The same error type as TypeORM's `query` and `preparedQuery`, so refusal translators (unique, exclusion) read it. */
-function asQueryFailed(err: unknown, config: StatementConfig): unknown {
+function asQueryFailed(err: unknown, config: StatementConfig): Error {
   return err instanceof QueryFailedError ? err : new QueryFailedError(config.text, config.values, err as Error);
 }
 
