@@ -7,6 +7,8 @@ import { preparedAtCommit, preparedQuery, TransactionRunner, type AtCommit } fro
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { createVenue, signUp, type Staff } from '../support/staff.js';
+import { joined, party, sandboxVenue, type JoinBody } from '../support/restaurant.js';
+import { violations } from '../support/invariants.js';
 
 interface Wire {
   /** Every buffer the api's pool wrote to PostgreSQL since `reset`, one per socket write. */
@@ -166,6 +168,64 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       // check and quote read, the one insert of every row with COMMIT (8 with BEGIN and COMMIT alone;
       // fewer once other round trips go).
       expect(wire.writes.length / joins).toBeLessThanOrEqual(6);
+    });
+
+    it('sends a keyed table offer and a keyed acceptance in at most 5 writes each: the reservation, the last insert and the answer with COMMIT', async () => {
+      const labels = Array.from({ length: 16 }, (_, i) => `T${i + 1}`);
+      const v = await sandboxVenue(t, owner, {
+        clock: '2026-10-09T23:00:00.000Z',
+        tables: labels.map((label) => ({ label, capacity: 4 })),
+      });
+      const parties: JoinBody[] = [];
+      for (let i = 0; i < labels.length; i++) parties.push(await joined(t, owner, v.id, party(2)));
+      const offer = (i: number, key = `offer-${i}-${serial++}`): request.Test => {
+        const p = parties[i];
+        if (!p) throw new Error(`no party ${i}`);
+        return request(t.baseUrl)
+          .post(`/v1/venues/${v.id}/offers`)
+          .set(owner.auth)
+          .set('Idempotency-Key', key)
+          .send({ entryId: p.entry.id, entryVersion: p.entry.version, tableIds: [v.tableIds[labels[i] ?? '']] })
+          .timeout(20_000);
+      };
+      const accept = (offerId: string): request.Test =>
+        request(t.baseUrl)
+          .post(`/v1/venues/${v.id}/offers/${offerId}/accept`)
+          .set(owner.auth)
+          .set('Idempotency-Key', `accept-${serial++}`)
+          .send({})
+          .timeout(20_000);
+      const offered = async (i: number): Promise<string> =>
+        ((await offer(i).expect(201)).body as { offer: { id: string } }).offer.id;
+      // Warm: both pooled connections have prepared every statement of an offer and an acceptance.
+      const warm = await Promise.all([offered(0), offered(1)]);
+      await Promise.all(warm.map((id) => accept(id).expect(200)));
+      for (let i = 2; i < 6; i++) await accept(await offered(i)).expect(200);
+
+      const count = 8;
+      wire.reset();
+      const ids: string[] = [];
+      for (let i = 6; i < 6 + count; i++) ids.push(await offered(i));
+      const offerWrites = wire.writes.length;
+      // At most: the session with the key's stored answer, the sweep's due check, BEGIN with the venue
+      // lock, the checks' read, then the reservation, the one insert of every other row (the answer
+      // among them) and COMMIT together (8 with the reservation, the answer and COMMIT each alone).
+      expect(offerWrites / count).toBeLessThanOrEqual(5);
+      wire.reset();
+      for (const id of ids) await accept(id).expect(200);
+      // The same four, then the moves, history, the event and the answer with COMMIT (7 before).
+      expect(wire.writes.length / count).toBeLessThanOrEqual(5);
+
+      // Every offer and acceptance is written whole, and a retry answers the stored offer.
+      const held = await inDatabase<{ state: string; n: string }>(
+        `SELECT state, count(*) AS n FROM reservations WHERE venue_id = $1 GROUP BY state`,
+        [v.id],
+      );
+      expect(held).toEqual([{ state: 'CONFIRMED', n: String(6 + count) }]);
+      const first = await offer(14, 'offer-replayed').expect(201);
+      const again = await offer(14, 'offer-replayed').expect(201);
+      expect(again.body).toEqual(first.body);
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
     });
 
     it("answers with the stored answer when its last insert (with COMMIT) breaks the key's primary key, and writes nothing", async () => {
@@ -435,6 +495,50 @@ describe('TransactionRunner.run', () => {
     expect(seen.counts).toEqual([1, 3]);
     expect(seen.rows).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }], [{ n: 4 }]]);
     expect(await count()).toBe(4);
+  });
+
+  it('sends several statements held for the commit with it, in their order, each seeing those before it', async () => {
+    const insert = 'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n';
+    const held = await runner.run(async (tx) => {
+      await preparedQuery(tx.manager, 'SELECT 1', []);
+      return [
+        await preparedAtCommit<{ n: number }>(tx.manager, insert, [1]),
+        await preparedAtCommit<{ n: number }>(tx.manager, insert, [2]),
+        await preparedAtCommit<{ n: number }>(tx.manager, 'SELECT count(*)::int AS n FROM pipeline_probe', [], { oneOff: true }),
+      ];
+    });
+    expect(await Promise.all(held.map((h) => h.rows()))).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 2 }]]);
+    expect(await count()).toBe(2);
+  });
+
+  it("rolls back the whole transaction when one of several held statements fails at the commit, with that statement's error", async () => {
+    await runner.run((tx) => preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [1]));
+    for (const order of [
+      [1, 7],
+      [7, 1],
+    ]) {
+      let held: Array<AtCommit<unknown>> = [];
+      const failed = runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [2]);
+        held = [
+          await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [order[0]]),
+          await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [order[1]]),
+        ];
+      });
+      await expect(failed).rejects.toBeInstanceOf(QueryFailedError);
+      await expect(failed).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) as unknown });
+      // Nothing committed: no held statement answers rows.
+      for (const h of held) await expect(h.rows()).rejects.toBeDefined();
+      expect(await count()).toBe(1);
+    }
+    // The pool goes on: each connection takes a transaction with held statements again.
+    for (let i = 10; i < 14; i++)
+      await runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'SELECT 1', []);
+        await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i]);
+        await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i + 100]);
+      });
+    expect(await count()).toBe(9);
   });
 
   it("rolls back the whole transaction when its held statement fails at the commit, with the statement's error", async () => {

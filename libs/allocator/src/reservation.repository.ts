@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   insertEntities,
+  insertEntitiesAtCommit,
   preparedQuery,
   returningRows,
   selectEntity,
@@ -14,6 +15,14 @@ import { Reservation, type ReservationState } from './reservation.entity.js';
 export class ReservationRepository {
   async insert(tx: EntityManager, r: Reservation): Promise<void> {
     await insertEntities(tx, Reservation, [r]);
+  }
+
+  /**
+   * `insert`, sent with the transaction's COMMIT after any statement held before it (or first, before
+   * any statement sent after it): for a command whose remaining statements all travel with the COMMIT.
+   */
+  async insertAtCommit(tx: EntityManager, r: Reservation): Promise<void> {
+    await insertEntitiesAtCommit(tx, Reservation, [r]);
   }
 
   /**

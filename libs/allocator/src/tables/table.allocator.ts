@@ -192,9 +192,10 @@ export class TableAllocator {
   }
 
   /**
-   * `reserve` for a command that writes its new rows in one statement: the reservation is inserted
-   * now, in a statement of its own (the placements' insert trigger reads it to set them active), and
-   * its placements come back as rows to travel with the command's others (insertTogether).
+   * `reserve` for a command that writes its new rows in one statement: the reservation is inserted in
+   * a statement of its own (the placements' insert trigger reads it to set them active), held to go in
+   * one write with the next statement or the COMMIT (`insertAtCommit`; its error is that statement's),
+   * and its placements come back as rows to travel with the command's others (insertTogether).
    */
   async reserveThenPlace(
     tx: EntityManager,
@@ -223,7 +224,7 @@ export class TableAllocator {
       createdAt: now,
       updatedAt: now,
     };
-    await this.reservations.insert(tx, r);
+    await this.reservations.insertAtCommit(tx, r);
     return { reservation: r, placements: this.placementRows(venue.id, r.id, tableIds, slot) };
   }
 

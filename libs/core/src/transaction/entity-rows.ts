@@ -182,6 +182,21 @@ export async function insertEntities<T extends ObjectLiteral>(
 }
 
 /**
+ * `insertEntities` as one of the transaction's last statements, sent with its COMMIT after any held
+ * before it (`preparedAtCommit`: its error is the commit's). For a row nothing in the transaction
+ * reads back before the commit, other than through a statement sent after it (which sends it first).
+ */
+export async function insertEntitiesAtCommit<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  rows: Array<Partial<T>>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const params: unknown[] = [];
+  await preparedAtCommit(manager, insertSql(manager, { target, rows }, params), params);
+}
+
+/**
  * Several tables' rows in one statement, one `INSERT` per table as a data-modifying CTE, optionally
  * ahead of a final statement of the caller's (`final.sql`, which may add its own CTEs after ours with
  * `final.with`, and whose parameters follow ours). Every constraint and trigger applies as to separate

@@ -1,5 +1,5 @@
 import { QueryFailedError, type QueryRunner } from 'typeorm';
-import { BEGIN, thenCommit, type PgClientWithQuery, type StatementConfig, type StatementResult } from './pg-pipeline.js';
+import { BEGIN, pipelined, type PgClientWithQuery, type StatementConfig, type StatementResult } from './pg-pipeline.js';
 
 /**
  * A transaction whose START TRANSACTION travels in the same write as its first statement: one round
@@ -17,11 +17,12 @@ import { BEGIN, thenCommit, type PgClientWithQuery, type StatementConfig, type S
  * manager method and `manager.query` use) sends START TRANSACTION on its own first, as TypeORM did.
  * A transaction that sent nothing sends neither BEGIN nor COMMIT.
  *
- * The transaction's last statement may travel with its COMMIT the same way (`holdForCommit`): held
- * back until the commit, its Parse/Bind/Describe/Execute then COMMIT's and one Sync. An error in it
- * skips the COMMIT (the transaction stays open and failed, and the runner's ROLLBACK ends it) and is
- * the commit's error, so it reaches the command's refusal paths as if thrown by the statement. Any
- * other statement sent first (or a wish for its rows) sends it on its own before, in its order.
+ * The transaction's last statements may travel with its COMMIT the same way (`holdForCommit`): held
+ * back until the commit, each one's Parse/Bind/Describe/Execute in their order, then COMMIT's and one
+ * Sync. An error in one skips those after it and the COMMIT (the transaction stays open and failed,
+ * and the runner's ROLLBACK ends it) and is the commit's error, so it reaches the command's refusal
+ * paths as if thrown by the statement. Any other statement sent first (or a wish for the rows of one)
+ * sends those held before it, in their order and in one write, then goes itself.
  *
  * Only on node-postgres (the embedded database keeps TypeORM's own transactions).
  */
@@ -35,7 +36,7 @@ interface Held {
   resolve: (result: StatementResult) => void;
   reject: (err: unknown) => void;
 }
-const held = new WeakMap<QueryRunner, Held>();
+const held = new WeakMap<QueryRunner, Held[]>();
 
 /** TypeORM's query runner as seen here: its transaction depth is protected. */
 type Runner = QueryRunner & { isTransactionActive: boolean; transactionDepth: number };
@@ -59,7 +60,7 @@ export function beginLazily(queryRunner: QueryRunner): void {
       const begun = client.query(BEGIN);
       await begun;
     }
-    if (held.has(runner)) await sendHeld(runner);
+    if (hasHeld(runner)) await sendHeld(runner);
     return query(...args);
   }) as QueryRunner['query'];
 }
@@ -70,33 +71,55 @@ export function takePendingBegin(runner: QueryRunner | undefined): boolean {
 }
 
 /**
- * Commits the transaction `beginLazily` opened, with its held statement if any (in one write); one
+ * Commits the transaction `beginLazily` opened, with its held statements if any (in one write); one
  * that never sent its BEGIN has nothing to commit.
  */
 export async function commitLazily(queryRunner: QueryRunner): Promise<void> {
   const runner = queryRunner as Runner;
   if (pending.delete(runner)) return close(runner);
-  const last = held.get(runner);
-  if (!last) return runner.commitTransaction();
+  const last = held.get(runner) ?? [];
+  if (last.length === 0) return runner.commitTransaction();
   held.delete(runner);
-  let result: StatementResult;
-  try {
-    const answered = await thenCommit(clientOf(runner), last.config);
-    // COMMIT of a transaction already failed answers ROLLBACK: it did not commit.
-    if (answered.tag !== 'COMMIT') throw new Error(`the transaction did not commit (${answered.tag ?? 'no answer'})`);
-    result = answered.result;
-  } catch (err) {
-    const failed = asQueryFailed(err, last.config);
-    last.reject(failed);
-    throw failed;
-  }
+  await runHeld(runner, last, true);
   close(runner);
-  last.resolve(result);
+}
+
+/**
+ * Sends the held statements (with COMMIT when `commit`) in one write and settles each one's result.
+ * A failed statement (or COMMIT) is thrown as that statement's error (COMMIT's as the last one's), a
+ * COMMIT that did not commit (a transaction already failed answers ROLLBACK) as the commit's. Then
+ * nothing was committed and every result rejects with it; without COMMIT, those before the failed
+ * one ran in the (now failed) transaction and resolve.
+ */
+async function runHeld(runner: QueryRunner, statements: Held[], commit: boolean): Promise<void> {
+  let failure: Error | undefined;
+  let ran = 0;
+  try {
+    const outcome = await pipelined(
+      clientOf(runner),
+      statements.map((h) => h.config),
+      commit,
+    );
+    if ('failed' in outcome) {
+      const statement = statements[Math.min(outcome.failed.index, statements.length - 1)];
+      failure = statement ? asQueryFailed(outcome.failed.error, statement.config) : outcome.failed.error;
+    } else if (commit && outcome.tag !== 'COMMIT') {
+      failure = new Error(`the transaction did not commit (${outcome.tag ?? 'no answer'})`);
+    }
+    // With COMMIT, a failure leaves nothing written: no result resolves.
+    ran = commit && failure !== undefined ? 0 : outcome.results.length;
+    statements.slice(0, ran).forEach((h, i) => h.resolve(outcome.results[i]));
+  } catch (err) {
+    failure = err instanceof Error ? err : new Error(String(err));
+  }
+  if (failure === undefined) return;
+  for (const h of statements.slice(ran)) h.reject(failure);
+  throw failure;
 }
 
 /** Rolls the transaction back; one that never sent its BEGIN has nothing to roll back. */
 export async function rollbackLazily(runner: QueryRunner): Promise<void> {
-  held.get(runner)?.reject(new Error('the transaction rolled back before its last statement was sent'));
+  for (const h of held.get(runner) ?? []) h.reject(new Error('the transaction rolled back before its last statements were sent'));
   held.delete(runner);
   if (pending.delete(runner)) return close(runner as Runner);
   await runner.rollbackTransaction();
@@ -111,39 +134,39 @@ export function canHoldForCommit(runner: QueryRunner | undefined): runner is Que
 }
 
 /**
- * Holds `config` back to go with the transaction's COMMIT (a statement held before goes now, first).
+ * Holds `config` back to go with the transaction's COMMIT, after any statement held before it.
  * Answers its result's promise, settled once it ran: with the commit, or earlier by `sendHeld`.
  */
-export async function holdForCommit(runner: QueryRunner, config: StatementConfig): Promise<{ done: Promise<StatementResult> }> {
-  if (held.has(runner)) await sendHeld(runner);
-  const done = new Promise<StatementResult>((resolve, reject) => held.set(runner, { config, resolve, reject }));
+export function holdForCommit(runner: QueryRunner, config: StatementConfig): { done: Promise<StatementResult> } {
+  const done = new Promise<StatementResult>((resolve, reject) => {
+    const list = held.get(runner) ?? [];
+    list.push({ config, resolve, reject });
+    held.set(runner, list);
+  });
   // Its rows may never be asked for (the caller's transaction failed first): not an unhandled rejection.
   done.catch(() => undefined);
-  // In an object: an async function would wait for a promise it returns, which settles at the commit.
+  // In an object: a promise of it would be waited for where it is handed back, until the commit.
   return { done };
 }
 
-/** Whether a statement is held back on this runner (`sendHeld` before anything else goes). */
+/** Whether statements are held back on this runner (`sendHeld` before anything else goes). */
 export function hasHeld(runner: QueryRunner | undefined): runner is QueryRunner {
-  return runner !== undefined && held.has(runner);
+  return runner !== undefined && (held.get(runner)?.length ?? 0) > 0;
 }
 
-/** Sends the held statement now, on its own (another must go after it, or its rows are wanted), and waits for it. */
+/**
+ * Sends the held statements now, in one write without COMMIT (another must go after them, or the rows
+ * of one are wanted), and waits for them.
+ */
 export async function sendHeld(runner: QueryRunner): Promise<void> {
-  const last = held.get(runner);
-  if (!last) return;
+  const list = held.get(runner) ?? [];
+  if (list.length === 0) return;
   held.delete(runner);
-  try {
-    last.resolve((await clientOf(runner).query(last.config)) as StatementResult);
-  } catch (err) {
-    const failed = asQueryFailed(err, last.config);
-    last.reject(failed);
-    throw failed;
-  }
+  await runHeld(runner, list, false);
 }
 
 /** The same error type as TypeORM's `query` and `preparedQuery`, so refusal translators (unique, exclusion) read it. */
-function asQueryFailed(err: unknown, config: StatementConfig): unknown {
+function asQueryFailed(err: unknown, config: StatementConfig): Error {
   return err instanceof QueryFailedError ? err : new QueryFailedError(config.text, config.values, err as Error);
 }
 

@@ -1,6 +1,6 @@
 /**
- * Two statements in one write to PostgreSQL, on node-postgres's wire: START TRANSACTION ahead of a
- * transaction's first statement (`withBegin`), and its last statement ahead of COMMIT (`thenCommit`),
+ * Statements in one write to PostgreSQL, on node-postgres's wire: START TRANSACTION ahead of a
+ * transaction's first statement (`withBegin`), and its last statements ahead of COMMIT (`pipelined`),
  * each with one Sync. The extended protocol runs every Parse/Bind/Execute up to a Sync in order, each
  * statement with its own snapshot (READ COMMITTED). When and why they are used: `lazy-begin.ts`.
  *
@@ -63,17 +63,25 @@ export function withBegin(client: PgClientWithQuery, config: StatementConfig): P
   });
 }
 
-/** Sends `config` then COMMIT in one write and one Sync; answers the statement's result and COMMIT's tag. */
-export function thenCommit(
-  client: PgClientWithQuery,
-  config: StatementConfig,
-): Promise<{ result: StatementResult; tag?: string }> {
-  return new Promise((resolve, reject) => {
-    const inner = queryOf(client, config);
-    const submittable = new ThenCommit(inner);
-    inner.callback = (err, result) =>
-      err ? reject(err) : resolve({ result: result as StatementResult, tag: submittable.commitTag });
-    client.query(submittable);
+/** What `pipelined` answers: each statement's result, or the first statement that failed and its error. */
+export type PipelineOutcome =
+  { results: StatementResult[]; tag?: string } | { failed: { index: number; error: Error }; results: StatementResult[] };
+
+/**
+ * Sends `configs` in order, then COMMIT when `commit`, in one write and one Sync. Each statement runs
+ * with its own snapshot, as if sent one after another; the first that fails skips the rest and the
+ * COMMIT (the server discards up to the Sync), and the transaction is then open and failed. Answers
+ * the results of those that ran and COMMIT's tag, or the failed statement's index and error.
+ */
+export function pipelined(client: PgClientWithQuery, configs: StatementConfig[], commit: boolean): Promise<PipelineOutcome> {
+  return new Promise((resolve) => {
+    client.query(
+      new Pipeline(
+        configs.map((c) => queryOf(client, c)),
+        commit,
+        resolve,
+      ),
+    );
   });
 }
 
@@ -207,42 +215,82 @@ class BeginThen extends AroundQuery {
 }
 
 /**
- * The statement, then COMMIT, with one Sync: the statement's answers go to its Query, COMMIT's
- * CommandComplete is kept as `commitTag`. An error in the statement skips the COMMIT (the server
- * discards up to the Sync) and goes to the Query: the transaction is then open and failed.
+ * Statements, then COMMIT when asked, with one Sync: each statement's answers go to its own Query in
+ * turn (the client reads `name` and `text` as the statement being answered, on ParseComplete and on an
+ * error), COMMIT's CommandComplete is kept as `commitTag`. An error skips what follows it.
  */
-class ThenCommit extends AroundQuery {
-  /** The statement's own, read by the client on its ParseComplete and on an error (see BeginThen). */
-  name: string | undefined;
-  text: string | undefined;
+class Pipeline {
+  /** The statement whose answers come now; `inners.length` once they all completed (COMMIT's turn). */
+  private at = 0;
   /** COMMIT's command tag: COMMIT, or ROLLBACK for a transaction that had failed. */
-  commitTag: string | undefined;
-  private done = false;
+  private commitTag: string | undefined;
+  /** Statements whose Parse this submit sent (the client forgets only the failing one's on an error). */
+  private readonly parsing: boolean[] = [];
+  /** A statement whose values could not be sent (Bind): nothing after it went. */
+  private unsent: { index: number; error: Error } | undefined;
+  private settled = false;
+  private readonly results: StatementResult[] = [];
+  private readonly errors: Array<Error | undefined> = [];
+  binary: boolean | undefined = undefined;
+  /** The client may wrap this (a query_timeout); the outcome goes to `done`, not here. */
+  callback: unknown = undefined;
 
-  constructor(inner: PgQuery) {
-    super(inner);
-    this.name = inner.name;
-    this.text = inner.text;
+  constructor(
+    private readonly inners: PgQuery[],
+    private readonly commit: boolean,
+    private readonly done: (outcome: PipelineOutcome) => void,
+  ) {
+    inners.forEach((inner, i) => {
+      inner.callback = (err, result) => {
+        if (err) this.errors[i] = err;
+        else this.results[i] = result as StatementResult;
+      };
+    });
+  }
+
+  /** The client gives the first statement's result its type parsers through this; the others copy them at submit. */
+  get _result(): unknown {
+    return this.inners[0]?._result;
+  }
+
+  get name(): string | undefined {
+    return this.inners[this.at]?.name;
+  }
+
+  get text(): string | undefined {
+    return this.inners[this.at]?.text;
   }
 
   submit(con: WireConnection): Error | null {
-    const { inner } = this;
-    const refused = refusal(inner, con);
-    if (refused) return refused;
+    for (const inner of this.inners) {
+      const refused = refusal(inner, con);
+      if (refused) return refused;
+    }
+    const types = (this.inners[0]?._result as { _types?: unknown } | undefined)?._types;
     // Query.prepare ends with a Sync, and answers a value it cannot send (Bind) with its own Sync and
-    // the error: the statement's messages go through a connection whose Sync waits for ours, and
-    // after such an error no COMMIT goes.
-    let failed = false;
-    const handleError = inner.handleError.bind(inner);
-    inner.handleError = (err, c) => {
-      failed = true;
-      handleError(err, c);
-    };
+    // the error: the statements' messages go through a connection whose Sync waits for ours, and
+    // after such an error nothing more goes.
     const withoutSync = Object.create(con, { sync: { value: () => undefined } }) as WireConnection;
     con.stream.cork?.();
     try {
-      inner.prepare(withoutSync);
-      if (!failed) {
+      for (const [i, inner] of this.inners.entries()) {
+        const result = inner._result as { _types?: unknown } | undefined;
+        if (result && !result._types) result._types = types;
+        if (this.binary) inner.binary = true;
+        this.parsing[i] = !inner.hasBeenParsed(con);
+        const handleError = inner.handleError.bind(inner);
+        inner.handleError = (err, c) => {
+          this.unsent ??= { index: i, error: err };
+          handleError(err, c);
+        };
+        try {
+          inner.prepare(withoutSync);
+        } finally {
+          inner.handleError = handleError;
+        }
+        if (this.unsent) break;
+      }
+      if (this.commit && !this.unsent) {
         con.parse({ text: 'COMMIT', name: '', types: [] });
         con.bind({ portal: '', statement: '', values: [] });
         con.execute({ portal: '' });
@@ -250,20 +298,70 @@ class ThenCommit extends AroundQuery {
       con.sync();
     } finally {
       con.stream.uncork?.();
-      inner.handleError = handleError;
     }
     return null;
   }
 
+  handleRowDescription(msg: unknown): void {
+    this.inners[this.at]?.handleRowDescription(msg);
+  }
+
+  handleDataRow(msg: unknown): void {
+    this.inners[this.at]?.handleDataRow(msg);
+  }
+
   handleCommandComplete(msg: unknown, con: WireConnection): void {
-    if (this.done) {
+    const inner = this.inners[this.at];
+    if (!inner) {
       this.commitTag = (msg as { text?: string }).text;
       return;
     }
-    this.done = true;
-    this.inner.handleCommandComplete(msg, con);
-    // COMMIT's ParseComplete is not the statement's.
-    this.name = undefined;
-    this.text = undefined;
+    inner.handleCommandComplete(msg, con);
+    this.at++;
+  }
+
+  handleEmptyQuery(con: WireConnection): void {
+    this.inners[this.at]?.handleEmptyQuery(con);
+  }
+
+  handlePortalSuspended(con: WireConnection): void {
+    this.inners[this.at]?.handlePortalSuspended(con);
+  }
+
+  handleCopyInResponse(con: WireConnection): void {
+    this.inners[this.at]?.handleCopyInResponse(con);
+  }
+
+  handleCopyData(msg: unknown, con: WireConnection): void {
+    this.inners[this.at]?.handleCopyData(msg, con);
+  }
+
+  /** The statement being answered failed (or COMMIT, or the connection): what follows it never ran. */
+  handleError(err: Error, con: WireConnection): void {
+    // The client forgot the failing statement's name as submitted; the server skipped the Parse of
+    // those after it too.
+    for (let i = this.at + 1; i < this.inners.length; i++) {
+      const name = this.inners[i]?.name;
+      if (this.parsing[i] && name) delete con.submittedNamedStatements[name];
+    }
+    this.finish(con, { index: this.at, error: err });
+  }
+
+  handleReadyForQuery(con: WireConnection): void {
+    this.finish(con, this.unsent);
+  }
+
+  private finish(con: WireConnection, failed: { index: number; error: Error } | undefined): void {
+    if (this.settled) return;
+    this.settled = true;
+    // Each completed statement's rows (and a row it could not parse) through its Query's own ending.
+    for (let i = 0; i < Math.min(this.at, this.inners.length); i++) this.inners[i]?.handleReadyForQuery(con);
+    const broken = this.errors.findIndex((e) => e !== undefined);
+    if (!failed && broken >= 0) failed = { index: broken, error: this.errors[broken] as Error };
+    if (failed) {
+      this.done({ failed, results: this.results.slice(0, failed.index) });
+      return;
+    }
+    this.done({ results: this.results, tag: this.commitTag });
   }
 }

@@ -78,7 +78,7 @@ export async function preparedAtCommit<T = Record<string, unknown>>(
     return { rows: () => Promise.resolve(rows) };
   }
   const name = options.oneOff ? undefined : statementName(text);
-  const { done } = await holdForCommit(runner, { name, text, values: params });
+  const { done } = holdForCommit(runner, { name, text, values: params });
   return {
     rows: async () => {
       if (hasHeld(runner)) await sendHeld(runner);

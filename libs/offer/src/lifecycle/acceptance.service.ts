@@ -99,9 +99,17 @@ export class AcceptanceService {
         },
         { venueId, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: 'confirmed', at: now, operationId },
       );
-      // The three moves (each read above under this lock) and their history travel with the board
-      // event: one statement.
-      await this.board.appendWith(
+      const confirmed =
+        reservation.state === 'HELD'
+          ? { ...reservation, state: 'CONFIRMED' as const, updatedAt: now, stateReason: null }
+          : reservation;
+      const result = {
+        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, found.tableIds),
+        reservation: toReservationView(confirmed, found.tableIds),
+      };
+      // The three moves (each read above under this lock), their history and the answer travel with
+      // the board event: one statement, sent with the COMMIT. Nothing here catches its error.
+      await this.board.appendAtCommit(
         tx,
         venueId,
         'offer.accepted',
@@ -120,16 +128,10 @@ export class AcceptanceService {
           this.reservations.transitionStatement(offer.reservationId, ['HELD'], 'CONFIRMED', now),
           this.entries.transitionStatement(offer.entryId, ['offered'], 'confirmed'),
           history,
+          ...(tx.answerRow?.(result) ?? []),
         ],
       );
-      const confirmed =
-        reservation.state === 'HELD'
-          ? { ...reservation, state: 'CONFIRMED' as const, updatedAt: now, stateReason: null }
-          : reservation;
-      return {
-        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, found.tableIds),
-        reservation: toReservationView(confirmed, found.tableIds),
-      };
+      return result;
     });
   }
 

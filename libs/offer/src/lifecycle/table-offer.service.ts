@@ -110,7 +110,8 @@ export class TableOfferService {
 
       const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
       const party = { name: entry.name, partySize: entry.partySize, email: entry.email, phone: entry.phone, entryId: entry.id };
-      // The reservation is its own statement; its table placements travel with the other rows.
+      // The reservation is its own statement, held to go with the others and the COMMIT in one write;
+      // its table placements travel with the other rows.
       const { reservation, placements } = await this.tables.reserveThenPlace(
         m,
         venue,
@@ -154,7 +155,12 @@ export class TableOfferService {
         at: now,
       });
       if (ready.length > 0) rows.push(this.outbox.rows(ready));
-      await this.board.appendWith(
+      const result = { offer: toOfferView(offer, input.tableIds), reservation: toReservationView(reservation, input.tableIds) };
+      // The answer travels with the rows (every check is behind us), and the last statement with the
+      // COMMIT, after the reservation's: one write for the three. Nothing here catches its error, which
+      // goes to the command's translate (a table taken meanwhile) or the key's replay.
+      rows.push(...(tx.answerRow?.(result) ?? []));
+      await this.board.appendAtCommit(
         tx,
         venueId,
         'offer.created',
@@ -169,7 +175,7 @@ export class TableOfferService {
         rows,
       );
       this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
-      return { offer: toOfferView(offer, input.tableIds), reservation: toReservationView(reservation, input.tableIds) };
+      return result;
     });
   }
 }
