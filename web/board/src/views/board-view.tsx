@@ -280,7 +280,11 @@ function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null 
  */
 function dayEndedNotice(tableIds: unknown, before: BoardSnapshot | null): string {
   const ids = Array.isArray(tableIds) ? (tableIds as string[]) : [];
-  const labels = ids.map((id) => before?.tables.find((t) => t.id === id)?.label).filter((l): l is string => !!l);
+  // In the order a host counts them (T2 before T10), not the ids' order the event carries.
+  const labels = ids
+    .map((id) => before?.tables.find((t) => t.id === id)?.label)
+    .filter((l): l is string => !!l)
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   const one = labels.length === 1;
   const named = labels.length === 0 ? 'Tables' : `${one ? 'Table' : 'Tables'} ${labels.join(', ')}`;
   return `${named} ${one ? 'was' : 'were'} still taken from an earlier day and ${one ? 'is' : 'are'} free again: today's service has started.`;
