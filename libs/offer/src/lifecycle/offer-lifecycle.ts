@@ -144,7 +144,8 @@ export class OfferLifecycle {
     venue.poolHeld -= [...released.values()].reduce((sum, seats) => sum + seats, 0);
     // A lapse happened at the hold's deadline, whenever a sweep got to it (a late job, a worker
     // down, a sandbox clock moved past it): the history records the change at that time, as the
-    // workshop ledger does ("09:35 W-02 expires"), not at the sweep's. Never later than `now`.
+    // workshop ledger does (an expiry is listed at its deadline), not at the sweep's. Never later
+    // than `now`.
     const lapsedAt = new Map(found.ended.map((r) => [r.id, new Date(Math.min(Date.parse(r.expires_at), now.getTime()))]));
     const changes: HistoryChange[] = [];
     for (const o of ended) {
