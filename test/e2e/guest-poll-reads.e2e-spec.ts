@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { wireCounter, type WireCounter } from '../../bench/lib/wire-counter.mjs';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
-import { signUp, type Staff } from '../support/staff.js';
+import type { TestApp } from '../support/test-app.js';
+import { countedApp, type CountedApp } from '../support/counted-app.js';
+import { describeWithServer } from '../support/test-database.js';
+import type { Staff } from '../support/staff.js';
 import { exchange, joined, party, queueSession, sandboxVenue, type JoinBody } from '../support/restaurant.js';
 
 /**
@@ -12,35 +12,17 @@ import { exchange, joined, party, queueSession, sandboxVenue, type JoinBody } fr
  * each statement it asks to run.
  */
 describeWithServer('counts statements on the wire to a PostgreSQL server')('a guest page’s poll', () => {
-  let db: TestDatabase;
-  let relay: WireCounter;
+  let counted: CountedApp;
   let t: TestApp;
   let owner: Staff;
 
   beforeAll(async () => {
-    db = await freshDatabase();
-    const url = new URL(db.url as string);
-    relay = await wireCounter(0, { host: url.hostname, port: Number(url.port || 5432) });
-    url.port = String(relay.port);
-    t = await startApp({ db, env: { DATABASE_URL: url.toString() } });
-    owner = await signUp(t, 'owner');
+    counted = await countedApp();
+    ({ t, owner } = counted);
   });
-  afterAll(async () => {
-    await t.close();
-    await relay.close();
-    await db.drop();
-  });
+  afterAll(() => counted?.close());
 
-  /** The fewest statements `send` cost over five tries (a background statement only adds). */
-  async function fewest(send: () => Promise<unknown>): Promise<number> {
-    let least = Infinity;
-    for (let i = 0; i < 5; i++) {
-      const before = relay.count.statements;
-      await send();
-      least = Math.min(least, relay.count.statements - before);
-    }
-    return least;
-  }
+  const fewest = (send: (i: number) => Promise<unknown>): Promise<number> => counted.fewest(send);
 
   /** A table venue with a party ahead, the party offered a table, and one whose offer was withdrawn. */
   async function night(): Promise<{ venueId: string; offered: JoinBody; withdrawn: JoinBody; waiting: JoinBody }> {

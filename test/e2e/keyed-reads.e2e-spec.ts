@@ -1,7 +1,7 @@
-import { wireCounter, type WireCounter } from '../../bench/lib/wire-counter.mjs';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
-import { signUp, type Staff } from '../support/staff.js';
+import type { TestApp } from '../support/test-app.js';
+import { countedApp, type CountedApp } from '../support/counted-app.js';
+import { describeWithServer } from '../support/test-database.js';
+import type { Staff } from '../support/staff.js';
 import request from 'supertest';
 import { deskJoin, exchange, joined, party, queueSession, sandboxVenue } from '../support/restaurant.js';
 
@@ -12,35 +12,17 @@ import { deskJoin, exchange, joined, party, queueSession, sandboxVenue } from '.
  * PostgreSQL through a relay that counts each statement it asks to run.
  */
 describeWithServer('counts statements on the wire to a PostgreSQL server')('a keyed staff command’s reads', () => {
-  let db: TestDatabase;
-  let relay: WireCounter;
+  let counted: CountedApp;
   let t: TestApp;
   let owner: Staff;
 
   beforeAll(async () => {
-    db = await freshDatabase();
-    const url = new URL(db.url as string);
-    relay = await wireCounter(0, { host: url.hostname, port: Number(url.port || 5432) });
-    url.port = String(relay.port);
-    t = await startApp({ db, env: { DATABASE_URL: url.toString() } });
-    owner = await signUp(t, 'owner');
+    counted = await countedApp();
+    ({ t, owner } = counted);
   });
-  afterAll(async () => {
-    await t.close();
-    await relay.close();
-    await db.drop();
-  });
+  afterAll(() => counted?.close());
 
-  /** The fewest statements `send` cost over five tries (a background statement only adds). */
-  async function fewest(send: (i: number) => Promise<unknown>): Promise<number> {
-    let least = Infinity;
-    for (let i = 0; i < 5; i++) {
-      const before = relay.count.statements;
-      await send(i);
-      least = Math.min(least, relay.count.statements - before);
-    }
-    return least;
-  }
+  const fewest = (send: (i: number) => Promise<unknown>): Promise<number> => counted.fewest(send);
 
   it('a retry of a desk join is answered from the stored answer after one statement', async () => {
     const venue = await sandboxVenue(t, owner, { clock: '2026-07-14T19:05:00+09:30' });
