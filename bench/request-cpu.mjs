@@ -4,7 +4,7 @@
 // keep-alive connection; CPU is the process's user + system ticks from /proc/<pid>/stat around each
 // run. Loopback only; about 30 s. Usage: PORT=3610 DB=fastify_cpu N=2000 JOINS=500 node bench/request-cpu.mjs
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 
 const PG = process.env.PG ?? 'postgres://postgres@127.0.0.1:5432';
@@ -23,7 +23,8 @@ const psql = (db, sql) => execFileSync('psql', ['-q', `${PG}/${db}`, '-c', sql],
 psql('postgres', `DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
 psql('postgres', `CREATE DATABASE ${DB}`);
 
-// API_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the api's node: a profile of the same run.
+// API_NODE_ARGS (say "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the api's node: a profile of the same run;
+// PHASES_FILE=/tmp/prof/phases.json writes each phase's window for `node bench/profile-by-package.mjs`.
 const nodeArgs = (process.env.API_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const api = spawn(process.execPath, [...nodeArgs, process.env.MAIN ?? 'dist/apps/api/src/main.js'], {
   env: {
@@ -88,13 +89,19 @@ const ticks = () => {
   const f = readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(f[11]), sys: Number(f[12]) };
 };
+const windows = [];
 async function measure(label, send, n = N) {
   for (let i = 0; i < 100; i++) await send(-1 - i); // warm-up
   const t0 = ticks();
   const w0 = performance.now();
+  const h0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await send(i);
+  const h1 = process.hrtime.bigint();
   const ms = performance.now() - w0;
   const t1 = ticks();
+  // The phase's window on the monotonic clock in µs, the clock of a V8 profile's timestamps, so
+  // bench/profile-by-package.mjs can keep one phase's samples (PHASES_FILE).
+  windows.push({ label, requests: n, startUs: Number(h0 / 1000n), endUs: Number(h1 / 1000n) });
   const perRequest = (t) => +(((t / HZ) * 1000) / n).toFixed(3);
   return {
     label,
@@ -124,6 +131,7 @@ const results = [
 ];
 const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.table(results);
+if (process.env.PHASES_FILE) writeFileSync(process.env.PHASES_FILE, JSON.stringify({ pid: api.pid, windows }, null, 1));
 console.log(`load average after: ${loadavg}`);
 await agent.close();
 api.kill('SIGTERM');
