@@ -12,6 +12,7 @@ export * from './health/metrics.js';
 export * from './health/readiness.js';
 export * from './history/history.entity.js';
 export * from './history/history.writer.js';
+export * from './http/accepted-at-once.js';
 export * from './http/access-log.hook.js';
 export * from './http/body-parsing.js';
 export * from './http/hostile-input.js';

@@ -1,4 +1,4 @@
-import { IsEmail, registerDecorator } from 'class-validator';
+import { IsEmail, isEmail, registerDecorator } from 'class-validator';
 import { EMAIL_MESSAGE } from './validation.pipe.js';
 
 /**
@@ -10,6 +10,14 @@ import { EMAIL_MESSAGE } from './validation.pipe.js';
  */
 const NOT_IN_AN_ADDRESS = /[\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
 
+/** validator's isEmail options: no quoted local part. */
+const EMAIL_OPTIONS = { blacklisted_chars: '"' };
+
+/** What `@IsEmailAddress()` accepts, as a plain check (for `AcceptedAtOnce`). */
+export function isEmailAddress(value: unknown): value is string {
+  return typeof value === 'string' && isEmail(value, EMAIL_OPTIONS) && !NOT_IN_AN_ADDRESS.test(value);
+}
+
 /**
  * A guest's or a staff member's email address: validator's isEmail without the quoted local part
  * (`"a,b\r\nbcc: …"@example.com` is valid RFC 5321 and no one's real address, and takes commas, line
@@ -18,7 +26,7 @@ const NOT_IN_AN_ADDRESS = /[\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_
  */
 export function IsEmailAddress(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
-    IsEmail({ blacklisted_chars: '"' }, { message: EMAIL_MESSAGE })(target, propertyName);
+    IsEmail(EMAIL_OPTIONS, { message: EMAIL_MESSAGE })(target, propertyName);
     registerDecorator({
       name: 'isEmailAddressText',
       target: target.constructor,

@@ -1,5 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { DomainException } from '../errors/domain.exception.js';
+import { acceptAtOnce } from './accepted-at-once.js';
 import { failedChecks } from './failed-checks.js';
 import { findForbiddenNull, findInputProblem } from './hostile-input.js';
 
@@ -22,8 +23,12 @@ class HostileInputValidationPipe extends ValidationPipe {
       const field = problem.field || metadata.data || metadata.type;
       throw DomainException.validation(problem.message, { field, fields: [{ field, message: problem.message }] });
     }
-    // After validation: only then is the value an instance of the DTO, with its declared types.
-    const dto: unknown = await super.transform(value, metadata);
+    // After validation: only then is the value an instance of the DTO, with its declared types. A
+    // body its DTO's plain check accepts is built at once (accepted-at-once.ts); any other goes
+    // through class-transformer and class-validator, which give every refusal.
+    const dto: unknown =
+      (metadata.type === 'body' && declared ? acceptAtOnce(metadata.metatype, value) : undefined) ??
+      (await super.transform(value, metadata));
     const nulled = fromText ? findForbiddenNull(dto, metadata.data ?? '') : null;
     if (nulled) throw DomainException.validation(nulled.message, { field: nulled.field, fields: [nulled] });
     return dto;
