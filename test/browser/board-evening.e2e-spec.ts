@@ -196,6 +196,11 @@ d('an evening on the board, at three screen sizes', () => {
       for (const tab of await h.locator('[data-tab]').all()) tabs.push((await tab.getAttribute('data-tab')) ?? '');
       expect(tabs[0]).toBe('floor');
       expect(tabs.filter((tab) => ['messages', 'setup', 'reports'].includes(tab))).toEqual([]);
+      // A venue set up as above has no reason to refuse a join: the board tells its host none. The
+      // banner comes from the venue's own read, which may answer after the board is live (the count,
+      // taken before it, was 0 whatever the venue): it is taken once the page has the venue (its
+      // slug and zone in the top bar come from the same read).
+      await h.getByTestId('title-detail').waitFor({ state: 'attached', timeout: STEP });
       expect(await h.getByTestId('join-warnings').count()).toBe(0);
       const table = (label: string) => h.locator('[data-testid=table]', { hasText: label });
       const row = (name: string) => h.locator('[data-testid=entry]', { hasText: name });

@@ -25,6 +25,8 @@ const SHORT_LANDSCAPES = [
   { name: 'landscape-768', width: 1024, height: 768, rows: 1 },
   { name: 'landscape-720', width: 1280, height: 720, rows: 2 },
   { name: 'landscape-800', width: 1280, height: 800, rows: 2 },
+  // A common cheap Android tablet: about 270 px were left for both lists.
+  { name: 'landscape-600', width: 1024, height: 600, rows: 1 },
 ] as const;
 /** A narrower phone than the testers': there the bar's buttons may wrap, but as whole buttons. */
 const NARROW = { name: 'narrow-phone', width: 320, height: 640 } as const;

@@ -17,7 +17,10 @@ export interface TestDatabase {
 export async function freshDatabase(): Promise<TestDatabase> {
   const base = process.env['DATABASE_URL'];
   if (!base) return { url: undefined, drop: async () => undefined };
-  const name = `hb_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  // A session sharing the server with others may keep to its own names (TEST_DB_PREFIX=hb_board).
+  const prefix = process.env['TEST_DB_PREFIX'] ?? 'hb_t';
+  if (!/^[a-z][a-z0-9_]*$/.test(prefix)) throw new Error(`TEST_DB_PREFIX must be a plain lower-case name, not ${prefix}`);
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -67,5 +70,6 @@ export function describeWithRedis(reason: string): jest.Describe {
 export function describeWithServerAndRedis(reason: string): jest.Describe {
   return hasServer() && hasRedis()
     ? describe
-    : (((name: string, fn: () => void) => describe.skip(`${name} [skipped: ${reason}; set DATABASE_URL and REDIS_URL]`, fn)) as jest.Describe);
+    : (((name: string, fn: () => void) =>
+        describe.skip(`${name} [skipped: ${reason}; set DATABASE_URL and REDIS_URL]`, fn)) as jest.Describe);
 }

@@ -14,23 +14,35 @@ export class VenueData {
   readonly windows = signal<ServiceWindow[]>([]);
   readonly problem = signal<string | null>(null);
 
+  /** Reads are numbered as they begin: the last one begun, and the newest one whose answer is shown. */
+  private begun = 0;
+  private shown = 0;
+
   constructor(readonly venueId: string) {
     void this.reload();
   }
 
+  /**
+   * Reads it all again. Two edits in a row start two reads; an answer older than the one shown (its
+   * read begun before the other's, answered after it) is dropped, not shown over the newer settings.
+   */
   async reload(): Promise<void> {
     const base = `/v1/venues/${this.venueId}`;
+    const n = ++this.begun;
     try {
       const venue = await api.get<Venue>(base);
       const tables = venue.policy.seating === 'tables' ? await api.get<TableDef[]>(`${base}/tables`) : [];
       const combinations = venue.policy.seating === 'tables' ? await api.get<Combination[]>(`${base}/combinations`) : [];
       const windows = await api.get<ServiceWindow[]>(`${base}/service-windows`);
+      if (n < this.shown) return;
+      this.shown = n;
       this.venue.value = venue;
       this.tables.value = tables;
       this.combinations.value = combinations;
       this.windows.value = windows;
       this.problem.value = null;
     } catch (err) {
+      if (n < this.shown) return;
       this.problem.value = messageOf(err);
     }
   }
