@@ -6,7 +6,8 @@
  * way, so every refusal is still class-validator's, word for word.
  *
  * The check must accept only bodies that the DTO's decorators accept (a subset of them; a spec beside
- * each DTO that has one compares both on the edge cases), and the DTO is then built as
+ * each DTO that has one compares both on the edge cases and fails when the DTO's decorators change),
+ * and the DTO is then built as
  * class-transformer builds it here (`enableImplicitConversion` off, no `@Type`/`@Transform`/`@Expose`):
  * `new Dto()` with the body's properties copied as they are.
  */

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { getMetadataStorage } from 'class-validator';
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { createValidationPipe } from '@hostboard/core';
 import { JoinQueueDto, joinBodyAcceptedAtOnce } from './join-queue.dto.js';
@@ -108,5 +109,43 @@ describe('a join body accepted at once (without class-validator)', () => {
     expect(joinBodyAcceptedAtOnce({ name: 'Bench', partySize: 2, email: 'c1@b.test' })).toBe(true);
     expect(joinBodyAcceptedAtOnce({ name: 'Ana', partySize: 4, phone: '+15551234567' })).toBe(true);
     expect(joinBodyAcceptedAtOnce({ name: 'Ana', partySize: 4, email: '', phone: '+15551234567' })).toBe(false);
+  });
+});
+
+describe('the join body check kept in step with the DTO', () => {
+  /**
+   * The rules joinBodyAcceptedAtOnce states again. A rule added to the DTO without its plain check
+   * would let the check accept bodies the rule refuses (the edge cases above know only today's
+   * rules): this list changes with the decorators, and whoever changes it updates the check too.
+   */
+  it('states the same rules as the decorators', () => {
+    const rules = getMetadataStorage()
+      .getTargetValidationMetadatas(JoinQueueDto, '', true, false)
+      .map((m) => {
+        const constraints = (m.constraints ?? []).filter((c: unknown) => typeof c !== 'function');
+        // validator's isEmail fills its options object with its defaults: the option we set is what counts.
+        const said = m.name === 'isEmail' ? JSON.stringify(constraints, ['blacklisted_chars']) : JSON.stringify(constraints);
+        return `${m.propertyName}: ${m.name ?? m.type}${constraints.length > 0 ? ` ${said}` : ''}`;
+      })
+      .sort();
+    expect(rules).toEqual(
+      [
+        'name: isPlainText',
+        'name: maxLength [160]',
+        'name: minLength [1]',
+        'name: isString',
+        'partySize: max [100000]',
+        'partySize: min [1]',
+        'partySize: isInt',
+        'email: maxLength [254]',
+        'email: isEmail [{"blacklisted_chars":"\\""}]',
+        'email: isEmailAddressText',
+        'email: conditionalValidation',
+        'email: isOptional',
+        'phone: maxLength [32]',
+        'phone: isString',
+        'phone: isOptional',
+      ].sort(),
+    );
   });
 });
