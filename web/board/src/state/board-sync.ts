@@ -75,10 +75,17 @@ export class BoardSync {
     this.socket.on('disconnect', () => {
       if (!this.closed) this.connection.value = 'reconnecting';
     });
-    this.socket.on('connect_error', () => {
+    this.socket.on('connect_error', (err: Error) => {
       if (this.socket.active) {
         // A transport failure: socket.io retries by itself.
         this.connection.value = this.version < 0 ? 'connecting' : 'reconnecting';
+      } else if (err.message !== 'UNAUTHENTICATED') {
+        // The server could not check the session just now (its database away for a moment):
+        // socket.io gives up on any refused handshake, so the page asks again itself.
+        this.connection.value = this.version < 0 ? 'connecting' : 'reconnecting';
+        window.setTimeout(() => {
+          if (!this.closed && !this.socket.active) this.socket.connect();
+        }, RETRY_READ_MS);
       } else {
         // The handshake was refused (the session lapsed): a read says so, and signs the page out.
         this.connection.value = 'refused';
