@@ -64,3 +64,22 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path });
   return path;
 }
+
+/**
+ * Pauses a page's installed clock (`page.clock.install()`) about `ahead` ms past the page's now; from
+ * then its timers run only when the test moves them. The installed clock runs with real time until
+ * paused, and `pauseAt` refuses a time already past: on a loaded machine more than `ahead` went by
+ * between reading the page's now and the pause ("Cannot fast-forward to the past"). Then the page's
+ * now is read again, with twice the margin.
+ */
+export async function pauseClock(page: Page, ahead: number): Promise<void> {
+  for (let margin = ahead, tries = 0; ; margin *= 2, tries++) {
+    const now = (await page.evaluate('Date.now()')) as number;
+    try {
+      await page.clock.pauseAt(now + margin);
+      return;
+    } catch (err) {
+      if (tries >= 4 || !String(err).includes('Cannot fast-forward to the past')) throw err;
+    }
+  }
+}

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, pauseClock as pauseClockAhead, screenshot } from './chromium.js';
 
 /** The page polls every 3 s; an offer must show within this. */
 const SHOW_BOUND = 10_000;
@@ -609,7 +609,6 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
  * clock keeps running with real time until it is paused: on a loaded machine the page's 3 s poll
  * came between the test's move of the venue's clock and its tap, and the tap found its button gone.
  */
-async function pauseClock(page: Page): Promise<void> {
-  const fakeNow = (await page.evaluate('Date.now()')) as number;
-  await page.clock.pauseAt(fakeNow + 2_000);
+function pauseClock(page: Page): Promise<void> {
+  return pauseClockAhead(page, 2_000);
 }

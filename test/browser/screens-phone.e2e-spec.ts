@@ -4,7 +4,7 @@ import request from 'supertest';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, pauseClock, screenshot } from './chromium.js';
 
 /**
  * What testers found at phone size: the desk's join form kept a server refusal beside the hint of
@@ -173,7 +173,7 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
     await h.click('button[type=submit]');
     await h.click(`[data-venue-id="${v.id}"]`);
     await h.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
-    await h.clock.pauseAt(((await h.evaluate('Date.now()')) as number) + 1_000);
+    await pauseClock(h, 1_000);
     const own = h.locator('[data-testid=notice][data-kind=ok]');
 
     const row = h.locator('[data-testid=entry]', { hasText: 'Alan Turing' });

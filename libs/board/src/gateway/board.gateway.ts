@@ -90,7 +90,15 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
           Object.assign(socket.data as SocketData, { userId: identity.userId, sessionId: identity.sessionId, token });
           next();
         },
-        () => next(new Error('UNAUTHENTICATED')),
+        // Only a session that is not valid is refused as such: a tablet told UNAUTHENTICATED stops
+        // reconnecting. A read that failed (the database away for a moment) is UNAVAILABLE, which the
+        // board page tries again after a pause.
+        (err: unknown) =>
+          next(
+            new Error(
+              err instanceof DomainException && err.code === ErrorCode.UNAUTHENTICATED ? 'UNAUTHENTICATED' : 'UNAVAILABLE',
+            ),
+          ),
       );
     });
     // Subscribes past a socket's limit are refused before any read (board-socket.limiter.ts).

@@ -14,6 +14,8 @@ const MAX_CATCH_UP_READS = 3;
  * burst of changes.
  */
 const CATCH_UP_PAUSE_MS = 250;
+/** Parties' names kept for pushes that come after a read without them (the most recently shown). */
+const MAX_NAMES = 2_000;
 /** After a failed read while connected, try again this soon rather than at the next heartbeat. */
 const RETRY_READ_MS = 2_000;
 
@@ -49,6 +51,12 @@ export class BoardSync {
   /** Told of each pushed event (for alerts such as a lapsed offer); a missed push is not replayed. */
   onEvent: ((e: BoardPush, before: BoardSnapshot | null) => void) | null = null;
 
+  /**
+   * The name of each party this board has shown, by entry id: a push about a party that has left
+   * the queue (its hold lapsed) can arrive after a read that no longer has it (with several api
+   * processes pushes travel through Redis), and the alert still names it.
+   */
+  private readonly names = new Map<string, string>();
   private version = -1;
   private heard = -1;
   private fetching: Promise<void> | null = null;
@@ -75,10 +83,17 @@ export class BoardSync {
     this.socket.on('disconnect', () => {
       if (!this.closed) this.connection.value = 'reconnecting';
     });
-    this.socket.on('connect_error', () => {
+    this.socket.on('connect_error', (err: Error) => {
       if (this.socket.active) {
         // A transport failure: socket.io retries by itself.
         this.connection.value = this.version < 0 ? 'connecting' : 'reconnecting';
+      } else if (err.message !== 'UNAUTHENTICATED') {
+        // The server could not check the session just now (its database away for a moment):
+        // socket.io gives up on any refused handshake, so the page asks again itself.
+        this.connection.value = this.version < 0 ? 'connecting' : 'reconnecting';
+        window.setTimeout(() => {
+          if (!this.closed && !this.socket.active) this.socket.connect();
+        }, RETRY_READ_MS);
       } else {
         // The handshake was refused (the session lapsed): a read says so, and signs the page out.
         this.connection.value = 'refused';
@@ -104,6 +119,11 @@ export class BoardSync {
   /** Read the board again now (after an act of this page, so it need not wait for the push). */
   refresh(): Promise<void> {
     return this.refetch();
+  }
+
+  /** The name of a party this board has shown (now or before), if it has. */
+  nameOf(entryId: unknown): string | undefined {
+    return typeof entryId === 'string' ? this.names.get(entryId) : undefined;
   }
 
   /** Test and debugging aid: the version on screen. */
@@ -194,6 +214,7 @@ export class BoardSync {
    */
   private endAccess(message: string): void {
     if (this.ended.value) return;
+    this.names.clear();
     batch(() => {
       this.ended.value = true;
       this.board.value = null;
@@ -217,6 +238,15 @@ export class BoardSync {
     if (this.ended.value) return;
     if (!authoritative && snapshot.version < this.version) return;
     this.version = snapshot.version;
+    for (const row of snapshot.queue) {
+      this.names.delete(row.id);
+      this.names.set(row.id, row.name);
+    }
+    // The oldest first: a long day's parties, not a whole history.
+    for (const id of this.names.keys()) {
+      if (this.names.size <= MAX_NAMES) break;
+      this.names.delete(id);
+    }
     batch(() => {
       this.readAt.value = readWallClock();
       this.problem.value = null;

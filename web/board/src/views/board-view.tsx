@@ -47,14 +47,14 @@ export function BoardView({ venueId, data, role }: TabProps) {
     sync.onEvent = (e, before) => {
       if (e.type === 'offer.expired') {
         const entryId = e.data?.['entryId'];
-        const name = before?.queue.find((r) => r.id === entryId)?.name ?? 'A party';
+        const name = before?.queue.find((r) => r.id === entryId)?.name ?? sync.nameOf(entryId) ?? 'A party';
         const back = e.data?.['entryStatus'] === 'waiting';
         // A seat pool (a workshop) offers seats, not a table.
         const what = before?.venue.seating === 'pool' ? 'seat offer' : 'table offer';
         say('alert', `The ${what} to ${name} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
         chime();
       }
-      const said = partyNotice(e, before);
+      const said = partyNotice(e, before, (id) => sync.nameOf(id));
       if (said) say('info', said);
       if (e.type && SETUP_EVENTS.test(e.type)) void data.reload();
     };
@@ -248,14 +248,18 @@ export function BoardView({ venueId, data, role }: TabProps) {
  * confirmed its table (it leaves the queue list for "To be seated"), or one that left from its phone.
  * Acts of this page are already confirmed by their own toast.
  */
-function partyNotice(e: BoardPush, before: BoardSnapshot | null): string | null {
+function partyNotice(
+  e: BoardPush,
+  before: BoardSnapshot | null,
+  nameOf: (entryId: unknown) => string | undefined,
+): string | null {
   const d = e.data ?? {};
   const text = (k: string): string | undefined => {
     const v = d[k];
     return typeof v === 'string' ? v : undefined;
   };
   const entryId = text('entryId');
-  const name = text('name') ?? before?.queue.find((r) => r.id === entryId)?.name ?? 'A party';
+  const name = text('name') ?? before?.queue.find((r) => r.id === entryId)?.name ?? nameOf(entryId) ?? 'A party';
   if (e.type === 'offer.accepted') {
     if (text('by') !== 'party' && takeOwn(`accept:${text('offerId') ?? ''}`)) return null;
     const ids = Array.isArray(d['tableIds'])
