@@ -251,7 +251,11 @@ describe('Idempotency-Key', () => {
       expect(await activeEntries(t, owner, venue.id)).toHaveLength(20);
     });
 
-    const withServer = process.env['DATABASE_URL'] ? it : it.skip;
+    // A second connection holding the key's lock needs a PostgreSQL server (PGlite is one connection).
+    const withServer = (name: string, fn: () => Promise<void>): void =>
+      process.env['DATABASE_URL']
+        ? it(name, fn)
+        : it.skip(`${name} [skipped: a second connection holding the key needs a PostgreSQL server; set DATABASE_URL]`, fn);
     withServer('a key still running on another connection is refused at once while that connection holds the venue', async () => {
       const venue = await sandboxVenue(t, owner, { clock: '2026-03-04T18:10:00-06:00' });
       const key = 'k-held-elsewhere';
