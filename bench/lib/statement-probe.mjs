@@ -15,7 +15,11 @@ function spread(values) {
 
 export async function statementProbe({ port, relayPort, n = 20 }) {
   const target = new URL(PG_ADMIN);
-  const relay = await wireCounter(relayPort, { host: target.hostname, port: Number(target.port || 5432) });
+  // A socket directory as the host (`postgres://user@%2Fvar%2Frun%2Fpostgresql/db`) is PostgreSQL's Unix socket.
+  const host = decodeURIComponent(target.hostname);
+  const pgPort = Number(target.port || 5432);
+  const upstream = host.startsWith('/') ? { path: `${host}/.s.PGSQL.${pgPort}` } : { host, port: pgPort };
+  const relay = await wireCounter(relayPort, upstream);
   const databaseUrl = `postgres://${target.username}@127.0.0.1:${relayPort}/${DB_NAME}`;
   const probe = new Proc('probe-api', `${DIST}/apps/api/src/main.js`, { ...stackEnv(), DATABASE_URL: databaseUrl, API_PROCESSES: '1', PORT: String(port), HOST: '127.0.0.1' });
   try {
