@@ -41,7 +41,8 @@ export function runsPastMidnight(w: Pick<WindowTimes, 'startMinute' | 'endMinute
  * (02:30 on a spring-forward night, midnight in Santiago) resolves to the first instant after the gap.
  * A wall time that happens twice (01:15 on a fall-back night) resolves to its first occurrence when
  * `first` is set (a window opens the first time its start is read), else to its last (it closes the
- * last time its end is read).
+ * last time its end is read). Which occurrence Luxon itself gives depends on the zone (the later in
+ * New York and London, the earlier in Sydney and Auckland), so both are worked out here.
  */
 function wallTime(date: DateTime, minute: number, first = false): DateTime {
   const wanted = { year: date.year, month: date.month, day: date.day, hour: Math.floor(minute / 60), minute: minute % 60 };
@@ -54,10 +55,14 @@ function wallTime(date: DateTime, minute: number, first = false): DateTime {
     while (keyOf(t.minus({ minutes: 1 })) >= key) t = t.minus({ minutes: 1 });
     return t;
   }
-  if (!first) return t;
-  // Luxon gives an ambiguous time's later occurrence: the same wall time at the day before's offset may come first.
-  const earlier = DateTime.fromMillis(t.toMillis() - (t.minus({ days: 1 }).offset - t.offset) * 60_000, { zone: date.zone });
-  return earlier < t && keyOf(earlier) === key ? earlier : t;
+  // The same wall time read at the offsets in use a day either side: where a clock change repeats it,
+  // one of them is its other occurrence.
+  const wallAsUtc = Date.UTC(wanted.year, wanted.month - 1, wanted.day, wanted.hour, wanted.minute);
+  for (const offset of [t.minus({ days: 1 }).offset, t.plus({ days: 1 }).offset]) {
+    const other = DateTime.fromMillis(wallAsUtc - offset * 60_000, { zone: date.zone });
+    if (keyOf(other) === key && (first ? other < t : other > t)) t = other;
+  }
+  return t;
 }
 
 /**
