@@ -85,6 +85,17 @@ function wallTime(date: DateTime, minute: number, first = false): DateTime {
 }
 
 /**
+ * The first instant of a venue-local date (YYYY-MM-DD): its midnight, or where a clock change skips
+ * midnight (Santiago) the first wall time that exists, or where it repeats midnight (Havana, going back
+ * from 01:00 to 00:00) the first of the two, when the date before has ended.
+ */
+export function localDayStart(date: string, timeZone: string): Date {
+  const day = DateTime.fromISO(date, { zone: timeZone });
+  if (!day.isValid) throw new Error(`cannot read the date ${date} in ${timeZone}`);
+  return readWall(day, 0).first.toJSDate();
+}
+
+/**
  * What a window does on the nights of the next `days` days (from `from`, venue-local) when the clocks
  * skip or repeat its start or end, in plain words, one line per night, dated by the day the window
  * starts: "Sun, Mar 8, 2026: the clocks go forward and 02:30 does not happen; these hours start at 03:00."
