@@ -149,6 +149,8 @@ describe('restaurant setup: tables, combinations, service windows', () => {
         turnMinutes: 45,
         depositRequired: false,
         createdAt: expect.any(String),
+        // No clock change touches 11:30 or 14:30 (docs/api-additions.md).
+        clockChanges: [],
       });
       await post(manager, 'service-windows', {
         days: [5, 6],

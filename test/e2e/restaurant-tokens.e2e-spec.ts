@@ -115,6 +115,18 @@ describe('restaurant queue: tokens and sessions', () => {
       });
     });
 
+    it('America/Havana, where midnight happens twice: the token dies at the first, when the date ends', async () => {
+      // Sunday 1 November 2026: at 01:00 (UTC-4) the clocks go back to 00:00 (UTC-5), so midnight
+      // comes at 04:00Z and again at 05:00Z. Luxon reads "00:00" there as the second: an hour late.
+      await expiresExactlyAt({
+        timeZone: 'America/Havana',
+        window: { days: EVERY_DAY, start: '18:00', end: '23:00', turnMinutes: 20 },
+        joinAt: '2026-10-31T23:00:00.000Z', // 19:00 UTC-4
+        expiry: '2026-11-01T04:00:00.000Z', // the first 00:00
+        businessDate: '2026-10-31',
+      });
+    });
+
     it('Europe/Paris, a second zone on an ordinary night', async () => {
       await expiresExactlyAt({
         timeZone: 'Europe/Paris',

@@ -1,14 +1,16 @@
 import { DateTime } from 'luxon';
 import { BoundedMemo } from '@hostboard/core';
+import { localDayStart } from '@hostboard/venue';
 
 /** However late a token is issued, it is good for at least this long. */
 export const MIN_TOKEN_VALIDITY_MS = 60_000;
 
 /**
  * The first instant of the venue-local day after `businessDate`, through the IANA zone: usually
- * 00:00 the next day; where a clock change skips midnight (America/Santiago, America/Havana) the
- * first wall time that exists, e.g. 01:00. Never "start of the business date + 24 hours", which is
- * an hour off on the nights a clock changes.
+ * 00:00 the next day; where a clock change skips midnight (America/Santiago) the first wall time
+ * that exists, e.g. 01:00; where it repeats midnight (America/Havana, back from 01:00 to 00:00) the
+ * first 00:00, when the date has ended. Never "start of the business date + 24 hours", which is an
+ * hour off on the nights a clock changes.
  */
 export function midnightAfter(businessDate: string, timeZone: string): Date {
   return new Date(midnights.get(`${timeZone}|${businessDate}`, () => computeMidnightAfter(businessDate, timeZone)));
@@ -24,8 +26,8 @@ const midnights = new BoundedMemo<number>(512);
 function computeMidnightAfter(businessDate: string, timeZone: string): number {
   const date = DateTime.fromISO(businessDate, { zone: timeZone });
   if (!date.isValid) throw new Error(`cannot read business date ${businessDate} in ${timeZone}`);
-  const next = date.plus({ days: 1 });
-  return DateTime.fromObject({ year: next.year, month: next.month, day: next.day }, { zone: timeZone }).toMillis();
+  // Luxon alone reads a repeated 00:00 as either occurrence, depending on the zone (Havana: the second).
+  return localDayStart(date.plus({ days: 1 }).toISODate() ?? '', timeZone).getTime();
 }
 
 /**

@@ -14,7 +14,10 @@ export class ServiceWindowsController {
   @VenueRole('manager')
   @Post()
   @HttpCode(201)
-  create(@Param('venueId', ParseUUIDPipe) venueId: string, @Body() body: CreateServiceWindowDto): Promise<ServiceWindowView> {
+  create(
+    @Param('venueId', ParseUUIDPipe) venueId: string,
+    @Body() body: CreateServiceWindowDto,
+  ): Promise<ServiceWindowView & { clockChanges: string[] }> {
     return this.windows.create(venueId, body);
   }
 

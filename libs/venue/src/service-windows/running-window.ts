@@ -36,14 +36,21 @@ export function runsPastMidnight(w: Pick<WindowTimes, 'startMinute' | 'endMinute
   return w.endMinute <= w.startMinute;
 }
 
+/** How a venue-local wall time reads on one date: once, skipped by a clock change, or twice. */
+interface WallReading {
+  kind: 'once' | 'skipped' | 'twice';
+  /** Its first and last instants (the same but where it happens twice; a skipped one: the gap's end). */
+  first: DateTime;
+  last: DateTime;
+}
+
 /**
  * A venue-local wall time on a date, through the IANA zone. A wall time that a clock change skips
  * (02:30 on a spring-forward night, midnight in Santiago) resolves to the first instant after the gap.
- * A wall time that happens twice (01:15 on a fall-back night) resolves to its first occurrence when
- * `first` is set (a window opens the first time its start is read), else to its last (it closes the
- * last time its end is read).
+ * Where it happens twice (01:15 on a fall-back night) both occurrences are found: which one Luxon
+ * gives depends on the zone (the later in New York and London, the earlier in Sydney and Auckland).
  */
-function wallTime(date: DateTime, minute: number, first = false): DateTime {
+function readWall(date: DateTime, minute: number): WallReading {
   const wanted = { year: date.year, month: date.month, day: date.day, hour: Math.floor(minute / 60), minute: minute % 60 };
   const keyOf = (d: { year: number; month: number; day: number; hour: number; minute: number }): number =>
     (((d.year * 100 + d.month) * 100 + d.day) * 100 + d.hour) * 100 + d.minute;
@@ -52,12 +59,88 @@ function wallTime(date: DateTime, minute: number, first = false): DateTime {
   if (keyOf(t) !== key) {
     // Skipped: Luxon moves it forward by the gap (02:30 becomes 03:30); walk back to the gap's end.
     while (keyOf(t.minus({ minutes: 1 })) >= key) t = t.minus({ minutes: 1 });
-    return t;
+    return { kind: 'skipped', first: t, last: t };
   }
-  if (!first) return t;
-  // Luxon gives an ambiguous time's later occurrence: the same wall time at the day before's offset may come first.
-  const earlier = DateTime.fromMillis(t.toMillis() - (t.minus({ days: 1 }).offset - t.offset) * 60_000, { zone: date.zone });
-  return earlier < t && keyOf(earlier) === key ? earlier : t;
+  // The same wall time read at the offsets in use a day either side: where a clock change repeats it,
+  // one of them is its other occurrence.
+  const wallAsUtc = Date.UTC(wanted.year, wanted.month - 1, wanted.day, wanted.hour, wanted.minute);
+  let first = t;
+  let last = t;
+  for (const offset of [t.minus({ days: 1 }).offset, t.plus({ days: 1 }).offset]) {
+    const other = DateTime.fromMillis(wallAsUtc - offset * 60_000, { zone: date.zone });
+    if (keyOf(other) !== key) continue;
+    if (other < first) first = other;
+    if (other > last) last = other;
+  }
+  return { kind: first < last ? 'twice' : 'once', first, last };
+}
+
+/**
+ * The instant of a wall time: a window opens the first time its start is read (`first`), and closes
+ * the last time its end is read.
+ */
+function wallTime(date: DateTime, minute: number, first = false): DateTime {
+  const r = readWall(date, minute);
+  return first ? r.first : r.last;
+}
+
+/**
+ * The first instant of a venue-local date (YYYY-MM-DD): its midnight, or where a clock change skips
+ * midnight (Santiago) the first wall time that exists, or where it repeats midnight (Havana, going back
+ * from 01:00 to 00:00) the first of the two, when the date before has ended.
+ */
+export function localDayStart(date: string, timeZone: string): Date {
+  const day = DateTime.fromISO(date, { zone: timeZone });
+  if (!day.isValid) throw new Error(`cannot read the date ${date} in ${timeZone}`);
+  return readWall(day, 0).first.toJSDate();
+}
+
+/**
+ * What a window does on the nights of the next `days` days (from `from`, venue-local) when the clocks
+ * skip or repeat its start or end, in plain words, one line per night, dated by the day the window
+ * starts: "Sun, Mar 8, 2026: the clocks go forward and 02:30 does not happen; these hours start at 03:00."
+ * Empty for most windows and for zones without clock changes.
+ */
+export function clockChangeNotes(w: WindowTimes, timeZone: string, from: Date, days = 366): string[] {
+  const notes: string[] = [];
+  const first = DateTime.fromJSDate(from, { zone: timeZone }).startOf('day');
+  if (!first.isValid) return notes;
+  for (let d = 0; d < days; d++) {
+    const day = first.plus({ days: d });
+    if (!w.days.includes(day.weekday)) continue;
+    // Only a date whose offset changes between the day before and the day after next can hold a clock
+    // change for this window (its start that day, its end that day or the next).
+    if (day.minus({ days: 1 }).offset === day.plus({ days: 2 }).offset) continue;
+    const start = readWall(day, w.startMinute);
+    const end = readWall(runsPastMidnight(w) ? day.plus({ days: 1 }) : day, w.endMinute);
+    if (start.kind === 'once' && end.kind === 'once') continue;
+    const forward = start.kind === 'skipped' || end.kind === 'skipped';
+    let said: string;
+    if (start.first >= end.last) {
+      said = `${hhmm(w.startMinute)}–${hhmm(w.endMinute)} does not happen; these hours do not run that night`;
+    } else {
+      const times = [start.kind !== 'once' && hhmm(w.startMinute), end.kind !== 'once' && hhmm(w.endMinute)].filter(
+        (x): x is string => typeof x === 'string',
+      );
+      const verb = forward
+        ? times.length > 1
+          ? 'do not happen'
+          : 'does not happen'
+        : times.length > 1
+          ? 'happen twice'
+          : 'happens twice';
+      const acts = [
+        start.kind === 'skipped' && `start at ${start.first.toFormat('HH:mm')}`,
+        start.kind === 'twice' && 'start the first time',
+        end.kind === 'skipped' && `end at ${end.last.toFormat('HH:mm')}`,
+        end.kind === 'twice' && 'end the second time',
+      ].filter((x): x is string => typeof x === 'string');
+      said = `${times.join(' and ')} ${verb}; these hours ${acts.join(' and ')}`;
+    }
+    const date = day.setLocale('en-US').toLocaleString({ weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+    notes.push(`${date}: the clocks go ${forward ? 'forward' : 'back'} and ${said}.`);
+  }
+  return notes;
 }
 
 /**

@@ -4,7 +4,7 @@ import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@h
 import { BoardEventWriter } from '@hostboard/board';
 import { VenueClock } from '../venues/venue-clock.js';
 import { VenueRepository } from '../venues/venue.repository.js';
-import { hhmm, minuteOfDay, windowsOverlap } from './running-window.js';
+import { clockChangeNotes, hhmm, minuteOfDay, windowsOverlap } from './running-window.js';
 import type { ServiceWindow } from './service-window.entity.js';
 import { ServiceWindowRepository } from './service-window.repository.js';
 import { toServiceWindowView, type ServiceWindowView } from './service-window.view.js';
@@ -35,7 +35,7 @@ export class ServiceWindowService {
    * Windows of one venue may not overlap: at any moment at most one runs, so "the running window"
    * (its turn length, its business date) is never a choice.
    */
-  async create(venueId: string, input: NewServiceWindow): Promise<ServiceWindowView> {
+  async create(venueId: string, input: NewServiceWindow): Promise<ServiceWindowView & { clockChanges: string[] }> {
     const days = [...new Set(input.days)].sort((a, b) => a - b);
     if (days.length !== input.days.length)
       throw DomainException.validation('days must name each weekday once.', { field: 'days' });
@@ -77,7 +77,9 @@ export class ServiceWindowService {
       });
       const view = toServiceWindowView(window);
       await this.board.append(tx, venueId, 'service-window.created', { ...view }, now);
-      return view;
+      // Taken as given, but the manager hears what the hours do on a night the clocks skip or repeat
+      // their start or end (opens after the gap, closes the second time round, or does not run).
+      return { ...view, clockChanges: clockChangeNotes(window, venue.timeZone, now) };
     });
   }
 

@@ -437,12 +437,22 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
   const [end, setEnd] = useState('23:00');
   const [turn, setTurn] = useState(90);
   const [deposit, setDeposit] = useState(false);
+  // What the hours just added do on the nights the clocks change (the answer's clockChanges).
+  const [clockChanges, setClockChanges] = useState<{ hours: string; lines: string[] } | null>(null);
   const f = useForm();
   const add = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
-      await api.post(`/v1/venues/${venueId}/service-windows`, { days, start, end, turnMinutes: turn, depositRequired: deposit });
-      say('ok', 'Service hours added.');
+      const added = await api.post<{ start: string; end: string; clockChanges?: string[] }>(
+        `/v1/venues/${venueId}/service-windows`,
+        { days, start, end, turnMinutes: turn, depositRequired: deposit },
+      );
+      const lines = added.clockChanges ?? [];
+      setClockChanges(lines.length > 0 ? { hours: `${added.start}–${added.end}`, lines } : null);
+      say(
+        'ok',
+        lines.length > 0 ? 'Service hours added. See below what they do when the clocks change.' : 'Service hours added.',
+      );
       await reload();
     });
   };
@@ -473,6 +483,16 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
           </li>
         ))}
       </ul>
+      {clockChanges && (
+        <div class="muted" data-testid="window-clock-changes">
+          <p>Service hours {clockChanges.hours} when the clocks change:</p>
+          <ul>
+            {clockChanges.lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <form class="form" onSubmit={add}>
         <div class="filters" role="group" aria-label="Days">
           {DAYS.map((d, i) => (

@@ -1,0 +1,63 @@
+import type { Browser, Page } from 'playwright-core';
+import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
+
+const d = describeWithChromium('Set up is tested in a real browser');
+
+/**
+ * Service hours whose start the clocks skip once a year (02:30 in New York) were added with
+ * "Service hours added." and nothing more: the manager never heard that on 8 March they open at 03:00.
+ * Set up now shows, under Service hours, what the hours just added do on such nights.
+ */
+d('Set up: service hours on the nights the clocks change', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Staff;
+  let v: Sandbox;
+
+  beforeAll(async () => {
+    t = await startApp();
+    browser = await launchChromium();
+    owner = await signUp(t, 'setup-clock');
+    v = await sandboxVenue(t, owner, { timeZone: 'America/New_York', clock: '2026-01-10T17:00:00.000Z', windows: [] });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function setUp(): Promise<Page> {
+    const page = await (await newTablet(browser)).newPage();
+    await page.goto(`${t.baseUrl}/board`);
+    await page.fill('input[name=email]', owner.email);
+    await page.fill('input[name=password]', owner.password);
+    await page.click('button[type=submit]');
+    await page.click(`[data-venue-id="${v.id}"]`);
+    await page.locator('.top-bar [data-tab=setup]').click();
+    await page.getByTestId('windows-setup').waitFor();
+    return page;
+  }
+
+  it('hours from 02:30 say they start at 03:00 on the night the clocks go forward; ordinary hours say nothing', async () => {
+    const page = await setUp();
+    await page.fill('input[name=start]', '02:30');
+    await page.fill('input[name=end]', '05:00');
+    await page.getByTestId('add-window').click();
+    const notes = page.getByTestId('window-clock-changes');
+    await notes.waitFor({ timeout: 10_000 });
+    await page.getByTestId('window-line').waitFor({ timeout: 10_000 });
+    expect(await notes.textContent()).toBe(
+      'Service hours 02:30–05:00 when the clocks change:Sun, Mar 8, 2026: the clocks go forward and 02:30 does not happen; these hours start at 03:00.',
+    );
+    await screenshot(page, 'setup-clock-changes');
+
+    await page.fill('input[name=start]', '17:00');
+    await page.fill('input[name=end]', '23:00');
+    await page.getByTestId('add-window').click();
+    await page.getByTestId('window-line').nth(1).waitFor({ timeout: 10_000 });
+    await notes.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+});
