@@ -57,6 +57,35 @@ describe('adding service hours says what they do on the nights the clocks change
     expect(await notesFor('Europe/London', '01:15', '04:00', [1, 2, 3, 4, 5, 6])).toEqual([]);
   });
 
+  it('the list of service hours says the same, counted from the venue’s clock at the read', async () => {
+    const v = await sandboxVenue(t, owner, { timeZone: 'America/New_York', clock: '2026-01-10T12:00:00Z', windows: [] });
+    for (const [start, end] of [
+      ['02:30', '05:00'],
+      ['17:00', '23:00'],
+    ])
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/service-windows`)
+        .set(owner.auth)
+        .send({ days: EVERY_DAY, start, end, turnMinutes: 30 })
+        .expect(201);
+    type Listed = Array<{ start: string; clockChanges: string[] }>;
+    const listed = async (): Promise<Listed> =>
+      (await request(t.baseUrl).get(`/v1/venues/${v.id}/service-windows`).set(owner.auth).expect(200)).body as Listed;
+    const byStart = (rows: Listed) => Object.fromEntries(rows.map((w) => [w.start, w.clockChanges]));
+    expect(byStart(await listed())).toEqual({
+      '02:30': ['Sun, Mar 8, 2026: the clocks go forward and 02:30 does not happen; these hours start at 03:00.'],
+      '17:00': [],
+    });
+    // The day after that night it is no longer named; the next one is, once within twelve months.
+    const move = (now: string) => request(t.baseUrl).post(`/v1/venues/${v.id}/clock`).set(owner.auth).send({ now }).expect(200);
+    await move('2026-03-09T12:00:00Z');
+    expect(byStart(await listed())['02:30']).toEqual([]);
+    await move('2026-04-01T12:00:00Z');
+    expect(byStart(await listed())['02:30']).toEqual([
+      'Sun, Mar 14, 2027: the clocks go forward and 02:30 does not happen; these hours start at 03:00.',
+    ]);
+  });
+
   it('Lord Howe moves its clocks by half an hour; Kathmandu and ordinary hours never change', async () => {
     expect(await notesFor('Australia/Lord_Howe', '18:00', '01:45')).toEqual([
       'Sat, Apr 4, 2026: the clocks go back and 01:45 happens twice; these hours end the second time.',

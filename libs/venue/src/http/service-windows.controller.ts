@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } f
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { VenueRole } from '@hostboard/core';
 import { ServiceWindowService } from '../service-windows/service-window.service.js';
-import type { ServiceWindowView } from '../service-windows/service-window.view.js';
+import type { ServiceWindowListing, ServiceWindowView } from '../service-windows/service-window.view.js';
 import { CreateServiceWindowDto } from './create-service-window.dto.js';
 
 @ApiTags('service windows')
@@ -14,10 +14,7 @@ export class ServiceWindowsController {
   @VenueRole('manager')
   @Post()
   @HttpCode(201)
-  create(
-    @Param('venueId', ParseUUIDPipe) venueId: string,
-    @Body() body: CreateServiceWindowDto,
-  ): Promise<ServiceWindowView & { clockChanges: string[] }> {
+  create(@Param('venueId', ParseUUIDPipe) venueId: string, @Body() body: CreateServiceWindowDto): Promise<ServiceWindowListing> {
     return this.windows.create(venueId, body);
   }
 
@@ -33,7 +30,7 @@ export class ServiceWindowsController {
 
   @VenueRole('host')
   @Get()
-  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<ServiceWindowView[]> {
+  list(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<ServiceWindowListing[]> {
     return this.windows.list(venueId);
   }
 }

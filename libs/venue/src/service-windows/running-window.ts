@@ -102,9 +102,18 @@ export function localDayStart(date: string, timeZone: string): Date {
  * Empty for most windows and for zones without clock changes.
  */
 export function clockChangeNotes(w: WindowTimes, timeZone: string, from: Date, days = 366): string[] {
-  const notes: string[] = [];
   const first = DateTime.fromJSDate(from, { zone: timeZone }).startOf('day');
-  if (!first.isValid) return notes;
+  if (!first.isValid) return [];
+  // Kept by zone, hours and local date: Set up's list asks for every window's on each read, and a
+  // year of days through the zone is a few ms of Luxon per window.
+  const key = `${timeZone}|${first.toISODate()}|${days}|${w.days.join('.')}/${w.startMinute}/${w.endMinute}`;
+  return [...notesCache.get(key, () => computeClockChangeNotes(w, first, days))];
+}
+
+const notesCache = new BoundedMemo<string[]>(256);
+
+function computeClockChangeNotes(w: WindowTimes, first: DateTime, days: number): string[] {
+  const notes: string[] = [];
   for (let d = 0; d < days; d++) {
     const day = first.plus({ days: d });
     if (!w.days.includes(day.weekday)) continue;

@@ -7,7 +7,7 @@ import { VenueRepository } from '../venues/venue.repository.js';
 import { clockChangeNotes, hhmm, minuteOfDay, windowsOverlap } from './running-window.js';
 import type { ServiceWindow } from './service-window.entity.js';
 import { ServiceWindowRepository } from './service-window.repository.js';
-import { toServiceWindowView, type ServiceWindowView } from './service-window.view.js';
+import { toServiceWindowView, type ServiceWindowListing, type ServiceWindowView } from './service-window.view.js';
 
 export interface NewServiceWindow {
   days: number[];
@@ -35,7 +35,7 @@ export class ServiceWindowService {
    * Windows of one venue may not overlap: at any moment at most one runs, so "the running window"
    * (its turn length, its business date) is never a choice.
    */
-  async create(venueId: string, input: NewServiceWindow): Promise<ServiceWindowView & { clockChanges: string[] }> {
+  async create(venueId: string, input: NewServiceWindow): Promise<ServiceWindowListing> {
     const days = [...new Set(input.days)].sort((a, b) => a - b);
     if (days.length !== input.days.length)
       throw DomainException.validation('days must name each weekday once.', { field: 'days' });
@@ -108,7 +108,13 @@ export class ServiceWindowService {
     });
   }
 
-  async list(venueId: string): Promise<ServiceWindowView[]> {
-    return this.tx.run(async ({ manager }) => (await this.windows.list(manager, venueId)).map(toServiceWindowView));
+  async list(venueId: string): Promise<ServiceWindowListing[]> {
+    return this.tx.run(async ({ manager }) => {
+      const venue = await this.venues.findById(manager, venueId);
+      if (!venue) throw DomainException.notFound('The venue was not found.');
+      const windows = await this.windows.list(manager, venueId);
+      const now = this.clock.now(venue);
+      return windows.map((w) => ({ ...toServiceWindowView(w), clockChanges: clockChangeNotes(w, venue.timeZone, now) }));
+    });
   }
 }

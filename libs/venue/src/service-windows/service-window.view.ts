@@ -11,6 +11,13 @@ export interface ServiceWindowView {
   createdAt: string;
 }
 
+/**
+ * A window as Set up lists it: with what its hours do on the nights of the next twelve months the
+ * clocks skip or repeat their start or end (`clockChangeNotes`), so the note outlives the answer to
+ * its creation.
+ */
+export type ServiceWindowListing = ServiceWindowView & { clockChanges: string[] };
+
 export function toServiceWindowView(w: ServiceWindow): ServiceWindowView {
   return {
     id: w.id,

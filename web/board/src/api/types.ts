@@ -55,6 +55,8 @@ export interface ServiceWindow {
   end: string;
   turnMinutes: number;
   depositRequired: boolean;
+  /** What the hours do on the nights of the next twelve months the clocks skip or repeat their start or end. */
+  clockChanges?: string[];
 }
 
 export interface LookedUp {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import type { TableDef, Venue } from '../api/types';
+import type { ServiceWindow, TableDef, Venue } from '../api/types';
 import { byLabel } from '../floor-layout';
 import { holdLengthWords } from '../format';
 import { ActButton } from '../components/act-button';
@@ -437,21 +437,23 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
   const [end, setEnd] = useState('23:00');
   const [turn, setTurn] = useState(90);
   const [deposit, setDeposit] = useState(false);
-  // What the hours just added do on the nights the clocks change (the answer's clockChanges).
-  const [clockChanges, setClockChanges] = useState<{ hours: string; lines: string[] } | null>(null);
   const f = useForm();
   const add = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
-      const added = await api.post<{ start: string; end: string; clockChanges?: string[] }>(
-        `/v1/venues/${venueId}/service-windows`,
-        { days, start, end, turnMinutes: turn, depositRequired: deposit },
-      );
-      const lines = added.clockChanges ?? [];
-      setClockChanges(lines.length > 0 ? { hours: `${added.start}–${added.end}`, lines } : null);
+      const added = await api.post<ServiceWindow>(`/v1/venues/${venueId}/service-windows`, {
+        days,
+        start,
+        end,
+        turnMinutes: turn,
+        depositRequired: deposit,
+      });
+      // The hours' line says what they do on the nights the clocks change (the list's clockChanges).
       say(
         'ok',
-        lines.length > 0 ? 'Service hours added. See below what they do when the clocks change.' : 'Service hours added.',
+        (added.clockChanges ?? []).length > 0
+          ? 'Service hours added. See under them what they do when the clocks change.'
+          : 'Service hours added.',
       );
       await reload();
     });
@@ -480,19 +482,19 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
             >
               Remove
             </ActButton>
+            {(w.clockChanges ?? []).length > 0 && (
+              <div class="muted window-notes" data-testid="window-clock-changes">
+                <p>When the clocks change:</p>
+                <ul>
+                  {(w.clockChanges ?? []).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
           </li>
         ))}
       </ul>
-      {clockChanges && (
-        <div class="muted" data-testid="window-clock-changes">
-          <p>Service hours {clockChanges.hours} when the clocks change:</p>
-          <ul>
-            {clockChanges.lines.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </div>
-      )}
       <form class="form" onSubmit={add}>
         <div class="filters" role="group" aria-label="Days">
           {DAYS.map((d, i) => (
