@@ -1,5 +1,6 @@
 export * from './access/access.decorators.js';
 export * from './clock/clock.js';
+export * from './clock/clock-offset.policy.js';
 export * from './config/app-config.js';
 export * from './core.module.js';
 export * from './errors/database-error.js';

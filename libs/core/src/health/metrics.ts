@@ -59,7 +59,7 @@ export class Metrics {
   /** Per process, averaged over a cluster's (one host, one clock): persistence's ClockWatch sets it. */
   readonly clockSkew = new Gauge({
     name: 'hostboard_clock_skew_seconds',
-    help: "This process's clock minus the database's at the last check (every 5 min); holds expire early by as much when positive",
+    help: "This host's clock minus the database's at the last check (every minute); the process follows the database's past 0.25 s",
     aggregator: 'average',
     registers: [this.registry],
   });

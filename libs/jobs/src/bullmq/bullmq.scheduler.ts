@@ -101,10 +101,11 @@ export class BullmqScheduler extends JobScheduler {
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
-    const delay = Math.max(0, options.runAt.getTime() - this.clock.now().getTime());
+    const now = this.clock.now().getTime();
+    const delay = Math.max(0, options.runAt.getTime() - now);
     const jobId = assertJobId(options.jobId);
     await this.counted('schedule', () =>
-      withTimeout(this.queue.add(name, payload, { jobId, delay }), SCHEDULE_TIMEOUT_MS, 'scheduling a job'),
+      withTimeout(this.queue.add(name, payload, { jobId, delay, ...this.stamp(now) }), SCHEDULE_TIMEOUT_MS, 'scheduling a job'),
     );
   }
 
@@ -115,10 +116,23 @@ export class BullmqScheduler extends JobScheduler {
       const batch = jobs.slice(i, i + BULK_ADD).map(({ name, payload, options }) => ({
         name,
         data: payload,
-        opts: { jobId: assertJobId(options.jobId), delay: Math.max(0, options.runAt.getTime() - now) },
+        opts: { jobId: assertJobId(options.jobId), delay: Math.max(0, options.runAt.getTime() - now), ...this.stamp(now) },
       }));
       await withTimeout(this.queue.addBulk(batch), BULK_ADD_TIMEOUT_MS, `adding ${batch.length} jobs`);
     }
+  }
+
+  /**
+   * BullMQ makes a job due at its `timestamp` (the adding host's own Date.now() by default) plus its
+   * delay, and a worker fires it once its own host's clock passes that. A worker's own jobs (a recheck,
+   * a re-queue) keep its host's stamp: fired by that worker, one clock times both ends. An api
+   * adds them for a worker it cannot read: stamped with `now`, the database's time (the clock follows
+   * it), which workers follow and NTP-synced hosts agree with. Stamped by the api's host instead, a
+   * host 30 s ahead made every expiry job fire 30 s late: the safety sweep ended those holds, up to
+   * 15 s after their deadlines.
+   */
+  private stamp(now: number): { timestamp?: number } {
+    return this.options.consume ? {} : { timestamp: now };
   }
 
   async cancel(jobId: string): Promise<boolean> {
