@@ -17,6 +17,21 @@ export async function signInOnBoard(page: Page, baseUrl: string, who: Credential
   await page.click('button[type=submit]');
 }
 
+/**
+ * Signs `who` in on the venue list and waits until the list shows the venue: for a test that goes
+ * on to one of the venue's tabs by its address.
+ */
+export async function signInToVenueList(
+  page: Page,
+  baseUrl: string,
+  who: Credentials,
+  venueId: string,
+  timeout?: number,
+): Promise<void> {
+  await signInOnBoard(page, baseUrl, who);
+  await page.locator(`[data-venue-id="${venueId}"]`).waitFor({ timeout });
+}
+
 /** Signs `who` in on the venue list and opens the venue's board (not yet live: see `boardLive`). */
 export async function openVenueBoard(page: Page, baseUrl: string, who: Credentials, venueId: string): Promise<void> {
   await signInOnBoard(page, baseUrl, who);
