@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { EVERY_DAY, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the back office is tested in a real browser');
@@ -82,11 +83,7 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     });
     contexts.push(context);
     const p = await context.newPage();
-    await p.goto(`${t.baseUrl}/board`);
-    await p.fill('input[name=email]', owner.email);
-    await p.fill('input[name=password]', owner.password);
-    await p.click('button[type=submit]');
-    await p.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await signInToVenueList(p, t.baseUrl, owner, v.id);
     await p.goto(`${t.baseUrl}/board/venues/${v.id}/${tab}`);
     return p;
   }

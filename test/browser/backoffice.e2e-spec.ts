@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { EVERY_DAY, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { ARTIFACTS, describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 /**
@@ -189,11 +190,7 @@ d('the back office with a busy venue, at the sizes a manager uses', () => {
   async function signInOnce(): Promise<void> {
     const context = await browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await signInToVenueList(page, t.baseUrl, owner, v.id);
     signedIn = (await page.evaluate('JSON.stringify(Object.entries(sessionStorage))')) as string;
     await context.close();
   }

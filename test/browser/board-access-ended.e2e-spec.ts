@@ -3,6 +3,7 @@ import request from 'supertest';
 import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, chooseOwnPassword, signUp, type Staff } from '../support/staff.js';
+import { boardLive, signInOnBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('a removed host’s board is tested in a real browser');
@@ -44,11 +45,8 @@ d('a host removed mid-shift', () => {
     contexts.push(context);
     const p = await context.newPage();
     await p.setViewportSize(size);
-    await p.goto(`${t.baseUrl}/board/venues/${v.id}`);
-    await p.fill('input[name=email]', host.email);
-    await p.fill('input[name=password]', host.password);
-    await p.click('button[type=submit]');
-    await p.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: 10_000 });
+    await signInOnBoard(p, t.baseUrl, host, `/board/venues/${v.id}`);
+    await boardLive(p, 10_000);
     return p;
   }
 

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium } from './chromium.js';
 
 /**
@@ -74,12 +75,8 @@ d('tables taken from an earlier day, on a phone', () => {
     });
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', host.email);
-    await page.fill('input[name=password]', host.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(page, t.baseUrl, host, v.id);
+    await boardLive(page, STEP);
 
     // 4:59 PM Saturday: as the host left them on Friday.
     await table(page, v, 'T1', 'occupied').waitFor({ timeout: STEP });

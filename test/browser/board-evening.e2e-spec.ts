@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { boardLive, signInOnBoard } from './board-page.js';
 import { describeWithChromium, launchChromium } from './chromium.js';
 
 /**
@@ -56,10 +57,7 @@ d('an evening on the board, at three screen sizes', () => {
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(`${vp.name}: ${e.message}`));
     // The site root leads to the board.
-    await page.goto(`${t.baseUrl}/`);
-    await page.fill('input[name=email]', staff.email);
-    await page.fill('input[name=password]', staff.password);
-    await page.click('button[type=submit]');
+    await signInOnBoard(page, t.baseUrl, staff, '/');
     await page.getByTestId('venues').waitFor({ state: 'attached' });
     return page;
   }
@@ -189,7 +187,7 @@ d('an evening on the board, at three screen sizes', () => {
       const host = await addMember(t, venueId, owner, 'host');
       const h = await open(vp, host);
       await h.click(`[data-venue-id="${venueId}"]`);
-      await h.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+      await boardLive(h, STEP);
       // Hosts see only the tabs they can open: the floor first, none of the managers' tabs (a tab
       // for everyone, like Staff, may follow).
       const tabs: string[] = [];

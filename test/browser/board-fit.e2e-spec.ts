@@ -3,6 +3,7 @@ import request from 'supertest';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { boardLive, signInOnBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 /**
@@ -191,10 +192,7 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
       locale: 'en-US',
     });
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', who.email);
-    await page.fill('input[name=password]', who.password);
-    await page.click('button[type=submit]');
+    await signInOnBoard(page, t.baseUrl, who);
     await page.locator(`[data-venue-id="${v.id}"]`).waitFor();
     return page;
   }
@@ -202,7 +200,7 @@ d('the board fits a phone and a tablet, with a new host’s banners', () => {
   async function board(size: Size): Promise<Page> {
     const page = await signedIn(size, host);
     await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor();
+    await boardLive(page);
     await page
       .locator('[data-testid=to-seat-party]')
       .nth(TO_SEAT.length - 1)

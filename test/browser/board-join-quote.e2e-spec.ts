@@ -3,6 +3,7 @@ import request from 'supertest';
 import { joined, moveClock, party, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet } from './chromium.js';
 
 const STEP = 10_000;
@@ -47,12 +48,8 @@ d('the quote on the desk’s token card', () => {
     const context = await newTablet(browser);
     contexts.push(context);
     page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page, STEP);
   }, 120_000);
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -107,12 +104,8 @@ d('the quote on the desk’s token card', () => {
       await venueAnswers;
       await route.continue();
     });
-    await early.goto(`${t.baseUrl}/board`);
-    await early.fill('input[name=email]', owner.email);
-    await early.fill('input[name=password]', owner.password);
-    await early.click('button[type=submit]');
-    await early.click(`[data-venue-id="${v.id}"]`);
-    await early.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(early, t.baseUrl, owner, v.id);
+    await boardLive(early, STEP);
     await early.getByTestId('open-join').click();
     await early.fill('input[name=name]', 'Early Desk');
     await early.fill('input[name=phone]', '(312) 555-0190');

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { EVERY_DAY, joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 /**
@@ -247,12 +248,8 @@ d('the board on a busy evening, at the sizes a host uses', () => {
         await new Promise((r) => setTimeout(r, 1_500));
         await route.continue();
       });
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor();
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page);
     await page
       .locator('[data-testid=entry]')
       .nth(NAMES.length - 1)

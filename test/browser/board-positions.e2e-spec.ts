@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { joined, party, sandboxVenue } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the board page is tested in a real browser');
@@ -38,11 +39,7 @@ d('board positions in Chromium', () => {
 
     const context = await newTablet(browser);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
     await page.locator('[data-testid=entry]').nth(2).waitFor();
     const shown = await page.locator('[data-testid=entry-position]').allTextContents();
     expect(shown.map((s) => s.replace(/\s+/g, ' ').trim())).toEqual(['1', '1#2 in list', '2#3 in list']);

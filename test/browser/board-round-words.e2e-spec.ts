@@ -4,6 +4,7 @@ import request from 'supertest';
 import { joined, messages, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const STEP = 10_000;
@@ -35,12 +36,8 @@ d('the board: one wait everywhere, unsent messages said plainly, re-invites keep
     const context = await newTablet(browser);
     contexts.push(context);
     page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page, STEP);
   }, 120_000);
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, chooseOwnPassword, signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 /**
@@ -70,12 +71,8 @@ d('sheets over the board', () => {
     const context = await browser.newContext({ viewport, hasTouch: true, isMobile: phone, locale: 'en-US' });
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', host.email);
-    await page.fill('input[name=password]', host.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(page, t.baseUrl, host, v.id);
+    await boardLive(page, STEP);
     return page;
   }
 

@@ -3,7 +3,9 @@ import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-c
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer } from '../support/test-database.js';
-import { createVenue, signUp, type Staff } from '../support/staff.js';
+import { sandboxVenue } from '../support/restaurant.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { boardLive, signInOnBoard } from './board-page.js';
 import { describeWithChromium, hasChromium, launchChromium, newTablet } from './chromium.js';
 
 const d = hasChromium()
@@ -40,11 +42,10 @@ d('a board whose socket reconnects while the database is away', () => {
     t = await startApp();
     owner = await signUp(t, 'owner');
     venueId = (
-      await createVenue(t, owner, {
+      await sandboxVenue(t, owner, {
         name: 'Blip Room (sandbox)',
         preset: 'workshop',
         poolCapacity: 4,
-        sandbox: true,
         clock: '2026-10-09T14:00:00.000Z',
       })
     ).id;
@@ -79,12 +80,9 @@ d('a board whose socket reconnects while the database is away', () => {
       ws.onClose(() => server.close());
       server.onClose(() => ws.close());
     });
-    await page.goto(`${t.baseUrl}/board/venues/${venueId}`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
+    await signInOnBoard(page, t.baseUrl, owner, `/board/venues/${venueId}`);
     const connection = page.getByTestId('connection');
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: BACK_BOUND });
+    await boardLive(page, BACK_BOUND);
 
     // The database stops taking connections and drops the api's; then the tablet's connection drops.
     await admin(`ALTER DATABASE ${dbName()} ALLOW_CONNECTIONS false`);
@@ -107,7 +105,7 @@ d('a board whose socket reconnects while the database is away', () => {
       .set(owner.auth)
       .send({ name: 'Back Again', partySize: 2 })
       .expect(201);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: BACK_BOUND });
+    await boardLive(page, BACK_BOUND);
     await page.locator('[data-testid=entry]', { hasText: 'Back Again' }).waitFor({ timeout: BACK_BOUND });
     expect(await connection.getAttribute('data-state')).toBe('live');
   }, 120_000);

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { EVERY_DAY, joined, party } from '../support/restaurant.js';
 import { ManualClock, startApp, type TestApp } from '../support/test-app.js';
 import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
+import { openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet } from './chromium.js';
 
 const d = describeWithChromium('the board page is tested in a real browser');
@@ -60,11 +61,7 @@ d('sweeping expired offers by hand from the board', () => {
 
     const context = await newTablet(browser);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', host.email);
-    await page.fill('input[name=password]', host.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
+    await openVenueBoard(page, t.baseUrl, host, v.id);
     const row = page.locator(`[data-testid=entry][data-entry-id="${p.entry.id}"]`);
     await row.and(page.locator('[data-status=offered]')).waitFor();
 

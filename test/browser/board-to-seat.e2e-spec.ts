@@ -4,6 +4,7 @@ import request from 'supertest';
 import { exchange, joined, moveClock, queueSession, sandboxVenue, type JoinBody, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { ARTIFACTS, describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 /**
@@ -58,12 +59,8 @@ d('confirmed parties on the board, to be seated', () => {
 
   async function board(vp: (typeof VIEWPORTS)[number], staff: Staff, venueId: string): Promise<Page> {
     const page = await context(vp, vp.name === 'phone');
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', staff.email);
-    await page.fill('input[name=password]', staff.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${venueId}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(page, t.baseUrl, staff, venueId);
+    await boardLive(page, STEP);
     return page;
   }
 

@@ -6,7 +6,9 @@ import request from 'supertest';
 import { seedDataDir } from '../support/memory-image.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { freshDatabase, type TestDatabase } from '../support/test-database.js';
+import { moveClock, sandboxVenue } from '../support/restaurant.js';
 import { addMember, createVenue, signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard, signInOnBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 /** How long a push may take to show on the other tablet: generous, so the suite does not flake. */
@@ -17,6 +19,8 @@ const PUSH_BOUND = 5_000;
  */
 const RECONNECT_BOUND = 45_000;
 const SANDBOX_START = '2026-10-09T14:00:00.000Z';
+/** A second past the workshop preset's 30-minute hold of an offer made at SANDBOX_START. */
+const PAST_HOLD = new Date(Date.parse(SANDBOX_START) + 1801 * 1000).toISOString();
 
 interface ShownState {
   version: number;
@@ -60,6 +64,17 @@ d('board page in Chromium (two tablets on one venue)', () => {
     };
   const promote = async (venueId: string) =>
     (await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201)).body as { offer: { id: string } };
+  /** A workshop sandbox (a seat pool) of `seats` seats, its clock at SANDBOX_START. */
+  const workshopRoom = async (name: string, seats: number): Promise<string> =>
+    (await sandboxVenue(t, owner, { name, preset: 'workshop', poolCapacity: seats, clock: SANDBOX_START })).id;
+  /** Promotes the queue's first `offers` parties and waits until `page` shows each one's offer. */
+  async function offerEach(page: Page, venueId: string, offers: number): Promise<void> {
+    for (let i = 0; i < offers; i++) await promote(venueId);
+    await page
+      .locator('[data-testid=entry][data-status=offered]')
+      .nth(offers - 1)
+      .waitFor({ timeout: PUSH_BOUND });
+  }
 
   /**
    * The server acts on the first request to `pattern`, but its answer never reaches the tablet (a
@@ -97,19 +112,14 @@ d('board page in Chromium (two tablets on one venue)', () => {
     contexts.push(context);
     const page = await context.newPage();
     await prepare?.(page);
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', staff.email);
-    await page.fill('input[name=password]', staff.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${venueId}"]`);
+    await openVenueBoard(page, t.baseUrl, staff, venueId);
     await live(page);
     // Set once: still there at the end means the page was never reloaded.
     await page.evaluate('window.__sameDocument = true');
     return page;
   }
 
-  const live = (page: Page, timeout = PUSH_BOUND) =>
-    page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout });
+  const live = (page: Page, timeout = PUSH_BOUND) => boardLive(page, timeout);
   const row = (page: Page, name: string) => page.locator('[data-testid=entry]', { hasText: name });
   const sameDocument = async (page: Page): Promise<boolean> => (await page.evaluate('window.__sameDocument === true')) === true;
 
@@ -168,15 +178,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     t = await startApp({ db, env: { HOSTBOARD_DATA_DIR: dataDir } });
     port = Number(new URL(t.baseUrl).port);
     owner = await signUp(t, 'owner');
-    sandboxId = (
-      await createVenue(t, owner, {
-        name: 'Maple Room (sandbox)',
-        preset: 'workshop',
-        poolCapacity: 6,
-        sandbox: true,
-        clock: SANDBOX_START,
-      })
-    ).id;
+    sandboxId = await workshopRoom('Maple Room (sandbox)', 6);
     browser = await launchChromium();
   }, 120_000);
 
@@ -193,10 +195,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     const context = await newTablet(browser);
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board/`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', 'not-the-password');
-    await page.click('button[type=submit]');
+    await signInOnBoard(page, t.baseUrl, { email: owner.email, password: 'not-the-password' }, '/board/');
     const said = await api().post('/v1/auth/sessions').send({ email: owner.email, password: 'not-the-password' });
     expect(await page.getByTestId('login-error').textContent()).toBe((said.body as { error: { message: string } }).error.message);
 
@@ -391,28 +390,12 @@ d('board page in Chromium (two tablets on one venue)', () => {
   }, 60_000);
 
   it('five offers that lapse together are five alerts: three show, the others wait, counted, and none is dropped', async () => {
-    const venueId = (
-      await createVenue(t, owner, {
-        name: 'Lapse Room (sandbox)',
-        preset: 'workshop',
-        poolCapacity: 5,
-        sandbox: true,
-        clock: SANDBOX_START,
-      })
-    ).id;
+    const venueId = await workshopRoom('Lapse Room (sandbox)', 5);
     const names = ['Grace', 'Mary', 'Radia', 'Donald', 'Edsger'].map((first) => `${first} Lapse`);
     for (const name of names) await deskJoin(venueId, name, 1);
     const page = await tablet(owner, venueId);
-    for (let i = 0; i < names.length; i++) await promote(venueId);
-    await page
-      .locator('[data-testid=entry][data-status=offered]')
-      .nth(names.length - 1)
-      .waitFor({ timeout: PUSH_BOUND });
-    await api()
-      .post(`/v1/venues/${venueId}/clock`)
-      .set(owner.auth)
-      .send({ now: new Date(Date.parse(SANDBOX_START) + 1801 * 1000).toISOString() })
-      .expect(200);
+    await offerEach(page, venueId, names.length);
+    await moveClock(t, owner, venueId, PAST_HOLD);
     const alerts = page.locator('[data-testid=notice][data-kind=alert]');
     await page.locator('[data-testid=notices-waiting][data-count="2"]').waitFor({ timeout: PUSH_BOUND });
     expect(await alerts.count()).toBe(3);
@@ -434,15 +417,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     // A workshop's party leaves the queue when its hold lapses. With several api processes a push
     // travels through Redis, and the page's read (started by the first push) can be answered first:
     // the lapse alert read the name from the board shown, which no longer had the party.
-    const venueId = (
-      await createVenue(t, owner, {
-        name: 'Late Push Room (sandbox)',
-        preset: 'workshop',
-        poolCapacity: 2,
-        sandbox: true,
-        clock: SANDBOX_START,
-      })
-    ).id;
+    const venueId = await workshopRoom('Late Push Room (sandbox)', 2);
     const names = ['Ada Late', 'Grace Late'];
     for (const name of names) await deskJoin(venueId, name, 1);
     // The lapses after the first are held on their way to the page until the test lets them go.
@@ -460,16 +435,8 @@ d('board page in Chromium (two tablets on one venue)', () => {
         });
       }),
     );
-    for (let i = 0; i < names.length; i++) await promote(venueId);
-    await page
-      .locator('[data-testid=entry][data-status=offered]')
-      .nth(names.length - 1)
-      .waitFor({ timeout: PUSH_BOUND });
-    await api()
-      .post(`/v1/venues/${venueId}/clock`)
-      .set(owner.auth)
-      .send({ now: new Date(Date.parse(SANDBOX_START) + 1801 * 1000).toISOString() })
-      .expect(200);
+    await offerEach(page, venueId, names.length);
+    await moveClock(t, owner, venueId, PAST_HOLD);
     // The page has read the board after the lapses (no party left in it) before the held push arrives.
     await showsTheServerBoard(page, venueId);
     expect(await page.locator('[data-testid=entry]').count()).toBe(0);
@@ -482,15 +449,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
   }, 60_000);
 
   it('a tablet still reading when the last of a burst of changes lands catches up at once, not at the next heartbeat', async () => {
-    const venueId = (
-      await createVenue(t, owner, {
-        name: 'Burst Room (sandbox)',
-        preset: 'workshop',
-        poolCapacity: 5,
-        sandbox: true,
-        clock: SANDBOX_START,
-      })
-    ).id;
+    const venueId = await workshopRoom('Burst Room (sandbox)', 5);
     for (const first of ['Ida', 'Kay', 'Lois', 'Mae']) await deskJoin(venueId, `${first} Burst`, 1);
     // Pushes go to the page as the server sends them and are counted; the ten-second heartbeat is
     // dropped, so only the page's own catching up can bring it to the last version.

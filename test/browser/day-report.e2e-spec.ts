@@ -3,6 +3,7 @@ import request from 'supertest';
 import { EVERY_DAY, joined, moveClock, party, sandboxVenue, type JoinBody, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the Reports tab is tested in a real browser');
@@ -87,11 +88,7 @@ d('Reports: day by day, on a phone and a tablet', () => {
     });
     contexts.push(context);
     const p = await context.newPage();
-    await p.goto(`${t.baseUrl}/board`);
-    await p.fill('input[name=email]', manager.email);
-    await p.fill('input[name=password]', manager.password);
-    await p.click('button[type=submit]');
-    await p.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await signInToVenueList(p, t.baseUrl, manager, v.id);
     await p.goto(`${t.baseUrl}/board/venues/${v.id}/reports`);
     return p;
   }

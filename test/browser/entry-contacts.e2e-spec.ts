@@ -3,6 +3,7 @@ import request from 'supertest';
 import { joined, sandboxVenue, uniq, type EntryBody } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, screenshot } from './chromium.js';
 
 const VIEWPORTS = [
@@ -54,11 +55,7 @@ d('correcting a party’s contact on the board', () => {
     contexts.push(context);
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(`${vp.name}: ${e.message}`));
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', host.email);
-    await page.fill('input[name=password]', host.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${venueId}"]`);
+    await openVenueBoard(page, t.baseUrl, host, venueId);
     return page;
   }
 

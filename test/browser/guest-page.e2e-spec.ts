@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newPhone, pauseClock as pauseClockAhead, screenshot } from './chromium.js';
 
 /** The page polls every 3 s; an offer must show within this. */
@@ -206,11 +207,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true, locale: 'en-US' });
     contexts.push(context);
     const tablet = await context.newPage();
-    await tablet.goto(`${t.baseUrl}/board`);
-    await tablet.fill('input[name=email]', owner.email);
-    await tablet.fill('input[name=password]', owner.password);
-    await tablet.click('button[type=submit]');
-    await tablet.click(`[data-venue-id="${v.id}"]`);
+    await openVenueBoard(tablet, t.baseUrl, owner, v.id);
     await tablet
       .locator(`[data-testid=entry][data-entry-id="${party.entry.id}"] [data-testid=reach][data-reach=failed]`)
       .waitFor({ timeout: SHOW_BOUND });
@@ -230,11 +227,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const context = await browser.newContext({ viewport: { width, height }, hasTouch: true, locale: 'en-US' });
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
     return page;
   }
 

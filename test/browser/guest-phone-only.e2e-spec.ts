@@ -3,6 +3,7 @@ import request from 'supertest';
 import { joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
 
 /** The page polls every 3 s; a state must show within this. */
@@ -112,11 +113,7 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
     });
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await signInToVenueList(page, t.baseUrl, owner, v.id);
     await page.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
     await page.getByTestId('message-to').filter({ hasText: number }).first().waitFor({ timeout: SHOW_BOUND });
     await screenshot(page, 'guest-phone-only-messages-rtl-name');

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { EVERY_DAY, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, chooseOwnPassword, signUp, type Staff } from '../support/staff.js';
+import { signInOnBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the Messages tab is tested in a real browser');
@@ -46,10 +47,7 @@ d('the Messages tab of a manager removed from the staff', () => {
     const context = await newTablet(browser);
     contexts.push(context);
     const p = await context.newPage();
-    await p.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
-    await p.fill('input[name=email]', manager.email);
-    await p.fill('input[name=password]', manager.password);
-    await p.click('button[type=submit]');
+    await signInOnBoard(p, t.baseUrl, manager, `/board/venues/${v.id}/messages`);
     await p.getByText('Inês Guest').first().waitFor({ timeout: 10_000 });
 
     await request(t.baseUrl).delete(`/v1/venues/${v.id}/members/${manager.userId}`).set(owner.auth).expect(204);

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { EVERY_DAY, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the Messages tab is tested in a real browser');
@@ -62,11 +63,7 @@ d('"Not delivered" on the Messages tab', () => {
     contexts.push(context);
     const p = await context.newPage();
     await p.setViewportSize(size);
-    await p.goto(`${t.baseUrl}/board`);
-    await p.fill('input[name=email]', owner.email);
-    await p.fill('input[name=password]', owner.password);
-    await p.click('button[type=submit]');
-    await p.locator(`[data-venue-id="${v.id}"]`).waitFor();
+    await signInToVenueList(p, t.baseUrl, owner, v.id);
     await p.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
     await p.getByTestId('message').nth(2).waitFor();
     return p;

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { describeWithChromium, launchChromium } from './chromium.js';
 
 const d = describeWithChromium('the Reports tab is tested in a real browser');
@@ -48,11 +49,7 @@ d('Reports at a seat-pool venue, on a phone', () => {
       await new Promise((r) => setTimeout(r, 1_500));
       await route.continue();
     });
-    await p.goto(`${t.baseUrl}/board`);
-    await p.fill('input[name=email]', manager.email);
-    await p.fill('input[name=password]', manager.password);
-    await p.click('button[type=submit]');
-    await p.locator(`[data-venue-id="${pool.id}"]`).waitFor();
+    await signInToVenueList(p, t.baseUrl, manager, pool.id);
     for (let i = 0; i < 3; i++) {
       await p.goto(`${t.baseUrl}/board/venues/${pool.id}/reports`);
       await p.locator('[data-tab=floor][aria-current=page]').waitFor();

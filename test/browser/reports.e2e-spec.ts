@@ -7,6 +7,7 @@ import { ReplayClient } from '../../apps/replay/src/replay.host.js';
 import { replayNight, type NightResult } from '../../apps/replay/src/replay.runner.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
+import { signInToVenueList } from './board-page.js';
 import { ARTIFACTS, describeWithChromium, launchChromium, newTablet } from './chromium.js';
 
 const d = describeWithChromium('the Reports view is tested in a real browser');
@@ -26,11 +27,7 @@ d('Reports view in Chromium', () => {
     const context = await newTablet(browser);
     contexts.push(context);
     const page = await context.newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', staff.email);
-    await page.fill('input[name=password]', staff.password);
-    await page.click('button[type=submit]');
-    await page.locator(`[data-venue-id="${night.venueId}"]`).waitFor();
+    await signInToVenueList(page, t.baseUrl, staff, night.venueId);
     await page.goto(`${t.baseUrl}${path}`);
     return page;
   }

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { joined, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard, signInToVenueList } from './board-page.js';
 import { describeWithChromium, launchChromium, newPhone, pauseClock, screenshot } from './chromium.js';
 
 /**
@@ -60,11 +61,7 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
 
   async function signedIn(v: Sandbox, tab = ''): Promise<Page> {
     const page = await phone();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.locator(`[data-venue-id="${v.id}"]`).waitFor({ timeout: STEP });
+    await signInToVenueList(page, t.baseUrl, owner, v.id, STEP);
     if (tab) await page.goto(`${t.baseUrl}/board/venues/${v.id}/${tab}`);
     else await page.click(`[data-venue-id="${v.id}"]`);
     return page;
@@ -80,7 +77,7 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
   it('390×844: the server’s refusal clears when the host changes what it was about, and a resubmit shows only the current answer', async () => {
     const v = await venue();
     const h = await signedIn(v);
-    await h.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await boardLive(h, STEP);
     await h.getByTestId('open-join').click();
     const refusal = h.getByTestId('join-error');
     const hint = h.getByTestId('phone-hint');
@@ -167,12 +164,8 @@ d('the desk, the hold length and the guest’s offer at phone size', () => {
     const h = await phone();
     // The toasts' fade (3.5 s) runs only when the test says: three acts in a row, however slow the machine.
     await h.clock.install();
-    await h.goto(`${t.baseUrl}/board`);
-    await h.fill('input[name=email]', owner.email);
-    await h.fill('input[name=password]', owner.password);
-    await h.click('button[type=submit]');
-    await h.click(`[data-venue-id="${v.id}"]`);
-    await h.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(h, t.baseUrl, owner, v.id);
+    await boardLive(h, STEP);
     await pauseClock(h, 1_000);
     const own = h.locator('[data-testid=notice][data-kind=ok]');
 

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, chooseOwnPassword, createVenue, signUp, type Staff } from '../support/staff.js';
+import { boardLive, signInOnBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the staff tab is tested in a real browser');
@@ -34,10 +35,7 @@ d('staff tab in Chromium', () => {
   }
 
   async function signInOn(p: Page, email: string, password: string): Promise<void> {
-    await p.goto(`${t.baseUrl}/board`);
-    await p.fill('input[name=email]', email);
-    await p.fill('input[name=password]', password);
-    await p.click('button[type=submit]');
+    await signInOnBoard(p, t.baseUrl, { email, password });
   }
 
   it('a manager invites someone from the Staff tab; the link, opened elsewhere, signs them in; then they are removed', async () => {
@@ -90,7 +88,7 @@ d('staff tab in Chromium', () => {
     const p = await page();
     await signInOn(p, host.email, host.password);
     await p.click(`[data-venue-id="${venueId}"]`);
-    await p.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: 8_000 });
+    await boardLive(p, 8_000);
     const members = (await request(t.baseUrl).get(`/v1/venues/${venueId}/members`).set(owner.auth).expect(200)).body as Array<{
       userId: string;
       email: string;

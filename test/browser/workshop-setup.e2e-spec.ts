@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { startApp, type TestApp } from '../support/test-app.js';
-import { createVenue, signUp, type Staff } from '../support/staff.js';
+import { sandboxVenue } from '../support/restaurant.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { openVenueBoard } from './board-page.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the workshop set-up is tested in a real browser');
@@ -24,12 +26,11 @@ d('a workshop’s Set up says the group sizes it takes', () => {
     browser = await launchChromium();
     owner = await signUp(t, 'organizer');
     venueId = (
-      await createVenue(t, owner, {
+      await sandboxVenue(t, owner, {
         name: 'Juniper Hall',
         preset: 'workshop',
         poolCapacity: 17,
         timeZone: 'Asia/Kathmandu',
-        sandbox: true,
         clock: '2026-12-10T14:10:00+05:45',
       })
     ).id;
@@ -41,11 +42,7 @@ d('a workshop’s Set up says the group sizes it takes', () => {
 
   async function setup(): Promise<Page> {
     const page = await (await newTablet(browser)).newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${venueId}"]`);
+    await openVenueBoard(page, t.baseUrl, owner, venueId);
     await page.goto(`${t.baseUrl}/board/venues/${venueId}/setup`);
     await page.getByTestId('settings').waitFor();
     return page;

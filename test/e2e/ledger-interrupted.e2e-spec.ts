@@ -8,8 +8,6 @@ import { describeWithStack, privatePostgres, query, sleep } from '../support/bui
 /** The built ledger CLI (`npm run ledger` runs it): spawned, then signalled. */
 const LEDGER_MAIN = resolve('dist/apps/ledger/src/main.js');
 const WORKSHEET = resolve('examples/maple-room.worksheet.json');
-/** The helper's own port for its private PostgreSQL. */
-const PG_PORT = 4142;
 
 interface Run {
   proc: ChildProcess;
@@ -28,7 +26,8 @@ describeWithStack('a ledger run killed mid-way leaves no temporary database behi
   let tmp: string;
 
   beforeAll(async () => {
-    server = await privatePostgres(PG_PORT);
+    // On a free port: a fixed one (4142) failed the second of two runs at once, its server refused.
+    server = await privatePostgres();
     tmp = mkdtempSync(join(tmpdir(), 'hb-leftovers-ledger-'));
   });
   afterAll(() => {

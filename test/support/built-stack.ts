@@ -65,10 +65,13 @@ export async function privateRedis(
   return { port, url: `redis://127.0.0.1:${port}`, cli, stop: () => void child?.kill('SIGKILL'), start };
 }
 
-/** A PostgreSQL cluster of the test's own (initdb into a temporary folder), stopped and started at will. */
-export async function privatePostgres(fixedPort?: number): Promise<{ url: string; start(): void; stop(): void; remove(): void }> {
+/**
+ * A PostgreSQL cluster of the test's own (initdb into a temporary folder) on a free port, stopped
+ * and started at will.
+ */
+export async function privatePostgres(): Promise<{ url: string; start(): void; stop(): void; remove(): void }> {
   if (!PG_BIN) throw new Error('no PostgreSQL binaries');
-  const port = fixedPort ?? (await freePort());
+  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'hb-pg-'));
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');

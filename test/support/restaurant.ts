@@ -64,6 +64,8 @@ export const uniq = (): string => `${process.pid}-${++n}-${randomBytes(3).toStri
 export const freshAddress = (): string => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + ((randomBytes(1)[0] ?? 0) % 250)}`;
 
 export interface SandboxOptions {
+  /** Shown in the venue list and the board's top bar ('The Test Kitchen' unless told). */
+  name?: string;
   timeZone?: string;
   clock: string;
   windows?: Window[];
@@ -88,7 +90,7 @@ export async function sandboxVenue(t: TestApp, owner: Staff, o: SandboxOptions):
     .set(owner.auth)
     .send({
       slug: `rq-${uniq()}`,
-      name: 'The Test Kitchen',
+      name: o.name ?? 'The Test Kitchen',
       timeZone: o.timeZone ?? 'America/Chicago',
       preset,
       sandbox: true,

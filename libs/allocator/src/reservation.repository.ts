@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   insertEntities,
-  insertEntitiesAtCommit,
   preparedQuery,
   returningRows,
   selectEntity,
@@ -22,7 +21,7 @@ export class ReservationRepository {
    * any statement sent after it): for a command whose remaining statements all travel with the COMMIT.
    */
   async insertAtCommit(tx: EntityManager, r: Reservation): Promise<void> {
-    await insertEntitiesAtCommit(tx, Reservation, [r]);
+    await insertEntities(tx, Reservation, [r], { atCommit: true });
   }
 
   /**

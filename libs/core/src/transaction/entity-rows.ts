@@ -170,30 +170,22 @@ export interface TogetherStatement {
   params: unknown[];
 }
 
-/** One INSERT of all rows; a property left undefined takes the column's DEFAULT. */
+/**
+ * One INSERT of all rows; a property left undefined takes the column's DEFAULT. `atCommit`: as one
+ * of the transaction's last statements, sent with its COMMIT after any held before it
+ * (`preparedAtCommit`: its error is the commit's), for a row nothing in the transaction reads back
+ * before the commit, other than through a statement sent after it (which sends it first).
+ */
 export async function insertEntities<T extends ObjectLiteral>(
   manager: EntityManager,
   target: EntityTarget<T>,
   rows: Array<Partial<T>>,
+  options: { atCommit?: boolean } = {},
 ): Promise<void> {
   if (rows.length === 0) return;
   const params: unknown[] = [];
-  await preparedQuery(manager, insertSql(manager, { target, rows }, params), params);
-}
-
-/**
- * `insertEntities` as one of the transaction's last statements, sent with its COMMIT after any held
- * before it (`preparedAtCommit`: its error is the commit's). For a row nothing in the transaction
- * reads back before the commit, other than through a statement sent after it (which sends it first).
- */
-export async function insertEntitiesAtCommit<T extends ObjectLiteral>(
-  manager: EntityManager,
-  target: EntityTarget<T>,
-  rows: Array<Partial<T>>,
-): Promise<void> {
-  if (rows.length === 0) return;
-  const params: unknown[] = [];
-  await preparedAtCommit(manager, insertSql(manager, { target, rows }, params), params);
+  const text = insertSql(manager, { target, rows }, params);
+  await (options.atCommit ? preparedAtCommit : preparedQuery)(manager, text, params);
 }
 
 /**

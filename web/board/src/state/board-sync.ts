@@ -14,7 +14,11 @@ const MAX_CATCH_UP_READS = 3;
  * burst of changes.
  */
 const CATCH_UP_PAUSE_MS = 250;
-/** Parties' names kept for pushes that come after a read without them (the most recently shown). */
+/**
+ * Parties' names kept for pushes that come after a read without them (the most recently shown).
+ * Well above a board's queue (the server sends at most 200 rows), so every party on the board
+ * shown is named here too.
+ */
 const MAX_NAMES = 2_000;
 /** After a failed read while connected, try again this soon rather than at the next heartbeat. */
 const RETRY_READ_MS = 2_000;

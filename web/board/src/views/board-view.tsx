@@ -47,7 +47,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
     sync.onEvent = (e, before) => {
       if (e.type === 'offer.expired') {
         const entryId = e.data?.['entryId'];
-        const name = before?.queue.find((r) => r.id === entryId)?.name ?? sync.nameOf(entryId) ?? 'A party';
+        const name = sync.nameOf(entryId) ?? 'A party';
         const back = e.data?.['entryStatus'] === 'waiting';
         // A seat pool (a workshop) offers seats, not a table.
         const what = before?.venue.seating === 'pool' ? 'seat offer' : 'table offer';
@@ -259,7 +259,7 @@ function partyNotice(
     return typeof v === 'string' ? v : undefined;
   };
   const entryId = text('entryId');
-  const name = text('name') ?? before?.queue.find((r) => r.id === entryId)?.name ?? nameOf(entryId) ?? 'A party';
+  const name = text('name') ?? nameOf(entryId) ?? 'A party';
   if (e.type === 'offer.accepted') {
     if (text('by') !== 'party' && takeOwn(`accept:${text('offerId') ?? ''}`)) return null;
     const ids = Array.isArray(d['tableIds'])
