@@ -3,6 +3,7 @@ import { deskJoin, moveClock, sandboxVenue, type Sandbox } from '../support/rest
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 
 const d = describeWithChromium('the board page is tested in a real browser');
 
@@ -39,12 +40,8 @@ d('the board on the night the clocks go back', () => {
 
   async function board(): Promise<Page> {
     const page = await (await newTablet(browser)).newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor();
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page);
     return page;
   }
 
@@ -69,7 +66,7 @@ d('the board on the night the clocks go back', () => {
     const late = await deskJoin(t, owner, v.id, { name: 'Too Late', partySize: 2, email: 'too-late@example.test' });
     expect(late.status).toBe(422);
     await page.reload();
-    await page.locator('[data-testid=connection][data-state=live]').waitFor();
+    await boardLive(page);
     expect(await warnings(page)).toContain('No service is running now: joins are refused until the next service starts.');
   });
 });

@@ -3,6 +3,7 @@ import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
+import { openVenueBoard } from './board-page.js';
 
 const d = describeWithChromium('Set up is tested in a real browser');
 
@@ -31,11 +32,7 @@ d('Set up: service hours on the nights the clocks change', () => {
 
   async function setUp(): Promise<Page> {
     const page = await (await newTablet(browser)).newPage();
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
     await page.locator('.top-bar [data-tab=setup]').click();
     await page.getByTestId('windows-setup').waitFor();
     return page;

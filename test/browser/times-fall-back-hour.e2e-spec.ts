@@ -4,6 +4,7 @@ import { joined, messages, sandboxVenue, type Sandbox } from '../support/restaur
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { describeWithChromium, launchChromium, newPhone, newTablet, screenshot } from './chromium.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 
 const STEP = 10_000;
 const d = describeWithChromium('the board and guest pages are tested in a real browser');
@@ -47,12 +48,8 @@ d('times in the hour the clocks go back', () => {
 
   it('the desk card names the zone of a service end that happens twice', async () => {
     const page = await open(newTablet(browser));
-    await page.goto(`${t.baseUrl}/board`);
-    await page.fill('input[name=email]', owner.email);
-    await page.fill('input[name=password]', owner.password);
-    await page.click('button[type=submit]');
-    await page.click(`[data-venue-id="${v.id}"]`);
-    await page.locator('[data-testid=connection][data-state=live]').waitFor({ timeout: STEP });
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page, STEP);
     await page.getByTestId('open-join').click();
     await page.fill('input[name=name]', 'Late Table');
     await page.fill('input[name=partySize]', '2');
