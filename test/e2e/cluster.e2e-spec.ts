@@ -66,7 +66,10 @@ describeWithServerAndRedis('several api processes sharing one port need PostgreS
       });
       primary.stdout?.on('data', (d: Buffer) => (output += d.toString()));
       primary.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-      await waitFor(() => output.includes('api processes:   2'), 60_000, 'the banner');
+      // A fresh database's migrations, then two api processes started one after the other: at load
+      // 19-23 on a 2-core machine this once took more than 60 s. 110 s stays inside jest's 120 s
+      // hook timeout (testTimeout in jest.config.js), leaving room for freshDatabase above.
+      await waitFor(() => output.includes('api processes:   2'), 110_000, 'the banner');
     });
     afterAll(async () => {
       if (primary.exitCode === null) {

@@ -26,13 +26,15 @@ describeWithStack('a ledger run killed mid-way leaves no temporary database behi
   let tmp: string;
 
   beforeAll(async () => {
+    // The folder first: a server that fails to start throws, and afterAll still has a folder to remove
+    // (it threw on an undefined one, hiding the server's error under a TypeError).
+    tmp = mkdtempSync(join(tmpdir(), 'hb-leftovers-ledger-'));
     // On a free port: a fixed one (4142) failed the second of two runs at once, its server refused.
     server = await privatePostgres();
-    tmp = mkdtempSync(join(tmpdir(), 'hb-leftovers-ledger-'));
   });
   afterAll(() => {
     server?.remove();
-    rmSync(tmp, { recursive: true, force: true });
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
   const ledgerDatabases = async (): Promise<string[]> =>

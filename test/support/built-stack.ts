@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,43 +67,46 @@ export async function privateRedis(
 
 /**
  * A PostgreSQL cluster of the test's own (initdb into a temporary folder) on a free port, stopped
- * and started at will.
+ * and started at will, its folder in the system's temporary folder. `port` and `under` (the folder to
+ * make its own in) only for a test that needs them: one that sees a start fail. A cluster that fails to set up or start leaves no folder behind (it left
+ * /tmp/hb-pg-* before) and throws an error naming the port and the server's own words from its log.
  */
-export async function privatePostgres(): Promise<{ url: string; start(): void; stop(): void; remove(): void }> {
+export async function privatePostgres(
+  options: { port?: number; under?: string } = {},
+): Promise<{ url: string; start(): void; stop(): void; remove(): void }> {
   if (!PG_BIN) throw new Error('no PostgreSQL binaries');
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'hb-pg-'));
-  chmodSync(dir, 0o777);
+  const port = options.port ?? (await freePort());
+  const dir = mkdtempSync(join(options.under ?? tmpdir(), 'hb-pg-'));
   const data = join(dir, 'data');
+  const log = join(dir, 'pg.log');
   const asPostgres = (cmd: string, args: string[]): void =>
     void execFileSync('runuser', ['-u', 'postgres', '--', `${PG_BIN}/${cmd}`, ...args], { stdio: 'pipe' });
-  asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   const start = (): void =>
-    asPostgres('pg_ctl', [
-      '-D',
-      data,
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
-      '-l',
-      join(dir, 'pg.log'),
-      '-w',
-      'start',
-    ]);
+    asPostgres('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-l', log, '-w', 'start']);
   const stop = (): void => asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-  start();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start,
-    stop,
-    remove: () => {
-      try {
-        stop();
-      } catch {
-        // already stopped
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const remove = (): void => {
+    try {
+      stop();
+    } catch {
+      // already stopped, or never started
+    }
+    rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    chmodSync(dir, 0o777);
+    asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
+    start();
+  } catch (err) {
+    const said = (err as { stderr?: Buffer }).stderr?.toString().trim();
+    const logged = existsSync(log) ? readFileSync(log, 'utf8').trim() : '';
+    remove();
+    throw new Error(
+      `private PostgreSQL did not start on 127.0.0.1:${port} (its folder ${dir} is removed): ` +
+        `${said || (err as Error).message}${logged ? `\nits log:\n${logged}` : ''}`,
+      { cause: err },
+    );
+  }
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, start, stop, remove };
 }
 
 /** One built process, its output kept; counts its log lines by message. */

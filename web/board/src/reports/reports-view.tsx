@@ -20,6 +20,15 @@ function localDate(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
+/**
+ * The calendar date `days` days before `ymd` (both YYYY-MM-DD), counted in calendar days: 24-hour
+ * steps back from an instant landed on the wrong date when a clock change lay between.
+ */
+function daysBefore(ymd: string, days: number): string {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d - days)).toISOString().slice(0, 10);
+}
+
 const figure = (x: number | null, unit: string, sign = false): string =>
   x === null ? '–' : `${sign && x > 0 ? '+' : ''}${x.toFixed(1)}${unit}`;
 
@@ -43,9 +52,8 @@ export function ReportsView({ venueId, data }: TabProps) {
   useEffect(() => {
     api.get<ReportVenue>(`/v1/venues/${venueId}`).then((v) => {
       setVenue(v);
-      const today = new Date(v.clock ?? readWallClock());
-      const from = new Date(today.getTime() - (DEFAULT_DAYS - 1) * 86_400_000);
-      setRange({ from: localDate(from, v.timeZone), to: localDate(today, v.timeZone) });
+      const to = localDate(new Date(v.clock ?? readWallClock()), v.timeZone);
+      setRange({ from: daysBefore(to, DEFAULT_DAYS - 1), to });
     }, fail);
   }, [venueId]);
 
