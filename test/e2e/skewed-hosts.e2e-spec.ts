@@ -5,6 +5,7 @@ import {
   builtWorker,
   call,
   describeWithStack,
+  freePort,
   ownerVenue,
   privatePostgres,
   privateRedis,
@@ -21,8 +22,6 @@ const HOLD_SECONDS = 45;
 const FOLLOW_MS = 300;
 /** How late the worker's job (or a rechecked one) may end the hold after its deadline. */
 const ON_TIME_MS = 2500;
-const API_PORT = 4130;
-const WORKER_METRICS_PORT = 4131;
 const TOKEN = 'skewed-hosts-metrics-token-0123456789';
 
 /** The skew a process's /metrics reports, read until it is near `expected` (s) or 5 s have passed. */
@@ -47,9 +46,15 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
   let redis: Awaited<ReturnType<typeof privateRedis>>;
   let api: BuiltProcess | undefined;
   let worker: BuiltProcess | undefined;
-  const base = `http://127.0.0.1:${API_PORT}`;
+  // Free ports: a fixed one collides with another copy of this file or a neighbour's server.
+  let apiPort: number;
+  let workerMetricsPort: number;
+  let base: string;
 
   beforeAll(async () => {
+    apiPort = await freePort();
+    workerMetricsPort = await freePort();
+    base = `http://127.0.0.1:${apiPort}`;
     postgres = await privatePostgres();
     redis = await privateRedis();
   }, 60_000);
@@ -67,11 +72,11 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
     const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, JOBS_PREFIX: 'skewed-hosts', METRICS_TOKEN: TOKEN };
     const shifted = (ms: number): Record<string, string> =>
       ms === 0 ? {} : { NODE_OPTIONS: SHIFTED, HB_TEST_CLOCK_SHIFT_MS: String(ms) };
-    api = new BuiltProcess(API_MAIN, { ...env, PORT: String(API_PORT), HOST: '127.0.0.1', ...shifted(apiShift) });
+    api = new BuiltProcess(API_MAIN, { ...env, PORT: String(apiPort), HOST: '127.0.0.1', ...shifted(apiShift) });
     await api.started(/running at http/);
     worker = await builtWorker({
       ...env,
-      WORKER_METRICS_PORT: String(WORKER_METRICS_PORT),
+      WORKER_METRICS_PORT: String(workerMetricsPort),
       HOST: '127.0.0.1',
       ...shifted(workerShift),
     });
@@ -137,7 +142,7 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
     // The hosts' own clocks are still reported as they are, each once followed with a warning.
     const skews = [
       await reportedSkew(`${base}/metrics`, -20),
-      await reportedSkew(`http://127.0.0.1:${WORKER_METRICS_PORT}/metrics`, 90),
+      await reportedSkew(`http://127.0.0.1:${workerMetricsPort}/metrics`, 90),
     ];
     expect(skews.map((s) => Math.round(s))).toEqual([-20, 90]);
     expect(api!.lines("this process's clock is 20.").concat(worker!.lines("this process's clock is 90."))).toHaveLength(2);
