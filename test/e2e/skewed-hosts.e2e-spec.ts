@@ -50,7 +50,7 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
   const base = `http://127.0.0.1:${API_PORT}`;
 
   beforeAll(async () => {
-    postgres = await privatePostgres(4132);
+    postgres = await privatePostgres();
     redis = await privateRedis();
   }, 60_000);
   afterEach(async () => {
