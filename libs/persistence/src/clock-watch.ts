@@ -49,6 +49,8 @@ export class ClockWatch implements OnModuleInit, OnModuleDestroy {
    * api listens after both.
    */
   async onModuleInit(): Promise<void> {
+    // The host's clock stepped while followed: read the database's again now, not at the next minute.
+    if (this.clock instanceof SystemClock) this.clock.onStep(() => void this.check());
     await this.check();
     this.timer = setInterval(() => void this.check(), CLOCK_CHECK_INTERVAL_MS);
     this.timer.unref();
@@ -56,6 +58,7 @@ export class ClockWatch implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     clearInterval(this.timer);
+    if (this.clock instanceof SystemClock) this.clock.onStep(() => undefined);
   }
 
   /** The host's clock minus the database's, in ms; null when it cannot be read (the offset is kept). */
