@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiClient, ApiError, messageOf } from '../../board/src/api/client';
 import { saveCredentials, takeTokenFromFragment, type Credentials } from './credentials';
-import { Countdown, localTime } from './countdown';
+import { localTime } from '../../board/src/local-time';
+import { Countdown } from './countdown';
 import { BackInQueue, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
 import { wordsFor, type Words } from './words';

@@ -1,35 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { readWallClock } from './wall-clock';
 
-/** English as written where each zone's own abbreviations are in use, as the venue's messages name a zone. */
-const ZONE_NAME_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-IE'];
-
-function zoneName(at: Date, timeZone: string): string {
-  let offset = '';
-  for (const locale of ZONE_NAME_LOCALES) {
-    const name =
-      new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' })
-        .formatToParts(at)
-        .find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (name !== '' && !/^GMT[+-]/.test(name)) return name;
-    offset ||= name;
-  }
-  return offset;
-}
-
-/**
- * "6:05 PM" in the venue's own time zone; in the hour the clocks go back, which happens twice, with
- * its zone as the table-ready message gives it ("11:25 PM GMT-3"), so the page and the message agree.
- */
-export function localTime(iso: string, timeZone: string): string {
-  const at = new Date(iso);
-  const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone }).format(at);
-  const f = new Intl.DateTimeFormat('en-GB', { dateStyle: 'short', timeStyle: 'short', timeZone });
-  const wall = f.format(at);
-  const twice = [-60, -30, 30, 60].some((m) => f.format(new Date(at.getTime() + m * 60_000)) === wall);
-  return twice ? `${time} ${zoneName(at, timeZone)}` : time;
-}
-
 /**
  * Minutes and seconds left until `until` on the venue's clock: the answer's `now` plus the wall time
  * since the page read it. A practice venue's clock stands still until a manager moves it, so there
