@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   API_MAIN,
   BuiltProcess,
@@ -14,7 +16,7 @@ import {
 } from '../support/built-stack.js';
 import { samplesOf } from '../support/metrics-scrape.js';
 
-/** A simulated skewed host: the spawned process's Date moved by HB_TEST_CLOCK_SHIFT_MS (test-only preload). */
+/** A simulated host: Date moved by HB_TEST_CLOCK_SHIFT_MS, stepped by HB_TEST_CLOCK_STEP_MS when HB_TEST_CLOCK_STEP_FILE appears (test-only preload). */
 const SHIFTED = `--import ${resolve('test/support/shifted-clock.preload.mjs')}`;
 /** Not the spec's five minutes: the venue's own hold length decides. */
 const HOLD_SECONDS = 45;
@@ -51,6 +53,7 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
   let workerMetricsPort: number;
   let base: string;
 
+  const steps = mkdtempSync(join(tmpdir(), 'hb-clock-step-'));
   beforeAll(async () => {
     apiPort = await freePort();
     workerMetricsPort = await freePort();
@@ -65,30 +68,41 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
   afterAll(() => {
     redis?.stop();
     postgres?.remove();
+    rmSync(steps, { recursive: true, force: true });
   });
 
-  /** The api and the worker, each on a host whose clock is `shift` ms off (0: the machine's own). */
-  async function startStack(apiShift: number, workerShift: number): Promise<void> {
+  /**
+   * The api and the worker, each on a host whose clock is `shift` ms off (0: the machine's own); with
+   * `step`, each host's clock is stepped by that many ms (NTP setting it right) when its file in
+   * `steps` appears.
+   */
+  async function startStack(apiShift: number, workerShift: number, step?: { api: number; worker: number }): Promise<void> {
     const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, JOBS_PREFIX: 'skewed-hosts', METRICS_TOKEN: TOKEN };
-    const shifted = (ms: number): Record<string, string> =>
-      ms === 0 ? {} : { NODE_OPTIONS: SHIFTED, HB_TEST_CLOCK_SHIFT_MS: String(ms) };
-    api = new BuiltProcess(API_MAIN, { ...env, PORT: String(apiPort), HOST: '127.0.0.1', ...shifted(apiShift) });
+    const shifted = (ms: number, who: 'api' | 'worker'): Record<string, string> => ({
+      ...(ms === 0 ? {} : { NODE_OPTIONS: SHIFTED, HB_TEST_CLOCK_SHIFT_MS: String(ms) }),
+      ...(step ? { HB_TEST_CLOCK_STEP_MS: String(step[who]), HB_TEST_CLOCK_STEP_FILE: join(steps, who) } : {}),
+    });
+    api = new BuiltProcess(API_MAIN, { ...env, PORT: String(apiPort), HOST: '127.0.0.1', ...shifted(apiShift, 'api') });
     await api.started(/running at http/);
     worker = await builtWorker({
       ...env,
       WORKER_METRICS_PORT: String(workerMetricsPort),
       HOST: '127.0.0.1',
-      ...shifted(workerShift),
+      ...shifted(workerShift, 'worker'),
     });
   }
 
   const dbNow = async (): Promise<number> =>
     (await query<{ now: Date }>(postgres.url, 'SELECT clock_timestamp() AS now'))[0]!.now.getTime();
 
-  /** One party promoted at a fresh venue, its hold watched by PostgreSQL's clock until it ends. */
-  async function holdWatched(): Promise<void> {
+  /**
+   * One party promoted at a fresh venue (after `beforePromotion`, once it has joined), its hold
+   * watched by PostgreSQL's clock until it ends.
+   */
+  async function holdWatched(beforePromotion?: () => Promise<void>): Promise<void> {
     const { token, venueId } = await ownerVenue(base, HOLD_SECONDS);
     expect((await call(base, 'POST', `/v1/venues/${venueId}/queue`, { name: 'Skew', partySize: 2 }, token)).status).toBe(201);
+    await beforePromotion?.();
     const before = await dbNow();
     const promoted = await call(base, 'POST', `/v1/venues/${venueId}/promotions`, {}, token);
     const after = await dbNow();
@@ -151,5 +165,24 @@ describeWithStack('the built api and worker on hosts whose clocks are off from t
   it(`a ${HOLD_SECONDS} s hold made by the api 30 s ahead ends on time at a worker in time (its expiry job is not 30 s late)`, async () => {
     await startStack(30_000, 0);
     await holdWatched();
+  }, 150_000);
+
+  /**
+   * Every process follows PostgreSQL's clock, measured at start and every minute. A host's clock that
+   * NTP steps between two checks must not move the process's clock with it until the next check: a
+   * hold made or ended in that minute would be short or cut early by the whole step (the deadline was
+   * 45 s before the promotion by PostgreSQL's clock).
+   */
+  it(`a ${HOLD_SECONDS} s hold made and ended just after the api's host (90 s ahead) and the worker's (30 s behind) are stepped right lasts ${HOLD_SECONDS} s by PostgreSQL’s clock`, async () => {
+    await startStack(90_000, -30_000, { api: -90_000, worker: 30_000 });
+    await holdWatched(async () => {
+      // NTP sets both hosts right, well before either process's next minute check.
+      writeFileSync(join(steps, 'api'), '');
+      writeFileSync(join(steps, 'worker'), '');
+      await sleep(300);
+      expect([api!.lines('test clock stepped').length > 0, worker!.lines('test clock stepped').length > 0]).toEqual([true, true]);
+    });
+    // The api saw its host's clock move against the monotonic one and read the database's again at once.
+    expect(api!.lines("this process's clock agrees")).toHaveLength(1);
   }, 150_000);
 });
