@@ -50,6 +50,11 @@ export class LedgerSession {
    */
   private readonly cancelPaths = new Map<string, string>();
   private readonly stepsByOp = new Map<string, Step[]>();
+  /**
+   * The offer an accept or expire step named the first time it ran, by its Idempotency-Key: a retry
+   * is that operation again, even after the group was offered again (keep-place) or rejoined.
+   */
+  private readonly offerOfStep = new Map<string, string>();
   venueId = '';
 
   constructor(
@@ -154,7 +159,7 @@ export class LedgerSession {
   }
 
   async accept(ref: string, key?: string): Promise<ApiAnswer> {
-    const offerId = this.offers.get(ref);
+    const offerId = this.offerFor(ref, key);
     // Under another policy the party may never have been offered: that is a failed row, not a crash.
     if (!offerId)
       return { status: 0, body: { error: { code: 'NO_OFFER', message: `${ref} has no offer to accept` } }, replayed: false };
@@ -187,9 +192,18 @@ export class LedgerSession {
     throw new Error(`unknown reference ${ref}`);
   }
 
-  async offerState(ref: string): Promise<string | undefined> {
-    const entryId = this.entries.get(ref);
+  /** The offer a step under `key` names: the one it named the first time, else the group's latest. */
+  private offerFor(ref: string, key?: string): string | undefined {
+    const first = key === undefined ? undefined : this.offerOfStep.get(key);
+    if (first) return first;
     const offerId = this.offers.get(ref);
+    if (key !== undefined && offerId) this.offerOfStep.set(key, offerId);
+    return offerId;
+  }
+
+  async offerState(ref: string, key?: string): Promise<string | undefined> {
+    const entryId = this.entries.get(ref);
+    const offerId = this.offerFor(ref, key);
     if (!entryId || !offerId) return undefined;
     // History is newest first and paged: the offer's own rows, the latest first.
     const rows = await this.client.must<Array<{ subjectType: string; subjectId: string; to: string }>>(
@@ -290,7 +304,7 @@ export class LedgerSession {
         return { ok: a.status === 200 };
       }
       case 'expire': {
-        const state = await this.offerState(step.ref);
+        const state = await this.offerState(step.ref, key);
         notes.push(`${step.ref}'s offer is ${state ?? 'unknown'}`);
         return { ok: state === 'expired' };
       }
