@@ -27,6 +27,14 @@ const STATUS: Record<string, string> = {
   expired: 'the offer lapsed',
 };
 
+/** At a seat pool (a workshop): seats held for the whole group, then confirmed; no table, no seating. */
+const POOL_STATUS: Record<string, string> = {
+  ...STATUS,
+  offered: 'seats are held for them',
+  confirmed: 'accepted, seats confirmed',
+  expired: 'the hold lapsed',
+};
+
 /**
  * A party shows its queue code: the desk finds the party without using the code up (the party
  * keeps it), then accepts for them with the host's own rights.
@@ -118,12 +126,16 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
     >
       <p data-testid="found-status">
         {position !== null ? `Number ${position} in line, ` : ''}
-        {STATUS[entry.status] ?? entry.status}.
+        {(board.venue.seating === 'pool' ? POOL_STATUS : STATUS)[entry.status] ?? entry.status}.
       </p>
       {live ? (
         <div class="offer-box">
           <p>
-            {labels.length > 0 ? `Table ${labels.join(' + ')} is held for them: ` : 'Held for them: '}
+            {labels.length > 0
+              ? `Table ${labels.join(' + ')} is held for them: `
+              : board.venue.seating === 'pool'
+                ? `${entry.partySize} ${entry.partySize === 1 ? 'seat' : 'seats'} held for them: `
+                : 'Held for them: '}
             <Countdown until={live.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />
           </p>
           <ActButton

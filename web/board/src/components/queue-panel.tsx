@@ -20,6 +20,14 @@ const STATUS: Record<EntryStatus, string> = {
   expired: 'Offer lapsed',
 };
 
+/** A seat pool (a workshop) holds seats for a whole group and confirms them: no table, no seating. */
+const POOL_STATUS: Record<EntryStatus, string> = {
+  ...STATUS,
+  offered: 'Seats held',
+  confirmed: 'Seats confirmed',
+  expired: 'Hold lapsed',
+};
+
 type Filter = 'all' | 'waiting' | 'offered';
 
 interface Props {
@@ -171,7 +179,7 @@ function Row({
         </div>
         {/* Status, offer and wait on one line where the row is wide enough; staff tags and note under it. */}
         <div class="state">
-          <span class={`chip chip-${row.status}`}>{STATUS[row.status]}</span>
+          <span class={`chip chip-${row.status}`}>{(board.venue.seating === 'pool' ? POOL_STATUS : STATUS)[row.status]}</span>
           {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
           {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
           <span class="meta">
@@ -209,7 +217,8 @@ function Row({
               testId="accept"
               onAct={() => {
                 markOwn(`accept:${offer.id}`);
-                return act(`offers/${offer.id}/accept`, `${row.name} accepted: to be seated.`);
+                const done = board.venue.seating === 'pool' ? 'their seats are confirmed.' : 'to be seated.';
+                return act(`offers/${offer.id}/accept`, `${row.name} accepted: ${done}`);
               }}
             >
               {/* "Accept" where the row is short of room beside the party (styles.css). */}

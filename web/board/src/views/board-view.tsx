@@ -266,13 +266,16 @@ function partyNotice(
       ? (d['tableIds'] as string[])
       : (before?.offers.find((o) => o.id === text('offerId'))?.tableIds ?? []);
     const tables = before && ids.length > 0 ? tableLabels(before, ids) : '';
+    // A seat pool (a workshop) confirms the group's seats: nobody is seated at a table.
+    if (before?.venue.seating === 'pool') return `${name} confirmed their seats.`;
     const where = tables ? `: ${ids.length > 1 ? 'tables' : 'table'} ${tables}, to be seated.` : ', to be seated.';
     return `${name} confirmed${where}`;
   }
   if (e.type === 'tables.day-ended') return dayEndedNotice(d['tableIds'], before);
   const left = e.type === 'entry.cancelled' || e.type === 'offer.cancelled' || e.type === 'reservation.cancelled';
   if (left && text('by') === 'party') {
-    const released = e.type === 'entry.cancelled' ? '' : ' Their table is free again.';
+    const freed = before?.venue.seating === 'pool' ? ' Their seats are released.' : ' Their table is free again.';
+    const released = e.type === 'entry.cancelled' ? '' : freed;
     return `${name} left the queue from their phone.${released}`;
   }
   return null;
