@@ -1,9 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { liveVenue, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { signInToVenueList } from './board-page.js';
-import { describeWithChromium, launchChromium, newTablet } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the Reports tab is tested in a real browser');
 
@@ -33,19 +33,27 @@ d('Reports: the default range across a clock change', () => {
     await t?.close();
   });
 
-  /** Opens the Reports tab; the range its inputs show and the one the day report was asked for. */
-  async function defaultRange(): Promise<{ shown: { from: string; to: string }; asked: { from: string; to: string } }> {
-    const context = await newTablet(browser);
+  /**
+   * Opens the Reports tab (of the sandbox unless told; on a tablet, or a phone, whose clock is
+   * `deviceOffMs` off); the range its inputs show and the one the day report was asked for.
+   */
+  async function defaultRange(
+    o: { venueId?: string; deviceOffMs?: number; phone?: boolean; shot?: string } = {},
+  ): Promise<{ shown: { from: string; to: string }; asked: { from: string; to: string } }> {
+    const venueId = o.venueId ?? v.id;
+    const context = o.phone ? await newPhone(browser) : await newTablet(browser);
     contexts.push(context);
     const page: Page = await context.newPage();
-    await signInToVenueList(page, t.baseUrl, owner, v.id);
+    if (o.deviceOffMs !== undefined) await page.clock.install({ time: Date.now() + o.deviceOffMs });
+    await signInToVenueList(page, t.baseUrl, owner, venueId);
     const [req] = await Promise.all([
-      page.waitForRequest((r) => r.url().includes(`/v1/venues/${v.id}/reports/days?`)),
-      page.goto(`${t.baseUrl}/board/venues/${v.id}/reports`),
+      page.waitForRequest((r) => r.url().includes(`/v1/venues/${venueId}/reports/days?`)),
+      page.goto(`${t.baseUrl}/board/venues/${venueId}/reports`),
     ]);
     const url = new URL(req.url());
     const inputs = page.locator('form.report-range input[type=date]');
     await inputs.first().waitFor();
+    if (o.shot) await screenshot(page, o.shot);
     return {
       shown: { from: await inputs.nth(0).inputValue(), to: await inputs.nth(1).inputValue() },
       asked: { from: url.searchParams.get('from') ?? '', to: url.searchParams.get('to') ?? '' },
@@ -64,4 +72,33 @@ d('Reports: the default range across a clock change', () => {
     expect(range.shown).toEqual({ from: '2026-10-07', to: '2026-11-03' });
     expect(range.asked).toEqual(range.shown);
   });
+
+  /** The venue-local date of an instant in `timeZone` (YYYY-MM-DD). */
+  const dateIn = (at: number, timeZone: string): string =>
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+
+  /**
+   * A live venue on a tablet whose clock is a day off: the range ends on the venue's date by the
+   * server's clock (the venue read's `now`). It ended on the tablet's own date, a day off.
+   */
+  for (const [offMs, device] of [
+    [24 * 3600_000, 'tablet'],
+    [-24 * 3600_000, 'phone'],
+  ] as const) {
+    it(`a live venue, on a ${device} whose clock is a day ${offMs > 0 ? 'ahead' : 'behind'}: ends on the venue's date by the server's clock`, async () => {
+      const live = await liveVenue(t, owner);
+      const zone = 'America/Chicago';
+      const before = dateIn(Date.now(), zone);
+      const range = await defaultRange({
+        venueId: live.id,
+        deviceOffMs: offMs,
+        phone: device === 'phone',
+        shot: `reports-default-range-device-${offMs > 0 ? 'ahead' : 'behind'}`,
+      });
+      const after = dateIn(Date.now(), zone);
+      // The venue's date when the page read it: the one before, or after if midnight passed between.
+      expect([before, after]).toContain(range.shown.to);
+      expect(range.asked).toEqual(range.shown);
+    });
+  }
 });

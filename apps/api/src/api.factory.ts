@@ -16,6 +16,7 @@ import {
   Metrics,
   PinoNestLogger,
   stopPeriodicFlush,
+  STOP_SIGNALS,
 } from '@hostboard/core';
 import { BoardIoAdapter } from '@hostboard/board';
 import { ApiModule } from './api.module.js';
@@ -91,7 +92,9 @@ export async function createApiApp(config: AppConfig, options: CreateApiOptions 
   // After a signal's shutdown, exit (not Nest's default of raising the signal again): a process
   // killed by the signal never runs its 'exit' handlers, and pino's is the one that writes the
   // buffered log lines, the last requests' and the shutdown's among them.
-  if (options.signalHooks !== false) app.enableShutdownHooks([], { useProcessExit: true });
+  // SIGTERM and SIGINT only: Nest's empty list stops on every signal it knows (SIGHUP, SIGUSR2, …),
+  // which process managers send for other things (installProcessGuards carries on through those).
+  if (options.signalHooks !== false) app.enableShutdownHooks([...STOP_SIGNALS], { useProcessExit: true });
   await app.init();
   await http.ready();
   return app;

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 // processes that run it.
 import { ConfigError, loadConfig } from '@hostboard/core/config/app-config.js';
 import { reportListening, runPrimary, workerProcessCount } from '@hostboard/core/process/cluster-primary.js';
-import { installProcessGuards } from '@hostboard/core/process/process-guards.js';
+import { installProcessGuards, STOP_SIGNALS } from '@hostboard/core/process/process-guards.js';
 import { databaseStartupFailure } from '@hostboard/core/process/startup-failure.js';
 import { redisStartupRefusal } from '@hostboard/core/redis/redis-startup-check.js';
 import { createLogger, PinoNestLogger } from '@hostboard/core/logging/logger.js';
@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     // A failed start (a data folder in use) reaches the catch below, which prints it as one line.
     abortOnError: false,
   });
-  app.enableShutdownHooks();
+  // SIGTERM and SIGINT only (Nest's default is every signal it knows, SIGHUP and SIGUSR2 among them).
+  app.enableShutdownHooks([...STOP_SIGNALS]);
   await app.init();
   if (config.WORKER_METRICS_PORT !== undefined && config.METRICS_TOKEN !== undefined && !cluster.isWorker) {
     const metrics = app.get(Metrics);

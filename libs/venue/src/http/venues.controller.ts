@@ -30,7 +30,7 @@ export class VenuesController {
 
   @VenueRole('host')
   @Get(':venueId')
-  get(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<VenueView> {
+  get(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<VenueView & { now: string }> {
     return this.venues.get(venueId);
   }
 
@@ -48,7 +48,11 @@ export class VenuesController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) res: FastifyReply,
   ): Promise<HistoryView[]> {
-    const page = await this.venues.listHistory(venueId, { subjectId: query.subjectId, limit: pageLimit(query), before: query.before });
+    const page = await this.venues.listHistory(venueId, {
+      subjectId: query.subjectId,
+      limit: pageLimit(query),
+      before: query.before,
+    });
     linkNextPage(req, res, page.next);
     return page.items;
   }

@@ -18,6 +18,7 @@ import { MembershipService } from '@hostboard/auth';
 import type { CreateVenueDto } from '../http/create-venue.dto.js';
 import type { UpdateVenueDto } from '../http/update-venue.dto.js';
 import { countryOfZone } from './venue-country.js';
+import { VenueClock } from './venue-clock.js';
 import { presetPolicy } from './venue-presets.js';
 import type { Venue, VenueDecisions } from './venue.entity.js';
 import { VenueRepository } from './venue.repository.js';
@@ -32,6 +33,7 @@ export class VenueService {
     private readonly memberships: MembershipService,
     private readonly history: HistoryWriter,
     private readonly sweepFirst: SweepFirst,
+    private readonly venueClock: VenueClock,
   ) {}
 
   /** Any signed-in staff user may create a venue; the creator becomes its owner, in the same transaction. */
@@ -88,10 +90,15 @@ export class VenueService {
     });
   }
 
-  async get(venueId: string): Promise<VenueView> {
+  /**
+   * With `now`, the venue's clock at the read (a sandbox's simulated clock, else the server's, which
+   * follows the database's): the board judges service hours and dates by it, never by the device's
+   * own clock, which on a tablet may be hours off.
+   */
+  async get(venueId: string): Promise<VenueView & { now: string }> {
     const venue = await this.tx.run(({ manager }) => this.venues.findById(manager, venueId));
     if (!venue) throw DomainException.notFound('The venue was not found.');
-    return toVenueView(venue);
+    return { ...toVenueView(venue), now: this.venueClock.now(venue).toISOString() };
   }
 
   /** Each with the user's role there, so a board knows which tabs to show without reading the members. */

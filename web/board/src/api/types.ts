@@ -17,6 +17,12 @@ export interface Venue {
   preset: 'restaurant' | 'workshop';
   sandbox: boolean;
   clock: string | null;
+  /**
+   * The venue's clock when it was read (`GET /v1/venues/:venueId` only): a sandbox's simulated clock,
+   * else the server's. What the page judges service hours and dates by: a tablet's own clock may be
+   * hours off.
+   */
+  now?: string;
   published: boolean;
   queueEnabled: boolean;
   queuePartyCap: number;

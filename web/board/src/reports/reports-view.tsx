@@ -5,6 +5,7 @@ import { calendarDate, plural } from '../format';
 import type { Venue } from '../api/types';
 import { readWallClock } from '../state/clock';
 import { api, session } from '../state/session';
+import { venueNowAt } from '../state/venue-data';
 import type { TabProps } from '../views/registry';
 import { DaySummary } from './day-summary';
 import { ErrorHistogram, QuoteScatter } from './quote-charts';
@@ -52,7 +53,10 @@ export function ReportsView({ venueId, data }: TabProps) {
   useEffect(() => {
     api.get<ReportVenue>(`/v1/venues/${venueId}`).then((v) => {
       setVenue(v);
-      const to = localDate(new Date(v.clock ?? readWallClock()), v.timeZone);
+      // The venue's date by its read's `now` (a sandbox's clock, else the server's): the tablet's own
+      // clock, a day off, ended the range on the wrong date.
+      const readAt = readWallClock();
+      const to = localDate(new Date(venueNowAt(v, readAt, readAt)), v.timeZone);
       setRange({ from: daysBefore(to, DEFAULT_DAYS - 1), to });
     }, fail);
   }, [venueId]);

@@ -1,7 +1,20 @@
 import { signal } from '@preact/signals';
 import { messageOf } from '../api/client';
 import type { Combination, ServiceWindow, TableDef, Venue } from '../api/types';
+import { readWallClock } from './clock';
 import { api } from './session';
+
+/**
+ * The venue's now (a sandbox's clock, else the server's) at the device's instant `wall`, from the
+ * venue's read and the device's clock when it was answered (`readAt`): the time passed since, by the
+ * device's clock, added to the server's. A sandbox's clock stands still. The device's own clock only
+ * when the read carried no `now`.
+ */
+export function venueNowAt(venue: Venue, readAt: number, wall: number): number {
+  if (venue.clock) return Date.parse(venue.clock);
+  if (!venue.now) return wall;
+  return Date.parse(venue.now) + Math.max(0, wall - readAt);
+}
 
 /**
  * What a venue is set up with (settings, tables, combinations, service windows): read when a venue
@@ -13,6 +26,8 @@ export class VenueData {
   readonly combinations = signal<Combination[]>([]);
   readonly windows = signal<ServiceWindow[]>([]);
   readonly problem = signal<string | null>(null);
+  /** The device's clock when the venue shown was answered: with its `now`, the server's time (`venueNowAt`). */
+  venueReadAt = 0;
 
   /** Reads are numbered as they begin: the last one begun, and the newest one whose answer is shown. */
   private begun = 0;
@@ -31,11 +46,13 @@ export class VenueData {
     const n = ++this.begun;
     try {
       const venue = await api.get<Venue>(base);
+      const readAt = readWallClock();
       const tables = venue.policy.seating === 'tables' ? await api.get<TableDef[]>(`${base}/tables`) : [];
       const combinations = venue.policy.seating === 'tables' ? await api.get<Combination[]>(`${base}/combinations`) : [];
       const windows = await api.get<ServiceWindow[]>(`${base}/service-windows`);
       if (n < this.shown) return;
       this.shown = n;
+      this.venueReadAt = readAt;
       this.venue.value = venue;
       this.tables.value = tables;
       this.combinations.value = combinations;

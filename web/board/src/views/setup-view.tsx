@@ -6,9 +6,10 @@ import { holdLengthWords } from '../format';
 import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
 import { joinWarnings } from '../readiness';
-import { readWallClock, wallSecond } from '../state/clock';
+import { wallSecond } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
+import { venueNowAt } from '../state/venue-data';
 import { PlanEditor } from './plan-editor';
 import type { TabProps } from './registry';
 
@@ -21,7 +22,7 @@ export function SetupView({ venueId, data }: TabProps) {
   const tables = [...data.tables.value].sort(byLabel);
   return (
     <main class="page setup" data-testid="setup">
-      <Readiness venueId={venueId} data={data} />
+      <Readiness data={data} />
       <SectionJumps tables={venue.policy.seating === 'tables'} />
       <Settings venue={venue} reload={reload} />
       {venue.policy.seating === 'tables' && (
@@ -37,42 +38,15 @@ export function SetupView({ venueId, data }: TabProps) {
 }
 
 /**
- * The server's time as the board reads it (its snapshot's `now`), read once as Set up opens, with the
- * device's clock when it was read: undefined until answered, null when it could not be read.
- */
-function useServerNow(venueId: string): { at: number; readAt: number } | null | undefined {
-  const [server, setServer] = useState<{ at: number; readAt: number } | null | undefined>(undefined);
-  useEffect(() => {
-    let gone = false;
-    api
-      .get<{ now: string }>(`/v1/venues/${venueId}/board`)
-      .then((b) => !gone && setServer({ at: Date.parse(b.now), readAt: readWallClock() }))
-      .catch(() => !gone && setServer(null));
-    return () => {
-      gone = true;
-    };
-  }, [venueId]);
-  return server;
-}
-
-/**
  * Whether parties can join now, and if not why. Its own component: on a venue with a running clock it
  * reads the time each second, which re-renders this line, not the forms under it.
  */
-function Readiness({ venueId, data }: Pick<TabProps, 'venueId' | 'data'>) {
-  const server = useServerNow(venueId);
+function Readiness({ data }: Pick<TabProps, 'data'>) {
   const venue = data.venue.value;
   if (!venue) return null;
-  // A sandbox's own clock; else the server's time, as the board reads it (a tablet's clock may be
-  // hours off), the device's only when the server's could not be read.
-  const at = venue.clock
-    ? Date.parse(venue.clock)
-    : server === undefined
-      ? undefined
-      : server === null
-        ? wallSecond.value
-        : server.at + Math.max(0, wallSecond.value - server.readAt);
-  if (at === undefined) return null;
+  // A sandbox's own clock; else the server's time, from the venue's read (a tablet's clock may be
+  // hours off). Set up read the whole board snapshot for it as it opened.
+  const at = venueNowAt(venue, data.venueReadAt, wallSecond.value);
   const warnings = joinWarnings(venue, data.tables.value, data.combinations.value, data.windows.value, at);
   return warnings.lines.length > 0 ? (
     <section class="warnings" data-testid="setup-warnings">

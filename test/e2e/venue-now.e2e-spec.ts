@@ -1,0 +1,69 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { SystemClock } from '@hostboard/core';
+import { scrape } from '../support/metrics-scrape.js';
+import { moveClock, sandboxVenue } from '../support/restaurant.js';
+import { createVenue, signUp, type Staff } from '../support/staff.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+
+const TOKEN = 'venue-now-metrics-token-0123456789';
+
+/** The system clock on a host whose own clock runs `skewMs` ahead: the app follows the database's. */
+class SkewedHostClock extends SystemClock {
+  constructor(private readonly skewMs: number) {
+    super();
+  }
+
+  override hostNow(): Date {
+    return new Date(Date.now() + this.skewMs);
+  }
+}
+
+/**
+ * The venue's read (`GET /v1/venues/:venueId`) carries `now`, the venue's clock: Set up and Reports
+ * judge service hours and dates by it. Set up read the whole board snapshot for its `now`, and
+ * Reports took the tablet's own date.
+ */
+describe('GET /v1/venues/:venueId carries the venue’s now', () => {
+  let t: TestApp;
+  let owner: Staff;
+
+  beforeAll(async () => {
+    // A host 90 s ahead of the database: the live venue's now is the database's, not the host's.
+    t = await startApp({ clock: new SkewedHostClock(90_000), env: { METRICS_TOKEN: TOKEN } });
+    owner = await signUp(t, 'venue-now');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const venueNow = async (venueId: string): Promise<string | undefined> =>
+    ((await request(t.baseUrl).get(`/v1/venues/${venueId}`).set(owner.auth).expect(200)).body as { now?: string }).now;
+
+  it('a sandbox venue: its simulated clock, moved when the manager moves it', async () => {
+    const v = await sandboxVenue(t, owner, { clock: '2026-06-12T18:00:00.000Z' });
+    expect(await venueNow(v.id)).toBe('2026-06-12T18:00:00.000Z');
+    await moveClock(t, owner, v.id, '2026-06-13T02:30:00.000Z');
+    expect(await venueNow(v.id)).toBe('2026-06-13T02:30:00.000Z');
+  });
+
+  it('a live venue: the server’s clock, which follows the database’s (the host runs 90 s ahead)', async () => {
+    // The clock follows the database's once the app's first check (in the background) has run.
+    for (let i = 0; i < 50; i++) {
+      if (Math.abs((await scrape(t, TOKEN))['hostboard_clock_skew_seconds'] ?? 0) > 1) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const dbNow = async (): Promise<number> =>
+      new Date(
+        ((await t.app.get(DataSource).query('SELECT clock_timestamp() AS now')) as Array<{ now: Date | string }>)[0]!.now,
+      ).getTime();
+    const v = await createVenue(t, owner);
+    const before = await dbNow();
+    const now = await venueNow(v.id);
+    const after = await dbNow();
+    expect(now).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const at = Date.parse(now ?? '');
+    expect(at).toBeGreaterThanOrEqual(before - 300);
+    expect(at).toBeLessThanOrEqual(after + 300);
+  });
+});
