@@ -3,7 +3,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { preparedAtCommit, preparedQuery, TransactionRunner, type AtCommit } from '@hostboard/core';
+import { preparedAtCommit, preparedInOrder, preparedQuery, TransactionRunner, type AtCommit } from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { createVenue, signUp, type Staff } from '../support/staff.js';
@@ -45,6 +45,13 @@ function watchWire(t: TestApp): Wire {
   for (const client of (pool as unknown as { _clients: pg.PoolClient[] })._clients) watch(client);
   pool.on('connect', watch);
   return wire;
+}
+
+/** How many statements a write binds (Bind messages of the extended protocol: one per statement run). */
+function binds(write: Buffer): number {
+  let n = 0;
+  for (let at = 0; at + 5 <= write.length; at += 1 + write.readInt32BE(at + 1)) if (write[at] === 0x42) n++;
+  return n;
 }
 
 /** The transactions of this database's backends that are still open (idle in a transaction, failed or not). */
@@ -149,7 +156,7 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       await db.drop();
     });
 
-    it('sends a desk join with an Idempotency-Key in at most 6 writes: its BEGIN goes with the venue lock, its last insert with COMMIT', async () => {
+    it("sends a desk join with an Idempotency-Key in 4 writes: its BEGIN and the guards' read go with the venue lock, its last insert with COMMIT", async () => {
       // Warm: both pooled connections have prepared every statement of a join.
       await Promise.all([join(venueId), join(venueId)]);
       for (let i = 0; i < 4; i++) await join(venueId).expect(201);
@@ -164,13 +171,17 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       expect(commits).toHaveLength(joins);
       // The insert's Bind carries the rows' values (the answer's body among them).
       for (const w of commits) expect(w.length).toBeGreaterThan(400);
-      // At most: session read, stored-answer read, BEGIN with the venue lock, guards' read, duplicate
-      // check and quote read, the one insert of every row with COMMIT (8 with BEGIN and COMMIT alone;
-      // fewer once other round trips go).
-      expect(wire.writes.length / joins).toBeLessThanOrEqual(6);
+      // The guards' read (the venue's windows, the earliest waiting date and deadline) travels in the
+      // lock's write, as a statement of its own after the lock's.
+      // START TRANSACTION's, the lock's and the read's Bind.
+      expect(begins.map(binds)).toEqual(Array.from({ length: joins }, () => 3));
+      // The session with the key's stored answer, BEGIN with the venue lock and the guards' read, the
+      // duplicate check and quote read, the one insert of every row with COMMIT (8 with BEGIN and
+      // COMMIT alone; 5 with the guards' read in a round trip of its own).
+      expect(wire.writes.length / joins).toBe(4);
     });
 
-    it('sends a keyed table offer and a keyed acceptance in at most 5 writes each: the reservation, the last insert and the answer with COMMIT', async () => {
+    it("sends a keyed table offer and a keyed acceptance in 3 writes each: the reads and the sweep's question with the lock, the rest with COMMIT", async () => {
       const labels = Array.from({ length: 16 }, (_, i) => `T${i + 1}`);
       const v = await sandboxVenue(t, owner, {
         clock: '2026-10-09T23:00:00.000Z',
@@ -207,14 +218,21 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       const ids: string[] = [];
       for (let i = 6; i < 6 + count; i++) ids.push(await offered(i));
       const offerWrites = wire.writes.length;
-      // At most: the session with the key's stored answer, the sweep's due check, BEGIN with the venue
-      // lock, the checks' read, then the reservation, the one insert of every other row (the answer
-      // among them) and COMMIT together (8 with the reservation, the answer and COMMIT each alone).
-      expect(offerWrites / count).toBeLessThanOrEqual(5);
+      // The session with the key's stored answer; BEGIN with the venue lock, then the checks' read and
+      // the sweep's question (due holds, ended days) in the same write; then the reservation, the one
+      // insert of every other row (the answer among them) and COMMIT together (8 with the reservation,
+      // the answer and COMMIT each alone; 5 with the sweep's read before the transaction and the
+      // checks' read in a round trip of its own).
+      expect(offerWrites / count).toBe(3);
       wire.reset();
       for (const id of ids) await accept(id).expect(200);
-      // The same four, then the moves, history, the event and the answer with COMMIT (7 before).
-      expect(wire.writes.length / count).toBeLessThanOrEqual(5);
+      // The same three: the session, the lock with the reads, the moves, history, the event and the
+      // answer with COMMIT (7 before the last round, 5 after it).
+      const begins = wire.writes.filter((w) => w.includes('START TRANSACTION'));
+      expect(begins).toHaveLength(count);
+      // START TRANSACTION's, the lock's and the reads' Bind.
+      expect(begins.map(binds)).toEqual(Array.from({ length: count }, () => 3));
+      expect(wire.writes.length / count).toBe(3);
 
       // Every offer and acceptance is written whole, and a retry answers the stored offer.
       const held = await inDatabase<{ state: string; n: string }>(
@@ -226,6 +244,39 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       const again = await offer(14, 'offer-replayed').expect(201);
       expect(again.body).toEqual(first.body);
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    });
+
+    it('reads after the venue lock was granted: an offer that waited for the lock sees the entry changed meanwhile', async () => {
+      const v = await sandboxVenue(t, owner, { clock: '2026-10-09T23:00:00.000Z', tables: [{ label: 'W1', capacity: 4 }] });
+      const p = await joined(t, owner, v.id, party(2));
+      // A session holds the venue's lock, and changes the entry in the same transaction.
+      const holder = new pg.Client({ connectionString: db.url });
+      await holder.connect();
+      let res: request.Response;
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM venues WHERE id = $1 FOR UPDATE', [v.id]);
+        const pending = request(t.baseUrl)
+          .post(`/v1/venues/${v.id}/offers`)
+          .set(owner.auth)
+          .set('Idempotency-Key', `offer-waited-${serial++}`)
+          .send({ entryId: p.entry.id, entryVersion: p.entry.version, tableIds: [v.tableIds['W1']] })
+          .timeout(20_000)
+          .then((r) => r);
+        await waitingBackend();
+        // While the offer waits for the lock, the holder changes the entry and commits: the offer's
+        // reads (sent in the lock's write) must see it, as they would in a round trip after the lock.
+        await holder.query('UPDATE queue_entries SET version = version + 1 WHERE id = $1', [p.entry.id]);
+        await holder.query('COMMIT');
+        res = await pending;
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        await holder.end();
+      }
+      expect(res.status).toBe(409);
+      expect((res.body as { error: { code: string } }).error.code).toBe('WAITLIST_STALE');
+      expect(await inDatabase('SELECT 1 FROM offers WHERE entry_id = $1', [p.entry.id])).toEqual([]);
+      await poolIsClean();
     });
 
     it("answers with the stored answer when its last insert (with COMMIT) breaks the key's primary key, and writes nothing", async () => {
@@ -571,6 +622,47 @@ describe('TransactionRunner.run', () => {
         await preparedAtCommit(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [i]);
       });
     }
+    expect(await count()).toBe(7);
+  });
+
+  it('sends statements in order in one go (BEGIN with them), each seeing those before it, and rolls back on an error in one', async () => {
+    const insert = 'INSERT INTO pipeline_probe (n) VALUES ($1) RETURNING n';
+    const rows = await runner.run((tx) =>
+      preparedInOrder(tx.manager, [
+        { text: insert, params: [1] },
+        { text: 'SELECT count(*)::int AS n FROM pipeline_probe', params: [] },
+        { text: insert, params: [2] },
+      ]),
+    );
+    expect(rows).toEqual([[{ n: 1 }], [{ n: 1 }], [{ n: 2 }]]);
+    // A failure in the second: the third never runs, the first is rolled back, and the error is the statement's.
+    await expect(
+      runner.run((tx) =>
+        preparedInOrder(tx.manager, [
+          { text: insert, params: [3] },
+          { text: insert, params: [1] },
+          { text: insert, params: [4] },
+        ]),
+      ),
+    ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) as unknown });
+    // After a first statement: no BEGIN to send with them.
+    await expect(
+      runner.run(async (tx) => {
+        await preparedQuery(tx.manager, 'SELECT 1', []);
+        return preparedInOrder(tx.manager, [
+          { text: insert, params: [5] },
+          { text: 'SELECT n FROM pipeline_probe WHERE n = 99', params: [] },
+        ]);
+      }),
+    ).resolves.toEqual([[{ n: 5 }], []]);
+    expect(await count()).toBe(3);
+    for (let i = 10; i < 14; i++)
+      await runner.run((tx) =>
+        preparedInOrder(tx.manager, [
+          { text: insert, params: [i] },
+          { text: 'SELECT 1 AS one', params: [] },
+        ]),
+      );
     expect(await count()).toBe(7);
   });
 

@@ -162,17 +162,23 @@ export class TableAllocator {
    * `checkNotOccupied` and `checkFree` for any slot starting at `from` (the venue's now), once the slot is known.
    */
   placementsFromRead(venueId: string, tableIds: string[], from: Date): ScalarRead<TablePlacement[]> {
-    return {
-      sql: `SELECT json_agg(json_build_object('tableId', rt.table_id, 'label', t.label, 'reservationId', r.id,
-                     'name', r.name, 'state', r.state, 'slot', rt.slot::text) ORDER BY t.label, r.id)
-              FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
-             WHERE rt.venue_id = $1 AND rt.table_id = ANY($2::uuid[])
-               AND (r.state = 'SEATED' OR (rt.active AND r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $3)
-                    OR (rt.active AND r.state = 'CONFIRMED' AND lower(rt.slot) <= $3))`,
-      params: [venueId, tableIds, from],
-      parse: (value) =>
-        jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
-    };
+    return placementsRead(venueId, tableIds, from, '$3');
+  }
+
+  /**
+   * `placementsFromRead` sent before the venue is read (with its lock): from the venue's own now as the
+   * statement sees it, a sandbox's simulated clock, else `wallNow` (taken before the statement was sent).
+   * Its answer holds every placement `placementsFromRead` at any later instant would, and more only
+   * held ones whose slot ended by then (which `checkFree` from that instant ignores). So it stands for
+   * the decision's now when that is not earlier than the instant it read at (`readAt`); else read again.
+   */
+  placementsFromVenueNowRead(venueId: string, tableIds: string[], wallNow: Date): ScalarRead<TablePlacement[]> {
+    return placementsRead(
+      venueId,
+      tableIds,
+      wallNow,
+      '(SELECT CASE WHEN v.sandbox AND v.clock_now IS NOT NULL THEN v.clock_now ELSE $3::timestamptz END FROM venues v WHERE v.id = $1)',
+    );
   }
 
   /** A reservation on tables for `[start, end)`: HELD until `holdExpiresAt`, or CONFIRMED. */
@@ -336,6 +342,25 @@ export function checkTarget(facts: TargetFacts, tableIds: string[], partySize: n
 }
 
 /** OCCUPANCY_CONFLICT naming the first seated party among `placements` (ordered by table label). */
+/** The instant a `placementsFromVenueNowRead` read from: the venue's simulated clock, else the wall clock it was given. */
+export function placementsReadAt(venue: Pick<Venue, 'sandbox' | 'clockNow'>, wallNow: Date): Date {
+  return venue.sandbox && venue.clockNow ? venue.clockNow : wallNow;
+}
+
+function placementsRead(venueId: string, tableIds: string[], from: Date, fromSql: string): ScalarRead<TablePlacement[]> {
+  return {
+    sql: `SELECT json_agg(json_build_object('tableId', rt.table_id, 'label', t.label, 'reservationId', r.id,
+                   'name', r.name, 'state', r.state, 'slot', rt.slot::text) ORDER BY t.label, r.id)
+            FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
+           WHERE rt.venue_id = $1 AND rt.table_id = ANY($2::uuid[])
+             AND (r.state = 'SEATED' OR (rt.active AND r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > ${fromSql})
+                  OR (rt.active AND r.state = 'CONFIRMED' AND lower(rt.slot) <= ${fromSql}))`,
+    params: [venueId, tableIds, from],
+    parse: (value) =>
+      jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
+  };
+}
+
 export function checkNotOccupied(placements: TablePlacement[]): void {
   const seated = placements.find((p) => p.state === 'SEATED');
   if (seated) {

@@ -64,6 +64,40 @@ async function entityQuery<T extends ObjectLiteral>(
   return hydrateRows(manager, target, await preparedQuery(manager, sql(shapeOf(manager, target)), params));
 }
 
+/** An entity statement not sent yet (for `afterFirst`): its text, parameters, and how its rows become entities. */
+export interface EntityStatement<T> {
+  text: string;
+  params: unknown[];
+  hydrate: (rows: unknown[]) => T[];
+}
+
+/** `selectEntities`' statement, to be sent by the caller (with the reads after it: `afterFirst`). */
+export function selectEntitiesStatement<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  where: string,
+  params: unknown[],
+): EntityStatement<T> {
+  const { table, list } = shapeOf(manager, target);
+  return { text: `SELECT ${list} FROM ${table} WHERE ${where}`, params, hydrate: (rows) => hydrateRows(manager, target, rows) };
+}
+
+/** `updateEntities`' statement, to be sent by the caller (with the reads after it: `afterFirst`). */
+export function updateEntitiesStatement<T extends ObjectLiteral>(
+  manager: EntityManager,
+  target: EntityTarget<T>,
+  set: string,
+  where: string,
+  params: unknown[],
+): EntityStatement<T> {
+  const { table, list } = shapeOf(manager, target);
+  return {
+    text: `UPDATE ${table} SET ${set} WHERE ${where} RETURNING ${list}`,
+    params,
+    hydrate: (rows) => hydrateRows(manager, target, rows),
+  };
+}
+
 /** The first row `selectEntities` finds, or null: for lookups by key. */
 export async function selectEntity<T extends ObjectLiteral>(
   manager: EntityManager,

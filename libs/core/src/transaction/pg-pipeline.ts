@@ -68,18 +68,27 @@ export type PipelineOutcome =
   { results: StatementResult[]; tag?: string } | { failed: { index: number; error: Error }; results: StatementResult[] };
 
 /**
- * Sends `configs` in order, then COMMIT when `commit`, in one write and one Sync. Each statement runs
- * with its own snapshot, as if sent one after another; the first that fails skips the rest and the
- * COMMIT (the server discards up to the Sync), and the transaction is then open and failed. Answers
- * the results of those that ran and COMMIT's tag, or the failed statement's index and error.
+ * Sends `configs` in order, then COMMIT when `commit`, in one write and one Sync; with `begin`, the
+ * transaction's START TRANSACTION goes first (its answers are not a statement's). Each statement runs
+ * with its own snapshot, as if sent one after another, and each after the one before it has completed
+ * (a lock it took is held when the next starts); the first that fails skips the rest and the COMMIT
+ * (the server discards up to the Sync), and the transaction is then open and failed. Answers the
+ * results of those that ran and COMMIT's tag, or the failed statement's index and error (a failed
+ * START TRANSACTION as the first statement's).
  */
-export function pipelined(client: PgClientWithQuery, configs: StatementConfig[], commit: boolean): Promise<PipelineOutcome> {
+export function pipelined(
+  client: PgClientWithQuery,
+  configs: StatementConfig[],
+  commit: boolean,
+  begin = false,
+): Promise<PipelineOutcome> {
   return new Promise((resolve) => {
     client.query(
       new Pipeline(
         configs.map((c) => queryOf(client, c)),
         commit,
         resolve,
+        begin,
       ),
     );
   });
@@ -217,7 +226,9 @@ class BeginThen extends AroundQuery {
 /**
  * Statements, then COMMIT when asked, with one Sync: each statement's answers go to its own Query in
  * turn (the client reads `name` and `text` as the statement being answered, on ParseComplete and on an
- * error), COMMIT's CommandComplete is kept as `commitTag`. An error skips what follows it.
+ * error), COMMIT's CommandComplete is kept as `commitTag`. An error skips what follows it. With
+ * `begin`, START TRANSACTION goes first and its answers (ParseComplete, BindComplete,
+ * CommandComplete) are swallowed, as `BeginThen` does.
  */
 class Pipeline {
   /** The statement whose answers come now; `inners.length` once they all completed (COMMIT's turn). */
@@ -235,11 +246,16 @@ class Pipeline {
   /** The client may wrap this (a query_timeout); the outcome goes to `done`, not here. */
   callback: unknown = undefined;
 
+  /** START TRANSACTION has completed (or was not sent): answers are the statements' from now on. */
+  private begun: boolean;
+
   constructor(
     private readonly inners: PgQuery[],
     private readonly commit: boolean,
     private readonly done: (outcome: PipelineOutcome) => void,
+    begin = false,
   ) {
+    this.begun = !begin;
     inners.forEach((inner, i) => {
       inner.callback = (err, result) => {
         if (err) this.errors[i] = err;
@@ -253,12 +269,13 @@ class Pipeline {
     return this.inners[0]?._result;
   }
 
+  // Unset until START TRANSACTION has completed, so its ParseComplete is not taken for the first statement's.
   get name(): string | undefined {
-    return this.inners[this.at]?.name;
+    return this.begun ? this.inners[this.at]?.name : undefined;
   }
 
   get text(): string | undefined {
-    return this.inners[this.at]?.text;
+    return this.begun ? this.inners[this.at]?.text : undefined;
   }
 
   submit(con: WireConnection): Error | null {
@@ -273,6 +290,12 @@ class Pipeline {
     const withoutSync = Object.create(con, { sync: { value: () => undefined } }) as WireConnection;
     con.stream.cork?.();
     try {
+      if (!this.begun) {
+        // START TRANSACTION as the unnamed statement and portal; the first statement's Bind replaces the portal.
+        con.parse({ text: BEGIN, name: '', types: [] });
+        con.bind({ portal: '', statement: '', values: [] });
+        con.execute({ portal: '' });
+      }
       for (const [i, inner] of this.inners.entries()) {
         const result = inner._result as { _types?: unknown } | undefined;
         if (result && !result._types) result._types = types;
@@ -311,6 +334,10 @@ class Pipeline {
   }
 
   handleCommandComplete(msg: unknown, con: WireConnection): void {
+    if (!this.begun) {
+      this.begun = true;
+      return;
+    }
     const inner = this.inners[this.at];
     if (!inner) {
       this.commitTag = (msg as { text?: string }).text;
@@ -339,8 +366,8 @@ class Pipeline {
   /** The statement being answered failed (or COMMIT, or the connection): what follows it never ran. */
   handleError(err: Error, con: WireConnection): void {
     // The client forgot the failing statement's name as submitted; the server skipped the Parse of
-    // those after it too.
-    for (let i = this.at + 1; i < this.inners.length; i++) {
+    // those after it too (and of the first one when START TRANSACTION failed).
+    for (let i = this.begun ? this.at + 1 : 0; i < this.inners.length; i++) {
       const name = this.inners[i]?.name;
       if (this.parsing[i] && name) delete con.submittedNamedStatements[name];
     }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { canHoldForCommit, hasHeld, holdForCommit, sendHeld, takePendingBegin } from './lazy-begin.js';
-import { withBegin, type PgClientWithQuery } from './pg-pipeline.js';
+import { pipelined, withBegin, type PgClientWithQuery } from './pg-pipeline.js';
 import { returningRows } from './returning-rows.js';
 
 /**
@@ -43,6 +43,47 @@ export async function preparedQuery<T = Record<string, unknown>>(
     // The same error type as manager.query, so refusal translators (unique, exclusion) still read it.
     throw new QueryFailedError(text, params, err as Error);
   }
+}
+
+/**
+ * Several statements of a transaction, sent in their order as named prepared statements in one write
+ * to PostgreSQL (one Sync, one round trip), with the transaction's START TRANSACTION ahead of them when
+ * it has not gone yet. Each is still a statement of its own: it starts once the one before it has
+ * completed (a row lock the first took is held when the next starts) and takes its own snapshot (READ
+ * COMMITTED), so a read after a lock sees everything committed before the lock was granted, which one
+ * statement reading and locking together would not (its snapshot is taken before the lock's wait).
+ * The first that fails skips the rest; its error is thrown (as `preparedQuery`'s) and the transaction
+ * is failed, for the runner to roll back. Answers each statement's rows, in order.
+ *
+ * On the embedded database, or outside a transaction, they go one after another (`preparedQuery`).
+ */
+export async function preparedInOrder(
+  manager: EntityManager,
+  statements: Array<{ text: string; params: unknown[] }>,
+): Promise<unknown[][]> {
+  const runner = manager.queryRunner;
+  const client = runner ? pgClientOf(manager) : null;
+  if (!client || !runner) {
+    const out: unknown[][] = [];
+    for (const s of statements) out.push(await preparedQuery(manager, s.text, s.params));
+    return out;
+  }
+  // A statement held for the commit goes first, in its order (its error is this call's).
+  if (hasHeld(runner)) await sendHeld(runner);
+  const configs = statements.map((s) => ({ name: statementName(s.text), text: s.text, values: s.params }));
+  const begin = takePendingBegin(runner);
+  let outcome;
+  try {
+    outcome = await pipelined(client as unknown as PgClientWithQuery, configs, false, begin);
+  } catch (err) {
+    throw new QueryFailedError(statements[0]?.text ?? '', statements[0]?.params ?? [], err as Error);
+  }
+  if ('failed' in outcome) {
+    const s = statements[Math.min(outcome.failed.index, statements.length - 1)];
+    const err = outcome.failed.error;
+    throw err instanceof QueryFailedError ? err : new QueryFailedError(s?.text ?? '', s?.params ?? [], err);
+  }
+  return outcome.results.map((r) => r.rows);
 }
 
 /** What `preparedAtCommit` answers: the statement's rows, once it has run. */

@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, readTogether, TransactionRunner } from '@hostboard/core';
-import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
+import {
+  CommitThenRefuse,
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  readTogether,
+  TransactionRunner,
+  type Tx,
+} from '@hostboard/core';
+import { ReservationRepository, toReservationView, type Reservation, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository } from '@hostboard/queue';
-import { VenueClock, VenueRepository, type Seating } from '@hostboard/venue';
-import type { OfferState } from '../offers/offer.entity.js';
+import { VenueClock, VenueRepository, type Seating, type Venue } from '@hostboard/venue';
+import type { Offer, OfferState } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
@@ -58,81 +66,105 @@ export class AcceptanceService {
     offerId: string,
     onlyEntryId?: string,
   ): Promise<{ offer: OfferView; reservation: ReservationView }> {
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      const venue = await this.venues.lock(m, venueId, tx.keyLock);
-      // The offer, its reservation and tables in one read after the lock (issue 18).
-      const found = await readTogether(m, {
+      // The offer, its reservation and tables in one read after the lock (issue 18), with the sweep's
+      // question; both travel in the lock's own write, as a statement of their own after it.
+      const reads = () => ({
         offer: this.offers.findRead(m, venueId, offerId),
         reservation: this.offers.reservationRead(m, venueId, offerId),
         tableIds: this.offers.tableIdsRead(offerId),
       });
-      const offer = found.offer;
-      if (!offer || (onlyEntryId !== undefined && offer.entryId !== onlyEntryId))
-        throw DomainException.notFound('The offer was not found.');
-      const ended = endedOfferRefusal(offer.state, venue.seating);
-      if (ended) throw ended;
+      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        ...reads(),
+        ...this.sweep.dueAfterLockReads(venueId),
+      });
+      const venue = locked.venue;
       const now = this.clock.now(venue);
-      // Strictly before: at the expiry instant itself it is too late (compared at full precision).
-      if (!(now.getTime() < offer.expiresAt.getTime())) {
-        await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
-        throw new CommitThenRefuse(offerExpired(venue.seating));
+      // Lapsed holds and ended days are swept first, under this lock; what the sweep changed is read again.
+      const swept = await this.sweep.sweepIfDue(tx, venue, now, locked.found);
+      const found = swept ? await readTogether(m, reads()) : locked.found;
+      try {
+        return await this.accepted(tx, venue, now, found, onlyEntryId);
+      } catch (err) {
+        // A refusal after a sweep commits the sweep (as when it ran in a transaction of its own before).
+        if (swept && err instanceof DomainException) throw new CommitThenRefuse(err);
+        throw err;
       }
-      const reservation = found.reservation;
-      if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
-      // Who accepted, the party's name and its tables travel with the event: a board that did not
-      // accept it says so to the host ("Ada confirmed: table T1, to be seated").
-      const by = onlyEntryId !== undefined ? 'party' : 'staff';
-      const operationId = `accept-offer-${offer.id}`;
-      this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
-      const history = this.history.rows(
-        { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
-        {
-          venueId,
-          subjectType: 'reservation',
-          subjectId: offer.reservationId,
-          from: 'HELD',
-          to: 'CONFIRMED',
-          at: now,
-          operationId,
-        },
-        { venueId, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: 'confirmed', at: now, operationId },
-      );
-      const confirmed =
-        reservation.state === 'HELD'
-          ? { ...reservation, state: 'CONFIRMED' as const, updatedAt: now, stateReason: null }
-          : reservation;
-      const result = {
-        offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, found.tableIds),
-        reservation: toReservationView(confirmed, found.tableIds),
-      };
-      // The three moves (each read above under this lock), their history and the answer travel with
-      // the board event: one statement, sent with the COMMIT. Nothing here catches its error.
-      await this.board.appendAtCommit(
-        tx,
-        venueId,
-        'offer.accepted',
-        {
-          offerId: offer.id,
-          entryId: offer.entryId,
-          reservationId: offer.reservationId,
-          by,
-          name: reservation.name,
-          partySize: reservation.partySize,
-          tableIds: found.tableIds,
-        },
-        now,
-        [
-          this.offers.endStatement(offer.id, 'accepted', now),
-          this.reservations.transitionStatement(offer.reservationId, ['HELD'], 'CONFIRMED', now),
-          this.entries.transitionStatement(offer.entryId, ['offered'], 'confirmed'),
-          history,
-          ...(tx.answerRow?.(result) ?? []),
-        ],
-      );
-      return result;
     });
+  }
+
+  private async accepted(
+    tx: Tx,
+    venue: Venue,
+    now: Date,
+    found: { offer: Offer | null; reservation: Reservation | null; tableIds: string[] },
+    onlyEntryId: string | undefined,
+  ): Promise<{ offer: OfferView; reservation: ReservationView }> {
+    const venueId = venue.id;
+    const offer = found.offer;
+    if (!offer || (onlyEntryId !== undefined && offer.entryId !== onlyEntryId))
+      throw DomainException.notFound('The offer was not found.');
+    const ended = endedOfferRefusal(offer.state, venue.seating);
+    if (ended) throw ended;
+    // Strictly before: at the expiry instant itself it is too late (compared at full precision).
+    if (!(now.getTime() < offer.expiresAt.getTime())) {
+      await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
+      throw new CommitThenRefuse(offerExpired(venue.seating));
+    }
+    const reservation = found.reservation;
+    if (!reservation) throw new Error(`reservation ${offer.reservationId} of offer ${offer.id} vanished`);
+    // Who accepted, the party's name and its tables travel with the event: a board that did not
+    // accept it says so to the host ("Ada confirmed: table T1, to be seated").
+    const by = onlyEntryId !== undefined ? 'party' : 'staff';
+    const operationId = `accept-offer-${offer.id}`;
+    this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
+    const history = this.history.rows(
+      { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
+      {
+        venueId,
+        subjectType: 'reservation',
+        subjectId: offer.reservationId,
+        from: 'HELD',
+        to: 'CONFIRMED',
+        at: now,
+        operationId,
+      },
+      { venueId, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: 'confirmed', at: now, operationId },
+    );
+    const confirmed =
+      reservation.state === 'HELD'
+        ? { ...reservation, state: 'CONFIRMED' as const, updatedAt: now, stateReason: null }
+        : reservation;
+    const result = {
+      offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, found.tableIds),
+      reservation: toReservationView(confirmed, found.tableIds),
+    };
+    // The three moves (each read above under this lock), their history and the answer travel with
+    // the board event: one statement, sent with the COMMIT. Nothing here catches its error.
+    await this.board.appendAtCommit(
+      tx,
+      venueId,
+      'offer.accepted',
+      {
+        offerId: offer.id,
+        entryId: offer.entryId,
+        reservationId: offer.reservationId,
+        by,
+        name: reservation.name,
+        partySize: reservation.partySize,
+        tableIds: found.tableIds,
+      },
+      now,
+      [
+        this.offers.endStatement(offer.id, 'accepted', now),
+        this.reservations.transitionStatement(offer.reservationId, ['HELD'], 'CONFIRMED', now),
+        this.entries.transitionStatement(offer.entryId, ['offered'], 'confirmed'),
+        history,
+        ...(tx.answerRow?.(result) ?? []),
+      ],
+    );
+    return result;
   }
 
   /**

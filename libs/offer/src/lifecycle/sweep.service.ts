@@ -15,6 +15,10 @@ type DueReads = {
 };
 type DueFound = { [K in keyof DueReads]: ReturnType<DueReads[K]['parse']> };
 
+/** The sweep's question asked after the venue lock (`dueAfterLockReads`): the earliest deadline instead of "due at the read's now". */
+export type DueAfterLockReads = Omit<DueReads, 'due'> & { deadline: ScalarRead<Date | null> };
+type DueAfterLockFound = { [K in keyof DueAfterLockReads]: ReturnType<DueAfterLockReads[K]['parse']> };
+
 /** The deterministic id of "expire offer X": a second expiry is recognised as the same operation. */
 export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
 
@@ -47,6 +51,7 @@ export class SweepService implements OnModuleInit {
   onModuleInit(): void {
     this.lapsedHolds.register({
       dueRead: (venueId, now) => this.offers.anyDueRead(venueId, now),
+      deadlineRead: (venueId) => this.offers.earliestDeadlineRead(venueId),
       resolveLocked: (tx, venue, now) => this.sweepLocked(tx, venue, now),
     });
     this.readsFirst.register((venueId) => this.sweepFirst(venueId));
@@ -110,6 +115,38 @@ export class SweepService implements OnModuleInit {
       const venue = await this.venues.lock(tx.manager, venueId);
       return this.sweepLocked(tx, venue, this.clock.now(venue), found.dayEnded, tablesHeld);
     }, venueId);
+  }
+
+  /**
+   * The sweep's question for a decision that asks it after its venue lock, in the lock's own write
+   * (VenueRepository.lockThenRead), instead of `sweepFirst`'s lock-free read and transaction before it.
+   * Whether a hold has lapsed is answered exactly at the decision's now (`sweepIfDue`): the earliest
+   * deadline is read, not "due at the read's instant". Ended days and tables held from them are asked
+   * as `sweepFirst` asks (the venue's own now, else the wall clock taken before the lock was sent).
+   */
+  dueAfterLockReads(venueId: string): DueAfterLockReads {
+    const wallNow = this.wallClock.now();
+    return {
+      deadline: this.offers.earliestDeadlineRead(venueId),
+      dayEnded: this.dayClose.anyToCloseRead(venueId, wallNow),
+      heldTables: this.endedDayTables.factsRead(venueId, wallNow),
+      windows: this.windows.listRead(venueId),
+    };
+  }
+
+  /**
+   * Under the venue lock, what `dueAfterLockReads` found: sweeps in the decision's own transaction
+   * when anything is due at `now` (a hold whose deadline has come, an ended day, tables held from one),
+   * and answers whether it swept. The decision then reads again what the sweep may have changed, and a
+   * refusal must still commit the sweep (CommitThenRefuse); a decision that rolls back for another
+   * reason rolls the sweep back too, and the next sweep does it (every step is guarded by its state).
+   */
+  async sweepIfDue(tx: Tx, venue: Venue, now: Date, found: DueAfterLockFound): Promise<boolean> {
+    const due = found.deadline !== null && found.deadline.getTime() <= now.getTime();
+    const tablesHeld = this.endedDayTables.anyToRelease(found.heldTables, found.windows);
+    if (!due && !found.dayEnded && !tablesHeld) return false;
+    await this.sweepLocked(tx, venue, now, found.dayEnded, tablesHeld);
+    return true;
   }
 
   /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */

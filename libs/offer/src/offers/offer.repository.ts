@@ -114,6 +114,20 @@ export class OfferRepository {
     };
   }
 
+  /**
+   * The earliest deadline of the venue's live offers (null when none is live), as a part of a combined
+   * read: a decision that reads it after the venue lock compares it with its own now (`isDue`), so it
+   * knows exactly whether a hold has lapsed at the instant it decides. The same index probe as `anyDueRead`.
+   */
+  earliestDeadlineRead(venueId: string): ScalarRead<Date | null> {
+    return {
+      sql: `SELECT min(o.expires_at) FROM offers o WHERE o.venue_id = $1 AND o.state = 'live'`,
+      params: [venueId],
+      parse: (value) =>
+        value === null || value === undefined ? null : value instanceof Date ? value : new Date(value as string),
+    };
+  }
+
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const { sql, params } = this.endStatement(id, to, at);
@@ -134,12 +148,7 @@ export class OfferRepository {
    * offer no longer live is left alone, so a repeat changes nothing): a step of the one statement that ends them with what hangs on
    * them (OfferLifecycle). Its RETURNING, under the step's name: id, entry_id, reservation_id, expires_at.
    */
-  endLiveStep(
-    venueId: string,
-    which: { ids: string[] } | { dueAt: Date; limit: number },
-    to: OfferState,
-    at: Date,
-  ): ChainedStep {
+  endLiveStep(venueId: string, which: { ids: string[] } | { dueAt: Date; limit: number }, to: OfferState, at: Date): ChainedStep {
     const picked =
       'ids' in which
         ? 'venue_id = $1 AND id = ANY($2::uuid[])'

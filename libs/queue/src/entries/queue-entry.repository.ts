@@ -110,6 +110,19 @@ export class QueueEntryRepository {
   }
 
   /**
+   * The earliest business date (YYYY-MM-DD) of a waiting entry of the venue, null when none waits, as
+   * a part of a combined read sent before the venue is known (with its lock): `anyWaitingBeforeRead`'s
+   * question, its date compared once the venue's now is known. The same index probe.
+   */
+  earliestWaitingDateRead(venueId: string): ScalarRead<string | null> {
+    return {
+      sql: `SELECT min(business_date)::text FROM queue_entries WHERE venue_id = $1 AND status = 'waiting'`,
+      params: [venueId],
+      parse: (value) => (typeof value === 'string' ? value : null),
+    };
+  }
+
+  /**
    * `anyWaitingBeforeRead` with the date worked out in the statement: the venue-local date (IANA
    * zone) of the venue's own now (a sandbox's simulated clock, else `wallNow`); table venues only.
    */

@@ -8,6 +8,7 @@ import {
   limitAddress,
   readTogether,
   TransactionRunner,
+  type Results,
   type Tx,
 } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
@@ -94,9 +95,14 @@ export class JoinService {
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
     return this.command(venueId, async (tx) => {
-      const venue = await this.venues.lockTakingSequence(tx.manager, venueId, tx.keyLock);
+      const { venue, found } = await this.venues.lockTakingSequenceThenRead(
+        tx.manager,
+        venueId,
+        tx.keyLock,
+        this.setupReads(venueId),
+      );
       // A national phone number is read with the venue's country, so the contact is checked here.
-      return this.join(tx, venue, input, normaliseContact(input.email, input.phone, venue.country), true);
+      return this.join(tx, venue, found, input, normaliseContact(input.email, input.phone, venue.country), true);
     });
   }
 
@@ -111,11 +117,28 @@ export class JoinService {
     refuseTextsAbroad(contact.phone, found.country);
     await this.limiter.intoVenue(found.id);
     return this.command(found.id, async (tx) => {
-      const venue = await this.venues.lockTakingSequence(tx.manager, found.id, tx.keyLock);
+      const locked = await this.venues.lockTakingSequenceThenRead(tx.manager, found.id, tx.keyLock, this.setupReads(found.id));
+      const venue = locked.venue;
       // Read again under the lock: it may have been unpublished since.
       if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
-      return this.join(tx, venue, input, contact, false);
+      return this.join(tx, venue, locked.found, input, contact, false);
     });
+  }
+
+  /**
+   * The guards' read, sent in the lock's own write as a statement of its own after it (so it sees
+   * everything committed before the lock was granted): its parameters are known before the venue is
+   * read. The running window is found from the windows once the venue's now is known; whether a day has
+   * ended or a hold has lapsed is decided from the earliest waiting date and the earliest deadline, at
+   * that now; the capacities are read whatever the venue seats (a pool venue's are not used).
+   */
+  private setupReads(venueId: string) {
+    return {
+      windows: this.windows.listRead(venueId),
+      capacities: this.seating.seatingCapacitiesRead(venueId),
+      earliestWaiting: this.entries.earliestWaitingDateRead(venueId),
+      deadline: this.lapsed.deadlineRead(venueId),
+    };
   }
 
   private command(venueId: string, fn: (tx: Tx) => Promise<JoinResult>): Promise<JoinResult> {
@@ -131,21 +154,31 @@ export class JoinService {
    *
    * Statements (issue 18): the lock, which also takes the entry's queue sequence number
    * (`lockTakingSequence`); one read for the guards (service windows, capacities, whether a business
-   * day has ended); one for the duplicate check and the quote (the queue count and the floor model's
-   * inputs); and one for every new row with the board event and the Idempotency-Key's answer. Each
-   * read comes after the lock, so it sees every command committed before ours. On PostgreSQL the
-   * transaction's BEGIN travels with the lock and its COMMIT with the last insert (lazy-begin.ts).
+   * day has ended or a hold lapsed: `setupReads`), sent in the lock's write; one for the duplicate
+   * check and the quote (the queue count and the floor model's inputs); and one for every new row with
+   * the board event and the Idempotency-Key's answer. Each read comes after the lock, so it sees every
+   * command committed before ours. On PostgreSQL the transaction's BEGIN travels with the lock and
+   * its COMMIT with the last insert (lazy-begin.ts): three round trips.
    */
-  private async join(tx: Tx, venue: Venue, input: JoinInput, contact: Contact, staff: boolean): Promise<JoinResult> {
+  private async join(
+    tx: Tx,
+    venue: Venue,
+    found: Results<ReturnType<JoinService['setupReads']>>,
+    input: JoinInput,
+    contact: Contact,
+    staff: boolean,
+  ): Promise<JoinResult> {
     const tables = venue.seating === 'tables';
     const now = this.clock.now(venue);
-    const setup = await readTogether(tx.manager, {
-      running: this.windows.findRead(venue, now),
+    const setup = {
+      running: this.windows.runningIn(found.windows, venue, now),
       // Read once: the seatable check and the quote's table kind both need the venue's capacities.
-      capacities: tables ? this.seating.seatingCapacitiesRead(venue.id) : undefined,
-      dayEnded: this.dayClose.anyToCloseOfRead(venue, now),
-      holdsLapsed: this.lapsed.dueRead(venue.id, now),
-    });
+      capacities: tables ? found.capacities : undefined,
+      // The business day has ended for a waiting entry of a date before the venue-local one (table venues).
+      dayEnded: tables && found.earliestWaiting !== null && found.earliestWaiting < this.clock.localDate(venue, now),
+      holdsLapsed:
+        found.deadline !== undefined ? found.deadline !== null && found.deadline.getTime() <= now.getTime() : undefined,
+    };
     // Holds that have lapsed end first (a party whose offer ran out holds nothing, and under a
     // leave-queue policy is out of the queue: it is neither counted ahead nor a duplicate), then the
     // waiting parties of an ended day leave the queue (the sweep closes those too). Both stay even

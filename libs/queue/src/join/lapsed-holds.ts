@@ -6,6 +6,11 @@ import type { Venue } from '@hostboard/venue';
 export interface LapsedHoldResolver {
   /** Whether a live offer of the venue has reached its expiry at the venue's now, as a part of a combined read. */
   dueRead(venueId: string, now: Date): ScalarRead<boolean>;
+  /**
+   * The earliest deadline of the venue's live offers (null when none), as a part of a combined read
+   * sent before the venue is known (with its lock): a hold has lapsed at `now` when it is not after it.
+   */
+  deadlineRead(venueId: string): ScalarRead<Date | null>;
   /** Inside the caller's transaction, under the venue lock: ends every lapsed hold (and closes ended days); the offer ids. */
   resolveLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]>;
 }
@@ -28,6 +33,10 @@ export class LapsedHolds {
 
   dueRead(venueId: string, now: Date): ScalarRead<boolean> | undefined {
     return this.resolver?.dueRead(venueId, now);
+  }
+
+  deadlineRead(venueId: string): ScalarRead<Date | null> | undefined {
+    return this.resolver?.deadlineRead(venueId);
   }
 
   resolveLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {

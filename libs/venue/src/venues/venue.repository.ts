@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { entityRead, noVenueRow, selectEntity, updateEntities, venueLockWhere, type ScalarRead } from '@hostboard/core';
+import {
+  afterFirst,
+  entityRead,
+  noVenueRow,
+  selectEntitiesStatement,
+  selectEntity,
+  updateEntities,
+  updateEntitiesStatement,
+  venueLockWhere,
+  type Results,
+  type ScalarRead,
+} from '@hostboard/core';
 import { Venue } from './venue.entity.js';
 
 @Injectable()
@@ -21,6 +32,38 @@ export class VenueRepository {
   async lock(tx: EntityManager, id: string, keyLock?: string): Promise<Venue> {
     const { where, params } = venueLockWhere(id, keyLock);
     return (await selectEntity(tx, Venue, `${where} FOR UPDATE`, params)) ?? noVenueRow(tx, id, keyLock);
+  }
+
+  /**
+   * `lock`, with reads that follow it in the same write to PostgreSQL (`afterFirst`): a statement of
+   * their own after the lock's, run once the lock is granted, each seeing everything committed before
+   * (not in the lock's statement, whose reads would share the snapshot taken before its wait). Their
+   * parameters must not depend on the venue row; a venue not found (or a key still held) is refused
+   * as by `lock`, whatever the reads found.
+   */
+  async lockThenRead<R extends Record<string, ScalarRead<unknown> | undefined>>(
+    tx: EntityManager,
+    id: string,
+    keyLock: string | undefined,
+    reads: R,
+  ): Promise<{ venue: Venue; found: Results<R> }> {
+    const { where, params } = venueLockWhere(id, keyLock);
+    const lock = selectEntitiesStatement(tx, Venue, `${where} FOR UPDATE`, params);
+    const { rows, found } = await afterFirst(tx, lock, reads);
+    return { venue: lock.hydrate(rows)[0] ?? (await noVenueRow(tx, id, keyLock)), found };
+  }
+
+  /** `lockTakingSequence` with reads after it in the same write, as `lockThenRead`. */
+  async lockTakingSequenceThenRead<R extends Record<string, ScalarRead<unknown> | undefined>>(
+    tx: EntityManager,
+    id: string,
+    keyLock: string | undefined,
+    reads: R,
+  ): Promise<{ venue: Venue; found: Results<R> }> {
+    const { where, params } = venueLockWhere(id, keyLock);
+    const lock = updateEntitiesStatement(tx, Venue, 'queue_sequence_last = queue_sequence_last + 1', where, params);
+    const { rows, found } = await afterFirst(tx, lock, reads);
+    return { venue: lock.hydrate(rows)[0] ?? (await noVenueRow(tx, id, keyLock)), found };
   }
 
   /**
