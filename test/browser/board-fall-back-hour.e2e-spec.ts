@@ -69,4 +69,30 @@ d('the board on the night the clocks go back', () => {
     await boardLive(page);
     expect(await warnings(page)).toContain('No service is running now: joins are refused until the next service starts.');
   });
+
+  /**
+   * The board says whether a service runs from the server's answer (the venue read's
+   * `serviceRunning` until `serviceChangesAt`), not from a copy of the rule of its own: left open as
+   * the practice clock passes the second 01:30, it warns with no reload, and Set up says the same.
+   */
+  it('left open while the practice clock passes the second 01:30, the board (then Set up) warns with no reload', async () => {
+    const open = await sandboxVenue(t, owner, {
+      timeZone: 'America/New_York',
+      clock: '2026-11-01T06:20:00.000Z', // the second 01:20 (EST)
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '18:00', end: '01:30', turnMinutes: 30 }],
+      tables: [{ label: 'T1', capacity: 8 }],
+      published: true,
+    });
+    const page = await (await newTablet(browser)).newPage();
+    await openVenueBoard(page, t.baseUrl, owner, open.id);
+    await boardLive(page);
+    expect(await warnings(page)).toBeNull();
+    await page.getByTestId('clock-15').click(); // 01:35 EST: the hours are over
+    await page.getByTestId('join-warnings').waitFor();
+    expect(await warnings(page)).toContain('No service is running now: joins are refused until the next service starts.');
+    await screenshot(page, 'board-fall-back-second-0135');
+    await page.locator('.top-bar [data-tab=setup]').click();
+    await page.getByTestId('setup-warnings').waitFor();
+    expect(await page.getByTestId('setup-warnings').textContent()).toContain('No service is running now');
+  });
 });

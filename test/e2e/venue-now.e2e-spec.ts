@@ -66,4 +66,51 @@ describe('GET /v1/venues/:venueId carries the venue’s now', () => {
     expect(at).toBeGreaterThanOrEqual(before - 300);
     expect(at).toBeLessThanOrEqual(after + 300);
   });
+
+  /**
+   * Whether joins are refused for want of a service, by the server's own rule: the board said so from
+   * a copy of that rule of its own (web/board/src/readiness.ts). Dinner from 18:00 to 01:30 in New
+   * York, on the night the clocks go back (Sun Nov 1, 2026: 01:30 happens twice, and the window
+   * closes the second time).
+   */
+  it('carries serviceRunning and serviceChangesAt, by the server’s rule, across the hour the clocks go back', async () => {
+    const v = await sandboxVenue(t, owner, {
+      timeZone: 'America/New_York',
+      clock: '2026-10-31T21:00:00.000Z', // 17:00 EDT, Saturday
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '18:00', end: '01:30', turnMinutes: 20 }],
+    });
+    const service = async (): Promise<unknown> => {
+      const body = (await request(t.baseUrl).get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as Record<
+        string,
+        unknown
+      >;
+      return { now: body['now'], serviceRunning: body['serviceRunning'], serviceChangesAt: body['serviceChangesAt'] };
+    };
+    // Before dinner: it starts at 18:00 EDT.
+    expect(await service()).toEqual({
+      now: '2026-10-31T21:00:00.000Z',
+      serviceRunning: false,
+      serviceChangesAt: '2026-10-31T22:00:00.000Z',
+    });
+    // 01:40 EDT, the first 01:40 of the night: still running, to the second 01:30 (EST).
+    await moveClock(t, owner, v.id, '2026-11-01T05:40:00.000Z');
+    expect(await service()).toEqual({
+      now: '2026-11-01T05:40:00.000Z',
+      serviceRunning: true,
+      serviceChangesAt: '2026-11-01T06:30:00.000Z',
+    });
+    // The second 01:30: closed until 18:00 EST.
+    await moveClock(t, owner, v.id, '2026-11-01T06:30:00.000Z');
+    expect(await service()).toEqual({
+      now: '2026-11-01T06:30:00.000Z',
+      serviceRunning: false,
+      serviceChangesAt: '2026-11-01T23:00:00.000Z',
+    });
+  });
+
+  it('a venue with no service hours: none running, nothing to change', async () => {
+    const v = await sandboxVenue(t, owner, { clock: '2026-06-12T18:00:00.000Z', windows: [] });
+    const body = (await request(t.baseUrl).get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as Record<string, unknown>;
+    expect([body['serviceRunning'], body['serviceChangesAt']]).toEqual([false, null]);
+  });
 });

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { linkNextPage, pageLimit, SignedIn, VenueRole, type HistoryView } from '@hostboard/core';
 import { CurrentStaff, type StaffIdentity } from '@hostboard/auth';
-import { VenueService } from '../venues/venue.service.js';
+import { VenueService, type VenueReadView } from '../venues/venue.service.js';
 import type { VenueView } from '../venues/venue.view.js';
 import { CreateVenueDto } from './create-venue.dto.js';
 import { HistoryQueryDto } from './history-query.dto.js';
@@ -30,7 +30,7 @@ export class VenuesController {
 
   @VenueRole('host')
   @Get(':venueId')
-  get(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<VenueView & { now: string }> {
+  get(@Param('venueId', ParseUUIDPipe) venueId: string): Promise<VenueReadView> {
     return this.venues.get(venueId);
   }
 

@@ -2,6 +2,7 @@ import {
   businessDateAt,
   hhmm,
   minuteOfDay,
+  nextServiceChangeAt,
   runningWindowAt,
   serviceEndAt,
   windowsOverlap,
@@ -100,5 +101,29 @@ describe('the running service window', () => {
     expect(minuteOfDay('23:59')).toBe(1439);
     expect(hhmm(1439)).toBe('23:59');
     expect(hhmm(65)).toBe('01:05');
+  });
+});
+
+describe('the next change of whether a service runs', () => {
+  const CHICAGO = 'America/Chicago';
+  const at = (iso: string): string | undefined => nextServiceChangeAt(windows, CHICAGO, new Date(iso))?.toISOString();
+  let windows: WindowTimes[] = [];
+
+  it('lunch then an afternoon that starts as lunch ends: one service, to the afternoon’s end', () => {
+    windows = [w([1, 2, 3, 4, 5, 6, 7], '11:00', '15:00'), w([1, 2, 3, 4, 5, 6, 7], '15:00', '17:00')];
+    expect(at('2026-06-12T17:00:00.000Z')).toBe('2026-06-12T22:00:00.000Z'); // 12:00 → 17:00 CDT
+    expect(at('2026-06-12T22:00:00.000Z')).toBe('2026-06-13T16:00:00.000Z'); // 17:00 → 11:00 next day
+  });
+
+  it('Fridays only: the next Friday’s start, days on', () => {
+    windows = [w([5], '18:00', '02:00')];
+    expect(at('2026-06-13T12:00:00.000Z')).toBe('2026-06-19T23:00:00.000Z'); // Sat 07:00 → Fri 18:00
+  });
+
+  it('around the clock, or no hours at all: nothing changes', () => {
+    windows = [w([1, 2, 3, 4, 5, 6, 7], '00:00', '00:00')];
+    expect(at('2026-06-12T17:00:00.000Z')).toBeUndefined();
+    windows = [];
+    expect(at('2026-06-12T17:00:00.000Z')).toBeUndefined();
   });
 });

@@ -191,6 +191,35 @@ export function serviceEndAt<W extends WindowTimes>(windows: W[], timeZone: stri
 }
 
 /**
+ * The next instant after `now` at which whether a window runs changes, by the rule above: while one
+ * runs, the first instant from which none does (a window taking over right as another ends carries the
+ * service on); else the next start of a window. Null when nothing changes within `days` days (no
+ * windows, hours around the clock, windows whose hours a clock change skips whole).
+ */
+export function nextServiceChangeAt<W extends WindowTimes>(windows: W[], timeZone: string, now: Date, days = 8): Date | null {
+  const t0 = now.getTime();
+  const limit = t0 + days * MS_PER_DAY;
+  if (runningWindowAt(windows, timeZone, now)) {
+    for (let t = t0; t < limit;) {
+      const run = runningWindowAt(windows, timeZone, new Date(t));
+      if (!run) return new Date(t);
+      t = run.endsAt.getTime();
+    }
+    return null;
+  }
+  for (let t = t0; t < limit; t += MS_PER_DAY) {
+    // Each day's runs take in local dates two days either side: the first batch that holds a start
+    // after now holds the earliest.
+    let next = Infinity;
+    for (const run of runsAround(windows, timeZone, t)) {
+      if (run.startMs > t0 && run.startMs < run.endMs && run.startMs < next) next = run.startMs;
+    }
+    if (next < limit) return new Date(next);
+  }
+  return null;
+}
+
+/**
  * The business date of an instant: the date the window running then started on (a window past
  * midnight still belongs to the day it started), or, with no window running, the venue-local date.
  * The same rule as a join's business date, for any instant (a party's turn, when it was seated).

@@ -18,11 +18,16 @@ import { MembershipService } from '@hostboard/auth';
 import type { CreateVenueDto } from '../http/create-venue.dto.js';
 import type { UpdateVenueDto } from '../http/update-venue.dto.js';
 import { countryOfZone } from './venue-country.js';
+import { nextServiceChangeAt, runningWindowAt } from '../service-windows/running-window.js';
+import { ServiceWindowRepository } from '../service-windows/service-window.repository.js';
 import { VenueClock } from './venue-clock.js';
 import { presetPolicy } from './venue-presets.js';
 import type { Venue, VenueDecisions } from './venue.entity.js';
 import { VenueRepository } from './venue.repository.js';
 import { toVenueView, type VenueView } from './venue.view.js';
+
+/** The one venue's read: the venue, with its clock and its service now. */
+export type VenueReadView = VenueView & { now: string; serviceRunning: boolean; serviceChangesAt: string | null };
 
 @Injectable()
 export class VenueService {
@@ -34,6 +39,7 @@ export class VenueService {
     private readonly history: HistoryWriter,
     private readonly sweepFirst: SweepFirst,
     private readonly venueClock: VenueClock,
+    private readonly serviceWindows: ServiceWindowRepository,
   ) {}
 
   /** Any signed-in staff user may create a venue; the creator becomes its owner, in the same transaction. */
@@ -92,13 +98,25 @@ export class VenueService {
 
   /**
    * With `now`, the venue's clock at the read (a sandbox's simulated clock, else the server's, which
-   * follows the database's): the board judges service hours and dates by it, never by the device's
-   * own clock, which on a tablet may be hours off.
+   * follows the database's): the board judges dates by it, never by the device's own clock, which on
+   * a tablet may be hours off. With `serviceRunning` (a service window runs at `now`, by the rule
+   * joins are refused by) and `serviceChangesAt` (the next instant that changes, null when none does
+   * within a week): the board says whether joins would be refused now from these, not from a copy of
+   * the rule of its own.
    */
-  async get(venueId: string): Promise<VenueView & { now: string }> {
-    const venue = await this.tx.run(({ manager }) => this.venues.findById(manager, venueId));
+  async get(venueId: string): Promise<VenueReadView> {
+    const { venue, windows } = await this.tx.run(async ({ manager }) => ({
+      venue: await this.venues.findById(manager, venueId),
+      windows: await this.serviceWindows.list(manager, venueId),
+    }));
     if (!venue) throw DomainException.notFound('The venue was not found.');
-    return { ...toVenueView(venue), now: this.venueClock.now(venue).toISOString() };
+    const now = this.venueClock.now(venue);
+    return {
+      ...toVenueView(venue),
+      now: now.toISOString(),
+      serviceRunning: runningWindowAt(windows, venue.timeZone, now) !== null,
+      serviceChangesAt: nextServiceChangeAt(windows, venue.timeZone, now)?.toISOString() ?? null,
+    };
   }
 
   /** Each with the user's role there, so a board knows which tabs to show without reading the members. */

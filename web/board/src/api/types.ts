@@ -23,6 +23,12 @@ export interface Venue {
    * hours off.
    */
   now?: string;
+  /**
+   * With `now` (the venue's read only): whether a service window runs then, by the server's own rule
+   * (the one joins are refused by), and the next instant that changes (null: none within a week).
+   */
+  serviceRunning?: boolean;
+  serviceChangesAt?: string | null;
   published: boolean;
   queueEnabled: boolean;
   queuePartyCap: number;

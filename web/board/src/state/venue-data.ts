@@ -41,6 +41,31 @@ export class VenueData {
    * Reads it all again. Two edits in a row start two reads; an answer older than the one shown (its
    * read begun before the other's, answered after it) is dropped, not shown over the newer settings.
    */
+  /** The `serviceChangesAt` a read was begun for, once the venue's clock passed it (one read per change). */
+  private rereadFor: string | null = null;
+
+  /**
+   * Whether a service runs at the venue's instant `at`, by the server's rule (the venue read's
+   * `serviceRunning`, until its `serviceChangesAt`; the other way after). Past the change the venue is
+   * read again, for the change after it; again five seconds on while the server's answer has not yet
+   * passed it (this page's estimate of the server's time can run a second or two ahead of it).
+   */
+  serviceRunsAt(at: number): boolean {
+    const venue = this.venue.value;
+    if (!venue) return false;
+    const running = venue.serviceRunning === true;
+    const change = venue.serviceChangesAt;
+    if (!change || at < Date.parse(change)) return running;
+    if (this.rereadFor !== change) {
+      this.rereadFor = change;
+      window.setTimeout(() => {
+        if (this.rereadFor === change) this.rereadFor = null;
+      }, 5_000);
+      void this.reload();
+    }
+    return !running;
+  }
+
   async reload(): Promise<void> {
     const base = `/v1/venues/${this.venueId}`;
     const n = ++this.begun;

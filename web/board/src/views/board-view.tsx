@@ -323,7 +323,7 @@ function JoinWarnings({ data, role, venueNow }: Pick<TabProps, 'data' | 'role'> 
     data.tables.value,
     data.combinations.value,
     data.windows.value,
-    venueNow(wallSecond.value),
+    data.serviceRunsAt(venueNow(wallSecond.value)),
   );
   if (warnings.lines.length === 0) return null;
   return (

@@ -47,7 +47,7 @@ function Readiness({ data }: Pick<TabProps, 'data'>) {
   // A sandbox's own clock; else the server's time, from the venue's read (a tablet's clock may be
   // hours off). Set up read the whole board snapshot for it as it opened.
   const at = venueNowAt(venue, data.venueReadAt, wallSecond.value);
-  const warnings = joinWarnings(venue, data.tables.value, data.combinations.value, data.windows.value, at);
+  const warnings = joinWarnings(venue, data.tables.value, data.combinations.value, data.windows.value, data.serviceRunsAt(at));
   return warnings.lines.length > 0 ? (
     <section class="warnings" data-testid="setup-warnings">
       <strong>{warnings.heading}</strong>
