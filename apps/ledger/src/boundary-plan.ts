@@ -55,11 +55,14 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
   const start = initialState(modelStart(sheet));
   const rows = modelRows(sheet);
   const indices = states.map((_, i) => i);
+  // Where a reset case may start: the starting position too (-1), not only after a row. A worksheet
+  // whose first row already promotes has its two waiting groups, or its last-seat moment, only there.
+  const points = [-1, ...indices];
   const isReview = (i: number): boolean => sheet.transactions[i]?.steps.some((s) => s.type === 'review') ?? false;
   const preferReview = (ok: (i: number) => boolean): number | undefined => {
     const firstReview = indices.find(isReview);
     if (firstReview !== undefined && ok(firstReview)) return firstReview;
-    return indices.find(ok);
+    return points.find(ok);
   };
   const s = (i: number): ModelState => stateAt({ states, start } as BoundaryPlan, i);
 
@@ -112,11 +115,11 @@ export function planBoundaries(sheet: Worksheet): BoundaryPlan {
     return { tight: countsOf(after).available === 0 };
   };
   const lastSeatAt = (i: number): { tight: boolean } | null => lastSeatIn(s(i));
-  const seatRows = indices.filter((i) => lastSeatAt(i) !== null);
+  const seatRows = points.filter((i) => lastSeatAt(i) !== null);
   const lastSeat = [...seatRows].reverse().find((i) => lastSeatAt(i)?.tight) ?? seatRows.at(-1);
 
   const waitingAndFull = (i: number): boolean => waitingQueue(s(i)).length > 0 && countsOf(s(i)).available === 0;
-  const full = indices.find((i) => waitingAndFull(i) && countsOf(s(i)).held === 0) ?? indices.find((i) => waitingAndFull(i));
+  const full = points.find((i) => waitingAndFull(i) && countsOf(s(i)).held === 0) ?? points.find((i) => waitingAndFull(i));
 
   let cancellation: BoundaryPlan['cancellation'];
   for (const i of cancelRows) {

@@ -73,6 +73,9 @@ export function parseWorksheet(json: unknown): Worksheet {
   const starting = [...w.reservations, ...w.waiting].map((p) => p.ref);
   const twice = starting.find((ref, i) => starting.indexOf(ref) !== i);
   if (twice !== undefined) fail(`"${twice}" names two starting parties; each reference must name one`);
+  const hold = (w.policy as { holdSeconds?: unknown }).holdSeconds;
+  if (typeof hold !== 'number' || !Number.isInteger(hold) || hold < 1)
+    fail(`"policy.holdSeconds" must be a positive whole number of seconds (1800 is thirty minutes), not ${JSON.stringify(hold)}`);
   refuseImpossibleStart(w);
   for (const t of w.transactions) {
     if (typeof t.op !== 'string' || typeof t.time !== 'string' || !Array.isArray(t.steps) || typeof t.expect !== 'object')
@@ -84,6 +87,7 @@ export function parseWorksheet(json: unknown): Worksheet {
         fail(`row ${t.op}: a join step's "expect" is "joined" or "refused", not ${JSON.stringify(s.expect)}`);
     }
   }
+  refuseSharedOperationIds(w);
   refuseTimesOutOfOrder(w);
   refuseAmbiguousJoins(w);
   return w;
@@ -124,6 +128,29 @@ export function happensTwice(dt: DateTime): boolean {
     if (other.toMillis() !== dt.toMillis() && other.toFormat("yyyy-MM-dd'T'HH:mm:ss") === wall) return true;
   }
   return false;
+}
+
+/**
+ * A row's operation id is its Idempotency-Key (the ledger sends it as the key, with any character a
+ * key cannot carry replaced): two rows with one id sent the second row under the first one's key,
+ * which the app refuses, and the report blamed the app. A retry names a row that ran before it.
+ */
+function refuseSharedOperationIds(w: Worksheet): void {
+  const keyOf = (op: string): string => op.replace(/[^\x21-\x7e]/g, '_');
+  const seen = new Map<string, number>();
+  for (const [i, t] of w.transactions.entries()) {
+    const first = seen.get(keyOf(t.op));
+    if (first !== undefined)
+      fail(
+        `rows ${first + 1} and ${i + 1} are both named ${w.transactions[first]?.op ?? t.op}: each row needs an operation id of its own (it is the row’s Idempotency-Key); to send a row again, add a row with {"type": "retry", "op": "${w.transactions[first]?.op ?? t.op}"}`,
+      );
+    for (const step of t.steps)
+      if (step.type === 'retry' && !w.transactions.slice(0, i).some((x) => x.op === step.op))
+        fail(
+          `row ${t.op} retries ${String(step.op)}, which is not an earlier row: a retry sends an operation that already ran again`,
+        );
+    seen.set(keyOf(t.op), i);
+  }
 }
 
 /**
