@@ -24,8 +24,10 @@ export const expiryOperationId = (offerId: string): string => `expire-offer-${of
 
 /**
  * Resolves lapsed holds and ended business days (waiting parties leave the queue; tables still held by
- * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs before every offer, promotion and acceptance in its own committed
- * transaction, so no decision sees a stale hold; jobs only make expiry visible on time.
+ * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs
+ * before every promotion, withdrawal and the like in its own committed transaction (`sweepFirst`), and
+ * inside an offer's or an acceptance's own transaction under its lock (`sweepIfDue`), so no decision
+ * sees a stale hold; jobs only make expiry visible on time.
  */
 @Injectable()
 export class SweepService implements OnModuleInit {
@@ -50,7 +52,6 @@ export class SweepService implements OnModuleInit {
    */
   onModuleInit(): void {
     this.lapsedHolds.register({
-      dueRead: (venueId, now) => this.offers.anyDueRead(venueId, now),
       deadlineRead: (venueId) => this.offers.earliestDeadlineRead(venueId),
       resolveLocked: (tx, venue, now) => this.sweepLocked(tx, venue, now),
     });

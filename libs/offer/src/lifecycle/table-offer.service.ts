@@ -47,7 +47,7 @@ export interface TableOfferInput {
 /**
  * A host offers real tables to a waiting party: one HELD reservation through the table allocator,
  * one live offer, the entry's new state, history and the table-ready email, in one transaction
- * after a committed sweep. The refusals name what is in the way.
+ * that sweeps first under its lock when anything is due. The refusals name what is in the way.
  */
 @Injectable()
 export class TableOfferService {

@@ -49,15 +49,6 @@ export class BusinessDayCloser {
     return this.entries.anyWaitingBeforeLocalDateRead(venueId, wallNow);
   }
 
-  /**
-   * The same question for a venue already read (under its lock), as a part of a combined read: the
-   * join asks it with its other reads and closes in its own transaction when it answers true.
-   */
-  anyToCloseOfRead(venue: Venue, now: Date): ScalarRead<boolean> | undefined {
-    if (venue.seating !== 'tables') return undefined;
-    return this.entries.anyWaitingBeforeRead(venue.id, this.clock.localDate(venue, now));
-  }
-
   /** Inside a transaction that holds the venue lock: closes the waiting entries of ended days. */
   async closeLocked(tx: Tx, venue: Venue, now: Date): Promise<string[]> {
     if (venue.seating !== 'tables') return [];

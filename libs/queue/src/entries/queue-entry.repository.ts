@@ -95,24 +95,10 @@ export class QueueEntryRepository {
   }
 
   /**
-   * Whether any entry still waits from a business date before `date`, as a part of a combined read:
-   * the earliest waiting date, one probe of `queue_entries_waiting_date_idx` (an EXISTS with the date
-   * as a parameter let a generic plan scan every waiting entry of the venue).
-   */
-  anyWaitingBeforeRead(venueId: string, date: string): ScalarRead<boolean> {
-    return {
-      sql: `SELECT coalesce(
-              (SELECT min(business_date) FROM queue_entries WHERE venue_id = $1 AND status = 'waiting') < $2::date,
-              false)`,
-      params: [venueId, date],
-      parse: (value) => value === true,
-    };
-  }
-
-  /**
    * The earliest business date (YYYY-MM-DD) of a waiting entry of the venue, null when none waits, as
-   * a part of a combined read sent before the venue is known (with its lock): `anyWaitingBeforeRead`'s
-   * question, its date compared once the venue's now is known. The same index probe.
+   * a part of a combined read sent before the venue is known (with its lock): whether a business day
+   * has ended for a waiting party, its date compared once the venue's now is known. One probe of
+   * `queue_entries_waiting_date_idx`.
    */
   earliestWaitingDateRead(venueId: string): ScalarRead<string | null> {
     return {
@@ -123,8 +109,9 @@ export class QueueEntryRepository {
   }
 
   /**
-   * `anyWaitingBeforeRead` with the date worked out in the statement: the venue-local date (IANA
-   * zone) of the venue's own now (a sandbox's simulated clock, else `wallNow`); table venues only.
+   * Whether any entry still waits from a business date before the venue-local date, worked out in the
+   * statement: the date (IANA zone) of the venue's own now (a sandbox's simulated clock, else
+   * `wallNow`); table venues only. One probe of `queue_entries_waiting_date_idx`.
    */
   anyWaitingBeforeLocalDateRead(venueId: string, wallNow: Date): ScalarRead<boolean> {
     return {

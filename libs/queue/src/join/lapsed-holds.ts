@@ -4,8 +4,6 @@ import type { Venue } from '@hostboard/venue';
 
 /** What the offer module does for a join about holds that have lapsed (offers live there, and depend on this module). */
 export interface LapsedHoldResolver {
-  /** Whether a live offer of the venue has reached its expiry at the venue's now, as a part of a combined read. */
-  dueRead(venueId: string, now: Date): ScalarRead<boolean>;
   /**
    * The earliest deadline of the venue's live offers (null when none), as a part of a combined read
    * sent before the venue is known (with its lock): a hold has lapsed at `now` when it is not after it.
@@ -29,10 +27,6 @@ export class LapsedHolds {
 
   register(resolver: LapsedHoldResolver): void {
     this.resolver = resolver;
-  }
-
-  dueRead(venueId: string, now: Date): ScalarRead<boolean> | undefined {
-    return this.resolver?.dueRead(venueId, now);
   }
 
   deadlineRead(venueId: string): ScalarRead<Date | null> | undefined {

@@ -24,12 +24,6 @@ export class RunningWindowFinder {
     return running(await this.windows.list(tx, venue.id), venue.timeZone, now);
   }
 
-  /** `find` as a part of a combined read (readTogether). */
-  findRead(venue: Pick<Venue, 'id' | 'timeZone'>, now: Date): ScalarRead<RunningServiceWindow | null> {
-    const list = this.windows.listRead(venue.id);
-    return { ...list, parse: (value) => running(list.parse(value), venue.timeZone, now) };
-  }
-
   /**
    * For a combined read that reads the venue too, so its clock is not known yet: the windows read
    * with it (`listRead`), the running one found after (`runningIn`).
