@@ -50,6 +50,15 @@ describe('the worksheet’s operation ids and hold length are checked before any
     }
   });
 
+  it('refuses a waiting list out of sequence order (two requests received at one minute), before any venue', () => {
+    const sheet = maple();
+    const [w1, w2, w3] = sheet.waiting;
+    sheet.waiting = [w1!, { ...w3!, received: w2!.received }, w2!];
+    expect(() => parseWorksheet(sheet)).toThrow(
+      'worksheet: W-03 is listed 2nd among the waiting requests with queue sequence 3: the app numbers requests 1, 2, 3… in the order they are saved; list them in sequence order, numbered from 1',
+    );
+  });
+
   it('still takes the Maple Room worksheet and its retry row', () => {
     expect(parseWorksheet(maple()).transactions.at(-1)?.op).toBe('Retry T-01');
   });

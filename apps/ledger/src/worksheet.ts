@@ -107,12 +107,26 @@ function refuseImpossibleStart(w: Worksheet): void {
           (p.partySize > w.capacity ? '; groups never split, so a larger group can never be offered seats' : ''),
       );
   }
+  // The app numbers waiting requests 1, 2, 3… as they are saved, and the ledger saves them in the
+  // listed order: a list out of sequence order stopped the set-up with "W-B got queue sequence 1".
+  for (const [i, q] of w.waiting.entries())
+    if (q.sequence !== undefined && q.sequence !== i + 1)
+      fail(
+        `${q.ref} is listed ${ordinal(i + 1)} among the waiting requests with queue sequence ${String(q.sequence)}: ` +
+          'the app numbers requests 1, 2, 3… in the order they are saved; list them in sequence order, numbered from 1',
+      );
   const taken = w.reservations.reduce((n, r) => n + r.partySize, 0);
   if (taken > w.capacity)
     fail(
       `the starting registrations take ${taken} seats (${w.reservations.map((r) => `${r.ref} ${r.partySize}`).join(' + ')}); the capacity is ${w.capacity}`,
     );
 }
+
+const ordinal = (n: number): string => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+};
 
 /**
  * Whether this wall time comes round again at another instant: on the night the clocks go back, the
