@@ -29,6 +29,20 @@ describe('the worksheet’s operation ids and hold length are checked before any
     expect(() => parseWorksheet(sheet)).toThrow(/rows 2 and 3 are both named T.01/);
   });
 
+  it('refuses a row named like another row’s later step (T-01#2), whose key that step is sent under', () => {
+    const sheet = maple();
+    const t01 = sheet.transactions[1]!;
+    sheet.transactions[1] = { ...t01, steps: [...t01.steps, ...sheet.transactions[2]!.steps] };
+    sheet.transactions[3] = { ...sheet.transactions[3]!, op: 'T-01#2' };
+    expect(() => parseWorksheet(sheet)).toThrow(
+      'worksheet: row 4 is named T-01#2, the key row 2 (T-01) sends its step 2 under: rename row 4 (a row’s later steps go as its id followed by #2, #3, …)',
+    );
+    // An id with a # that no step uses is still taken.
+    const free = maple();
+    free.transactions[3] = { ...free.transactions[3]!, op: 'T-01#2' };
+    expect(parseWorksheet(free).transactions[3]?.op).toBe('T-01#2');
+  });
+
   it('refuses a retry of a row that has not run yet, or of no row at all', () => {
     const later = maple();
     later.transactions[3] = { ...later.transactions[3]!, steps: [{ type: 'retry', op: 'T-09' }] };

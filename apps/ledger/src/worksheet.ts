@@ -165,6 +165,22 @@ function refuseSharedOperationIds(w: Worksheet): void {
         );
     seen.set(keyOf(t.op), i);
   }
+  // A row's later steps go under its id followed by #2, #3, … (LedgerRunner.stepKey): a row named
+  // T-01#2 would share its key with T-01's second step, and one of the two would be refused as a
+  // reused key mid-replay.
+  const owners = new Map<string, { row: number; step: number }>();
+  for (const [i, t] of w.transactions.entries())
+    for (const j of t.steps.keys()) {
+      const key = keyOf(j === 0 ? t.op : `${t.op}#${j + 1}`);
+      const other = owners.get(key);
+      if (other && other.row !== i) {
+        const [named, stepped] = other.step === 0 ? [other, { row: i, step: j }] : [{ row: i, step: j }, other];
+        fail(
+          `row ${named.row + 1} is named ${w.transactions[named.row]?.op}, the key row ${stepped.row + 1} (${w.transactions[stepped.row]?.op}) sends its step ${stepped.step + 1} under: rename row ${named.row + 1} (a row’s later steps go as its id followed by #2, #3, …)`,
+        );
+      }
+      owners.set(key, { row: i, step: j });
+    }
 }
 
 /**
