@@ -2,7 +2,15 @@ import type { RowExpectation } from '@hostboard/allocator';
 import { LedgerClient, localInstant, type ApiAnswer, type Counts } from './ledger.client.js';
 import { differences, paperProblems, type Figures } from './row-check.js';
 import { modelLedger } from './worksheet-model.js';
-import { refuseAmbiguousJoins, refuseTimesOutOfOrder, type Step, type Transaction, type Worksheet } from './worksheet.js';
+import {
+  keySafe,
+  refuseAmbiguousJoins,
+  refuseTimesOutOfOrder,
+  stepOperation,
+  type Step,
+  type Transaction,
+  type Worksheet,
+} from './worksheet.js';
 
 /** One row checked three ways: the worksheet's own figures, the policy model's, and the app's. */
 export interface RowResult {
@@ -261,7 +269,7 @@ export class LedgerSession {
 
   /** The operation's Idempotency-Key: stable for the row (so a retry is recognised), unique to this venue. */
   keyOf(op: string): string {
-    return `${this.venueId}-${op}`.replace(/[^\x21-\x7e]/g, '_').slice(0, 255);
+    return keySafe(`${this.venueId}-${op}`).slice(0, 255);
   }
 
   /**
@@ -271,7 +279,7 @@ export class LedgerSession {
    * step keeps the row's own key, so "retry T-01" and the boundary tests still name it by the row.
    */
   stepKey(op: string, index: number): string {
-    return index === 0 ? this.keyOf(op) : this.keyOf(`${op}#${index + 1}`);
+    return this.keyOf(stepOperation(op, index));
   }
 
   private async runStep(op: string, step: Step, notes: string[], key: string, retrying = false): Promise<StepRun> {

@@ -144,16 +144,24 @@ export function happensTwice(dt: DateTime): boolean {
   return false;
 }
 
+/** An Idempotency-Key carries printable ASCII only: any other character is sent as `_`. */
+export const keySafe = (text: string): string => text.replace(/[^\x21-\x7e]/g, '_');
+
+/**
+ * The operation a row's step `index` is sent as: the row's own id for the first, then `T-01#2`,
+ * `T-01#3`, … (each step is a request of its own, under a key of its own; LedgerSession.stepKey).
+ */
+export const stepOperation = (op: string, index: number): string => (index === 0 ? op : `${op}#${index + 1}`);
+
 /**
  * A row's operation id is its Idempotency-Key (the ledger sends it as the key, with any character a
  * key cannot carry replaced): two rows with one id sent the second row under the first one's key,
  * which the app refuses, and the report blamed the app. A retry names a row that ran before it.
  */
 function refuseSharedOperationIds(w: Worksheet): void {
-  const keyOf = (op: string): string => op.replace(/[^\x21-\x7e]/g, '_');
   const seen = new Map<string, number>();
   for (const [i, t] of w.transactions.entries()) {
-    const first = seen.get(keyOf(t.op));
+    const first = seen.get(keySafe(t.op));
     if (first !== undefined)
       fail(
         `rows ${first + 1} and ${i + 1} are both named ${w.transactions[first]?.op ?? t.op}: each row needs an operation id of its own (it is the row’s Idempotency-Key); to send a row again, add a row with {"type": "retry", "op": "${w.transactions[first]?.op ?? t.op}"}`,
@@ -163,15 +171,15 @@ function refuseSharedOperationIds(w: Worksheet): void {
         fail(
           `row ${t.op} retries ${String(step.op)}, which is not an earlier row: a retry sends an operation that already ran again`,
         );
-    seen.set(keyOf(t.op), i);
+    seen.set(keySafe(t.op), i);
   }
-  // A row's later steps go under its id followed by #2, #3, … (LedgerRunner.stepKey): a row named
+  // A row's later steps go under its id followed by #2, #3, … (stepOperation): a row named
   // T-01#2 would share its key with T-01's second step, and one of the two would be refused as a
   // reused key mid-replay.
   const owners = new Map<string, { row: number; step: number }>();
   for (const [i, t] of w.transactions.entries())
     for (const j of t.steps.keys()) {
-      const key = keyOf(j === 0 ? t.op : `${t.op}#${j + 1}`);
+      const key = keySafe(stepOperation(t.op, j));
       const other = owners.get(key);
       if (other && other.row !== i) {
         const [named, stepped] = other.step === 0 ? [other, { row: i, step: j }] : [{ row: i, step: j }, other];
