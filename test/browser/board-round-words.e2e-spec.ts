@@ -104,7 +104,10 @@ d('the board: one wait everywhere, unsent messages said plainly, re-invites keep
 
     // "Invite again" on the pending invitation fills the form with the person and the role.
     await page.locator(`[data-testid=invitation][data-email="${invited}"]`).getByTestId('invite-again').click();
-    expect(await form.locator('input[type=email]').inputValue()).toBe(invited);
+    // The form fills on the page's next render, not within the click: read it once it has (up to 5 s).
+    const email = form.locator('input[type=email]');
+    for (let i = 0; i < 50 && (await email.inputValue()) !== invited; i++) await page.waitForTimeout(100);
+    expect(await email.inputValue()).toBe(invited);
     expect(await role.inputValue()).toBe('manager');
     await form.locator('button[type=submit]').click();
     await page.getByTestId('members-note').waitFor({ timeout: STEP });
