@@ -15,9 +15,9 @@ const HOLD_MS = 300_000;
 
 /**
  * Issue 18: an offer and an acceptance ask the sweep's question (a hold past its deadline, an ended
- * day, tables held from one) after their venue lock, in the lock's own write, and sweep in their own
- * transaction when anything is due: no decision is taken on a hold past its deadline, and a refusal
- * keeps what the sweep did. On a live venue with a manual clock, so a hold lapses with nobody sweeping.
+ * day, tables held from one) after their venue lock, in the lock's own write; when anything is due
+ * the sweep commits in a transaction of its own and the decision runs in a new one: no decision is
+ * taken on a hold past its deadline, and a refusal keeps what the sweep did. On a live venue with a manual clock, so a hold lapses with nobody sweeping.
  */
 describe('the sweep asked after the venue lock', () => {
   let t: TestApp;
@@ -87,7 +87,11 @@ describe('the sweep asked after the venue lock', () => {
     expect(await expiries(lapsing.offer.id)).toHaveLength(1);
   });
 
-  it('offers a table whose hold has lapsed: the lapsed offer expires first, in the same transaction', async () => {
+  /** The transaction that last wrote the offer's row (PostgreSQL's xmin). */
+  const writtenBy = async (offerId: string): Promise<string> =>
+    ((await ds().query('SELECT xmin::text AS x FROM offers WHERE id = $1', [offerId])) as Array<{ x: string }>)[0]!.x;
+
+  it('offers a table whose hold has lapsed: the lapsed offer expires first, in a transaction of its own', async () => {
     const v = await liveRestaurant();
     const a = await joined(t, owner, v.id, party(2));
     const b = await joined(t, owner, v.id, party(2));
@@ -101,6 +105,8 @@ describe('the sweep asked after the venue lock', () => {
     expect(second.offer.state).toBe('live');
     expect(await offerState(first.offer.id)).toBe('expired');
     expect(await expiries(first.offer.id)).toEqual([{ actor: 'system' }]);
+    // The spec: the sweep before an offer runs "in its own committed transaction".
+    expect(await writtenBy(first.offer.id)).not.toBe(await writtenBy(second.offer.id));
   });
 
   it('a refused offer keeps the expiry its sweep recorded', async () => {

@@ -33,6 +33,7 @@ export * from './transaction/transaction.runner.js';
 export * from './transaction/tx.js';
 export * from './transaction/venue-lock.js';
 export * from './transaction/commit-then-refuse.js';
+export * from './transaction/commit-then-retry.js';
 export * from './transaction/returning-rows.js';
 export * from './transaction/entity-rows.js';
 export * from './transaction/prepared-query.js';

@@ -5,6 +5,7 @@ import { DomainException } from '../errors/domain.exception.js';
 import { httpStatusOf } from '../errors/error-code.js';
 import { isReported } from '../errors/reported.js';
 import { CommitThenRefuse } from './commit-then-refuse.js';
+import { COMMIT_THEN_RETRY_LIMIT, CommitThenRetry } from './commit-then-retry.js';
 import { ErrorCode } from '../errors/error-code.js';
 import { IdempotencyStore, keyLockName } from '../idempotency/idempotency.store.js';
 import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
@@ -106,34 +107,38 @@ export class TransactionRunner {
   async command<T>(options: CommandOptions<T>, fn: (tx: Tx) => Promise<T>): Promise<T> {
     const claim = this.takeClaim();
     try {
-      const outcome = await this.run(async (tx): Promise<{ result: T } | { refusal: DomainException }> => {
-        const keyLock = claim && options.keyLockedByCommand ? keyLockName(claim) : undefined;
-        if (claim && !keyLock) await this.idempotency.enter(tx.manager, claim);
-        await options.lock?.(tx.manager, keyLock);
-        // What the key records for this result: its status, and the body a replay gets.
-        const answer = (key: IdempotencyClaim, result: T): [IdempotencyClaim, number, unknown] => [
-          key,
-          options.status?.(result) ?? key.successStatus,
-          options.storedAs ? options.storedAs(result) : result,
-        ];
-        let recorded = false;
-        const answerRow = (result: unknown): PendingInsert[] => {
-          if (!claim) return [];
-          recorded = true;
-          return [this.idempotency.recordRow(...answer(claim, result as T))];
-        };
-        let result: T;
-        try {
-          // A lock of its own took the key's lock already: the work's first statement need not.
-          result = await fn({ ...tx, answerRow, ...(keyLock && !options.lock ? { keyLock } : {}) });
-        } catch (err) {
-          if (!(err instanceof CommitThenRefuse)) throw err;
-          if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
-          return { refusal: err.refusal };
-        }
-        if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
-        return { result };
-      }, options.venueId);
+      const outcome = await this.committedThenRetried(() =>
+        this.run(async (tx): Promise<CommandOutcome<T>> => {
+          const keyLock = claim && options.keyLockedByCommand ? keyLockName(claim) : undefined;
+          if (claim && !keyLock) await this.idempotency.enter(tx.manager, claim);
+          await options.lock?.(tx.manager, keyLock);
+          // What the key records for this result: its status, and the body a replay gets.
+          const answer = (key: IdempotencyClaim, result: T): [IdempotencyClaim, number, unknown] => [
+            key,
+            options.status?.(result) ?? key.successStatus,
+            options.storedAs ? options.storedAs(result) : result,
+          ];
+          let recorded = false;
+          const answerRow = (result: unknown): PendingInsert[] => {
+            if (!claim) return [];
+            recorded = true;
+            return [this.idempotency.recordRow(...answer(claim, result as T))];
+          };
+          let result: T;
+          try {
+            // A lock of its own took the key's lock already: the work's first statement need not.
+            result = await fn({ ...tx, answerRow, ...(keyLock && !options.lock ? { keyLock } : {}) });
+          } catch (err) {
+            // Commits what ran so far (a sweep) with nothing recorded for the key; the command runs again.
+            if (err instanceof CommitThenRetry) return { retry: err.reason };
+            if (!(err instanceof CommitThenRefuse)) throw err;
+            if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
+            return { refusal: err.refusal };
+          }
+          if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
+          return { result };
+        }, options.venueId),
+      );
       if ('refusal' in outcome) {
         // Already recorded for the key in the committed transaction: not stored again below.
         throw new RecordedRefusal(outcome.refusal);
@@ -156,6 +161,22 @@ export class TransactionRunner {
         await this.idempotency.recordRefusal(claim, err);
       }
       throw err;
+    }
+  }
+
+  /** Runs one round of a command, and again while a round committed only its sweep (CommitThenRetry). */
+  private async committedThenRetried<T>(
+    round: () => Promise<CommandOutcome<T>>,
+  ): Promise<{ result: T } | { refusal: DomainException }> {
+    for (let rounds = 1; ; rounds++) {
+      const outcome = await round();
+      if (!('retry' in outcome)) return outcome;
+      if (rounds >= COMMIT_THEN_RETRY_LIMIT) {
+        this.logger.warn(
+          `a command committed ${rounds} rounds of "${outcome.retry}" without deciding: answered 503 retry shortly`,
+        );
+        throw new DomainException(ErrorCode.UNAVAILABLE, 'The service is briefly unavailable; retry shortly.');
+      }
     }
   }
 
@@ -212,6 +233,9 @@ export class TransactionRunner {
 
 /** The after-commit steps of one transaction together may take this long before the answer goes. */
 export const AFTER_COMMIT_BUDGET_MS = 800;
+
+/** One round of a command: its answer, a refusal committed with what it did, or "again" after a sweep. */
+type CommandOutcome<T> = { result: T } | { refusal: DomainException } | { retry: string };
 
 class RecordedRefusal extends Error {
   constructor(readonly refusal: DomainException) {

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Clock, readTogether, SweepFirst, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
+import { Clock, CommitThenRetry, readTogether, SweepFirst, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
 import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
 import { ServiceWindowRepository, VenueClock, VenueRepository, type ServiceWindow, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -25,9 +25,10 @@ export const expiryOperationId = (offerId: string): string => `expire-offer-${of
 /**
  * Resolves lapsed holds and ended business days (waiting parties leave the queue; tables still held by
  * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs
- * before every promotion, withdrawal and the like in its own committed transaction (`sweepFirst`), and
- * inside an offer's or an acceptance's own transaction under its lock (`sweepIfDue`), so no decision
- * sees a stale hold; jobs only make expiry visible on time.
+ * before every promotion, withdrawal and the like in its own committed transaction (`sweepFirst`); an
+ * offer or an acceptance asks under its own lock and, when anything is due, commits the sweep on its
+ * own and decides in a new transaction (`sweepIfDue`), so no decision sees a stale hold; jobs only
+ * make expiry visible on time.
  */
 @Injectable()
 export class SweepService implements OnModuleInit {
@@ -68,12 +69,23 @@ export class SweepService implements OnModuleInit {
    * (EndedDayTables); without it, the release always looks.
    */
   async sweepLocked(tx: Tx, venue: Venue, now: Date, dayEnded?: boolean, tablesHeld?: boolean): Promise<string[]> {
+    return (await this.swept(tx, venue, now, dayEnded, tablesHeld)).expired;
+  }
+
+  /** `sweepLocked`, answering too whether it changed anything (an offer expired, a day closed, a table released). */
+  private async swept(
+    tx: Tx,
+    venue: Venue,
+    now: Date,
+    dayEnded?: boolean,
+    tablesHeld?: boolean,
+  ): Promise<{ expired: string[]; changed: boolean }> {
     // All of them at once, in a fixed number of statements: a burst of offers falls due together,
     // and every expiry behind this lock waits for the whole sweep.
     const expired = await this.lifecycle.expireDue(tx, venue, now, expiryOperationId);
-    if (dayEnded !== false || expired.returnedFromEarlierDate) await this.dayClose.closeLocked(tx, venue, now);
-    if (tablesHeld !== false) await this.endedDayTables.releaseLocked(tx, venue, now);
-    return expired.ids;
+    const closed = dayEnded !== false || expired.returnedFromEarlierDate ? await this.dayClose.closeLocked(tx, venue, now) : [];
+    const released = tablesHeld !== false ? await this.endedDayTables.releaseLocked(tx, venue, now) : [];
+    return { expired: expired.ids, changed: expired.ids.length > 0 || closed.length > 0 || released.length > 0 };
   }
 
   /**
@@ -136,18 +148,21 @@ export class SweepService implements OnModuleInit {
   }
 
   /**
-   * Under the venue lock, what `dueAfterLockReads` found: sweeps in the decision's own transaction
-   * when anything is due at `now` (a hold whose deadline has come, an ended day, tables held from one),
-   * and answers whether it swept. The decision then reads again what the sweep may have changed, and a
-   * refusal must still commit the sweep (CommitThenRefuse); a decision that rolls back for another
-   * reason rolls the sweep back too, and the next sweep does it (every step is guarded by its state).
+   * Under the venue lock, what `dueAfterLockReads` found: when anything is due at `now` (a hold whose
+   * deadline has come, an ended day, tables held from one), sweeps it and sends the decision round
+   * again (CommitThenRetry): the spec wants the sweep before an offer or an acceptance "in its own
+   * committed transaction", so this transaction commits with the sweep alone and the decision runs in
+   * a new one that reads afresh. When nothing is due (the common case), the decision goes on in this
+   * transaction under this lock, its question asked in the lock's own write (issue 18), and this
+   * answers false; a sweep that found nothing to change answers false too (nothing to commit apart).
    */
   async sweepIfDue(tx: Tx, venue: Venue, now: Date, found: DueAfterLockFound): Promise<boolean> {
     const due = found.deadline !== null && found.deadline.getTime() <= now.getTime();
     const tablesHeld = this.endedDayTables.anyToRelease(found.heldTables, found.windows);
     if (!due && !found.dayEnded && !tablesHeld) return false;
-    await this.sweepLocked(tx, venue, now, found.dayEnded, tablesHeld);
-    return true;
+    const { changed } = await this.swept(tx, venue, now, found.dayEnded, tablesHeld);
+    if (changed) throw new CommitThenRetry('the sweep of lapsed holds');
+    return false;
   }
 
   /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */
