@@ -3,7 +3,17 @@ import pg from 'pg';
 import request from 'supertest';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { QueryFailedError, type DataSource } from 'typeorm';
-import { preparedAtCommit, preparedInOrder, preparedQuery, TransactionRunner, type AtCommit } from '@hostboard/core';
+import {
+  COMMIT_THEN_RETRY_LIMIT,
+  CommitThenRetry,
+  DomainException,
+  ErrorCode,
+  preparedAtCommit,
+  preparedInOrder,
+  preparedQuery,
+  TransactionRunner,
+  type AtCommit,
+} from '@hostboard/core';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { createVenue, signUp, type Staff } from '../support/staff.js';
@@ -669,5 +679,38 @@ describe('TransactionRunner.run', () => {
   it('commits work that sent nothing, and answers its result', async () => {
     await expect(runner.run(() => Promise.resolve('nothing sent'))).resolves.toBe('nothing sent');
     expect(await count()).toBe(0);
+  });
+
+  it('commits a round that asked to go again (CommitThenRetry) on its own, then runs the command in a new transaction', async () => {
+    const rounds: string[] = [];
+    const result = await runner
+      .command({}, async (tx) => {
+        const [{ x }] = (await tx.manager.query('SELECT txid_current()::text AS x')) as [{ x: string }];
+        rounds.push(x);
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [rounds.length]);
+        if (rounds.length === 1) throw new CommitThenRetry('a sweep');
+        throw new Error('the second round fails');
+      })
+      .catch((err: Error) => err.message);
+    // The first round's row stands; the second round (a transaction of its own) rolled back.
+    expect(result).toBe('the second round fails');
+    expect(rounds).toHaveLength(2);
+    expect(rounds[0]).not.toBe(rounds[1]);
+    expect(await dataSource.query('SELECT n FROM pipeline_probe')).toEqual([{ n: 1 }]);
+  });
+
+  it('answers 503 UNAVAILABLE to a command that keeps asking to go again, with each round it committed kept', async () => {
+    let rounds = 0;
+    const refused = await runner
+      .command({}, async (tx) => {
+        rounds++;
+        await preparedQuery(tx.manager, 'INSERT INTO pipeline_probe (n) VALUES ($1)', [rounds]);
+        throw new CommitThenRetry('a sweep');
+      })
+      .catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(DomainException);
+    expect((refused as DomainException).code).toBe(ErrorCode.UNAVAILABLE);
+    expect(rounds).toBe(COMMIT_THEN_RETRY_LIMIT);
+    expect(await count()).toBe(COMMIT_THEN_RETRY_LIMIT);
   });
 });
