@@ -81,16 +81,11 @@ export class AcceptanceService {
       });
       const venue = locked.venue;
       const now = this.clock.now(venue);
-      // Lapsed holds and ended days are swept first, under this lock; what the sweep changed is read again.
-      const swept = await this.sweep.sweepIfDue(tx, venue, now, locked.found);
-      const found = swept ? await readTogether(m, reads()) : locked.found;
-      try {
-        return await this.accepted(tx, venue, now, found, onlyEntryId);
-      } catch (err) {
-        // A refusal after a sweep commits the sweep (as when it ran in a transaction of its own before).
-        if (swept && err instanceof DomainException) throw new CommitThenRefuse(err);
-        throw err;
-      }
+      // Lapsed holds and ended days are swept first, under this lock; what the sweep changed is read
+      // again, and a refusal after a sweep commits the sweep (SweepService.sweepThenDecide).
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async (swept) =>
+        this.accepted(tx, venue, now, swept ? await readTogether(m, reads()) : locked.found, onlyEntryId),
+      );
     });
   }
 

@@ -1,5 +1,14 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { Clock, readTogether, SweepFirst, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
+import {
+  Clock,
+  CommitThenRefuse,
+  DomainException,
+  readTogether,
+  SweepFirst,
+  TransactionRunner,
+  type ScalarRead,
+  type Tx,
+} from '@hostboard/core';
 import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
 import { ServiceWindowRepository, VenueClock, VenueRepository, type ServiceWindow, type Venue } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -17,7 +26,7 @@ type DueFound = { [K in keyof DueReads]: ReturnType<DueReads[K]['parse']> };
 
 /** The sweep's question asked after the venue lock (`dueAfterLockReads`): the earliest deadline instead of "due at the read's now". */
 export type DueAfterLockReads = Omit<DueReads, 'due'> & { deadline: ScalarRead<Date | null> };
-type DueAfterLockFound = { [K in keyof DueAfterLockReads]: ReturnType<DueAfterLockReads[K]['parse']> };
+export type DueAfterLockFound = { [K in keyof DueAfterLockReads]: ReturnType<DueAfterLockReads[K]['parse']> };
 
 /** The deterministic id of "expire offer X": a second expiry is recognised as the same operation. */
 export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
@@ -148,6 +157,28 @@ export class SweepService implements OnModuleInit {
     if (!due && !found.dayEnded && !tablesHeld) return false;
     await this.sweepLocked(tx, venue, now, found.dayEnded, tablesHeld);
     return true;
+  }
+
+  /**
+   * The shape of a decision that asks the sweep's question after its venue lock: sweeps under the
+   * lock when anything is due at `now` (`sweepIfDue`), then decides (`decide` is told whether it
+   * swept, and reads again what the sweep may have changed). A refusal (DomainException) after a
+   * sweep commits the sweep (CommitThenRefuse), as when it ran in a transaction of its own before.
+   */
+  async sweepThenDecide<R>(
+    tx: Tx,
+    venue: Venue,
+    now: Date,
+    found: DueAfterLockFound,
+    decide: (swept: boolean) => Promise<R>,
+  ): Promise<R> {
+    const swept = await this.sweepIfDue(tx, venue, now, found);
+    try {
+      return await decide(swept);
+    } catch (err) {
+      if (swept && err instanceof DomainException) throw new CommitThenRefuse(err);
+      throw err;
+    }
   }
 
   /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */
