@@ -164,29 +164,48 @@ export class AcceptanceService {
 
   /**
    * A host withdraws a live offer: the hold is released and the entry goes where the policy says.
-   * Lapsed holds are swept first, so an offer that ran out is recorded as expired, not withdrawn.
+   * Lapsed holds are swept first (under the lock), so an offer that ran out is recorded as expired, not withdrawn.
    */
   async withdraw(venueId: string, offerId: string): Promise<{ offer: OfferView }> {
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
-      // The tables are read before the hold ends (ending it releases them), so the answer still says
+      const m = tx.manager;
+      // The offer and its tables, with the sweep's question, in the lock's own write (issue 18). The
+      // tables are read before the hold ends (ending it releases them), so the answer still says
       // which tables the withdrawn offer held.
-      const { offer, tableIds } = await readTogether(tx.manager, {
-        offer: this.offers.findRead(tx.manager, venueId, offerId),
+      const reads = () => ({
+        offer: this.offers.findRead(m, venueId, offerId),
         tableIds: this.offers.tableIdsRead(offerId),
       });
-      if (!offer) throw DomainException.notFound('The offer was not found.');
-      if (offer.state === 'expired') throw offerExpired(venue.seating);
+      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        ...reads(),
+        ...this.sweep.dueAfterLockReads(venueId),
+      });
+      const venue = locked.venue;
       const now = this.clock.now(venue);
-      // A hold due at this instant (the sweep's read raced it) has lapsed too: expire it, not withdraw it.
-      if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
-        await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
-        throw new CommitThenRefuse(offerExpired(venue.seating));
-      }
-      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
-      await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
-      return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
+      // Lapsed holds are swept first, under this lock (an offer that ran out is recorded as expired,
+      // not withdrawn); what the sweep changed is read again, and a refusal keeps the sweep.
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async (swept) =>
+        this.withdrawn(tx, venue, now, swept ? await readTogether(m, reads()) : locked.found),
+      );
     });
+  }
+
+  private async withdrawn(
+    tx: Tx,
+    venue: Venue,
+    now: Date,
+    { offer, tableIds }: { offer: Offer | null; tableIds: string[] },
+  ): Promise<{ offer: OfferView }> {
+    if (!offer) throw DomainException.notFound('The offer was not found.');
+    if (offer.state === 'expired') throw offerExpired(venue.seating);
+    // A hold due at this instant has lapsed too: expire it, not withdraw it (the sweep under the lock
+    // expires it first; this stays as the decision's own guard).
+    if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
+      await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
+      throw new CommitThenRefuse(offerExpired(venue.seating));
+    }
+    if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+    await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
+    return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
   }
 }
