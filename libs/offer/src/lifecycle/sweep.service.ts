@@ -34,9 +34,10 @@ export const expiryOperationId = (offerId: string): string => `expire-offer-${of
 /**
  * Resolves lapsed holds and ended business days (waiting parties leave the queue; tables still held by
  * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs
- * before every promotion, withdrawal and the like in its own committed transaction (`sweepFirst`), and
- * inside an offer's or an acceptance's own transaction under its lock (`sweepIfDue`), so no decision
- * sees a stale hold; jobs only make expiry visible on time.
+ * inside every offer, acceptance, promotion, withdrawal, cancellation and desk booking, in the
+ * command's own transaction under its lock when anything is due (`sweepThenDecide`), so no decision
+ * sees a stale hold; before the board's and the lists' reads and from the expiry jobs, in its own
+ * committed transaction (`sweepFirst`). Jobs only make expiry visible on time.
  */
 @Injectable()
 export class SweepService implements OnModuleInit {
