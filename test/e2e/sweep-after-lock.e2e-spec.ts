@@ -13,11 +13,15 @@ interface OfferBody {
 const FRIDAY_6PM = new Date('2026-10-09T23:00:00.000Z'); // Chicago
 const HOLD_MS = 300_000;
 
+const WORKSHOP_HOLD_MS = 1_800_000;
+
 /**
- * Issue 18: an offer and an acceptance ask the sweep's question (a hold past its deadline, an ended
- * day, tables held from one) after their venue lock, in the lock's own write; when anything is due
- * the sweep commits in a transaction of its own and the decision runs in a new one: no decision is
- * taken on a hold past its deadline, and a refusal keeps what the sweep did. On a live venue with a manual clock, so a hold lapses with nobody sweeping.
+ * Issue 18: an offer, an acceptance, a promotion, a withdrawal, a cancellation and a booking ask the
+ * sweep's question (a hold past its deadline, an ended day, tables held from one) after their venue
+ * lock, in the lock's own write; when anything is due the sweep commits in a transaction of its own
+ * and the command runs again in a new one: no decision is taken on a hold past its deadline, and a
+ * refusal keeps what the sweep did. On a live venue with a manual clock, so a hold lapses with nobody
+ * sweeping.
  */
 describe('the sweep asked after the venue lock', () => {
   let t: TestApp;
@@ -60,6 +64,29 @@ describe('the sweep asked after the venue lock', () => {
     (await ds().query(`SELECT actor FROM history WHERE subject_id = $1 AND to_state = 'expired'`, [offerId])) as Array<{
       actor: string;
     }>;
+
+  /** A live workshop (strict order, holds of 30 minutes) with `seats` seats and `onOfferExpired`. */
+  const liveWorkshop = async (seats: number, onOfferExpired: 'keep-place' | 'leave-queue'): Promise<{ id: string }> => {
+    const v = await createVenue(t, owner, { preset: 'workshop', poolCapacity: seats });
+    await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ policy: { onOfferExpired } }).expect(200);
+    return v;
+  };
+  const promote = (v: { id: string }): request.Test =>
+    request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).send({});
+  const groupJoins = async (v: { id: string }, partySize: number): Promise<string> =>
+    (
+      (await request(t.baseUrl).post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name: 'Group', partySize }).expect(201))
+        .body as { entry: { id: string } }
+    ).entry.id;
+  const withdraw = (v: { id: string }, offerId: string): request.Test =>
+    request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(owner.auth).send({});
+  const cancelEntry = (v: { id: string }, entryId: string): request.Test =>
+    request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${entryId}/cancel`).set(owner.auth).send({});
+  const cancelReservation = (v: { id: string }, reservationId: string): request.Test =>
+    request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${reservationId}/cancel`).set(owner.auth).send({});
+  const book = (v: { id: string }, partySize: number): request.Test =>
+    request(t.baseUrl).post(`/v1/venues/${v.id}/reservations`).set(owner.auth).send({ name: 'Walk-up', partySize });
+  const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
   beforeEach(async () => {
     clock.set(FRIDAY_6PM);
@@ -119,5 +146,108 @@ describe('the sweep asked after the venue lock', () => {
     expect(refusal(stale)).toEqual({ status: 409, code: 'WAITLIST_STALE' });
     expect(await offerState(first.offer.id)).toBe('expired');
     expect(await expiries(first.offer.id)).toEqual([{ actor: 'system' }]);
+  });
+  it('promotes after a hold that lapsed at its now: the hold expires first, once, and its seats go to the next group', async () => {
+    const v = await liveWorkshop(2, 'leave-queue');
+    const a = await groupJoins(v, 2);
+    const b = await groupJoins(v, 2);
+    const first = (await promote(v).expect(201)).body as OfferBody & { offer: { entryId: string } };
+    expect(first.offer.entryId).toBe(a);
+    // No seat is left while A holds both...
+    expect(((await promote(v).expect(200)).body as { offer: null }).offer).toBeNull();
+    clock.advance(WORKSHOP_HOLD_MS); // exactly at its deadline; nothing has swept
+    expect(await offerState(first.offer.id)).toBe('live');
+    const next = (await promote(v).expect(201)).body as { offer: { id: string; entryId: string } };
+    expect(next.offer.entryId).toBe(b);
+    expect(await offerState(first.offer.id)).toBe('expired');
+    expect(await expiries(first.offer.id)).toEqual([{ actor: 'system' }]);
+    // ARCHITECTURE.md: before a promotion the sweep runs "in its own committed transaction".
+    expect(await writtenBy(first.offer.id)).not.toBe(await writtenBy(next.offer.id));
+  });
+
+  it('a promotion that finds nobody to promote keeps the expiry its sweep recorded', async () => {
+    const v = await liveWorkshop(2, 'leave-queue');
+    await groupJoins(v, 2);
+    const first = (await promote(v).expect(201)).body as OfferBody;
+    clock.advance(WORKSHOP_HOLD_MS + 1);
+    const none = (await promote(v).expect(200)).body as { offer: null; reason: string };
+    expect(none).toEqual({ offer: null, reason: 'The queue is empty.' });
+    expect(await offerState(first.offer.id)).toBe('expired');
+    expect(await expiries(first.offer.id)).toEqual([{ actor: 'system' }]);
+  });
+
+  it('a withdrawal of a hold that lapsed at its now is refused as expired, and the expiry is kept once', async () => {
+    const v = await liveRestaurant();
+    const a = await joined(t, owner, v.id, party(2));
+    const made = (await offer(v, a.entry).expect(201)).body as OfferBody;
+    clock.advance(HOLD_MS);
+    expect(await offerState(made.offer.id)).toBe('live');
+    expect(refusal(await withdraw(v, made.offer.id))).toEqual({ status: 409, code: 'WAITLIST_OFFER_EXPIRED' });
+    expect(await offerState(made.offer.id)).toBe('expired');
+    expect(await expiries(made.offer.id)).toEqual([{ actor: 'system' }]);
+    // Another venue's hold: the withdrawal of an unknown offer is refused and still keeps the sweep.
+    const w = await liveRestaurant();
+    const c = await joined(t, owner, w.id, party(2));
+    const lapsing = (await offer(w, c.entry).expect(201)).body as OfferBody;
+    clock.advance(HOLD_MS);
+    expect(refusal(await withdraw(w, UNKNOWN))).toMatchObject({ status: 404 });
+    expect(await offerState(lapsing.offer.id)).toBe('expired');
+    expect(await expiries(lapsing.offer.id)).toEqual([{ actor: 'system' }]);
+  });
+
+  it('cancels an entry whose hold lapsed at its now: the offer is recorded as expired, not cancelled', async () => {
+    const v = await liveRestaurant();
+    const a = await joined(t, owner, v.id, party(2));
+    const made = (await offer(v, a.entry).expect(201)).body as OfferBody;
+    clock.advance(HOLD_MS);
+    const res = await cancelEntry(v, a.entry.id).expect(200);
+    // keep-place: the lapsed hold put A back to waiting, and A then left the queue.
+    expect((res.body as { entry: { status: string } }).entry.status).toBe('cancelled');
+    expect(await offerState(made.offer.id)).toBe('expired');
+    expect(await expiries(made.offer.id)).toEqual([{ actor: 'system' }]);
+    // A refused cancellation (no such entry) keeps its sweep's expiry.
+    const b = await joined(t, owner, v.id, party(2));
+    const second = (await offer(v, b.entry).expect(201)).body as OfferBody;
+    clock.advance(HOLD_MS + 1);
+    expect(refusal(await cancelEntry(v, UNKNOWN))).toMatchObject({ status: 404 });
+    expect(await offerState(second.offer.id)).toBe('expired');
+    expect(await expiries(second.offer.id)).toEqual([{ actor: 'system' }]);
+  });
+
+  it('cancels a reservation whose hold lapsed at its now: it reads EXPIRED, and a refused cancellation keeps the expiry', async () => {
+    const v = await liveRestaurant();
+    const a = await joined(t, owner, v.id, party(2));
+    const made = (await offer(v, a.entry).expect(201)).body as OfferBody;
+    clock.advance(HOLD_MS);
+    const res = await cancelReservation(v, made.offer.reservationId).expect(200);
+    expect((res.body as { reservation: { state: string } }).reservation.state).toBe('EXPIRED');
+    expect(await offerState(made.offer.id)).toBe('expired');
+    expect(await expiries(made.offer.id)).toEqual([{ actor: 'system' }]);
+    const b = await joined(t, owner, v.id, party(2));
+    const second = (await offer(v, b.entry).expect(201)).body as OfferBody;
+    clock.advance(HOLD_MS);
+    expect(refusal(await cancelReservation(v, UNKNOWN))).toMatchObject({ status: 404 });
+    expect(await offerState(second.offer.id)).toBe('expired');
+    expect(await expiries(second.offer.id)).toEqual([{ actor: 'system' }]);
+  });
+
+  it('books seats a hold that lapsed at its now kept; a booking refused after the sweep keeps the expiry', async () => {
+    const v = await liveWorkshop(2, 'leave-queue');
+    await groupJoins(v, 2);
+    const held = (await promote(v).expect(201)).body as OfferBody;
+    expect(refusal(await book(v, 2))).toMatchObject({ status: 409 });
+    clock.advance(WORKSHOP_HOLD_MS);
+    await book(v, 2).expect(201);
+    expect(await offerState(held.offer.id)).toBe('expired');
+    expect(await expiries(held.offer.id)).toEqual([{ actor: 'system' }]);
+    // keep-place: the lapsed group goes back to waiting, so a desk booking is refused (groups wait)
+    // and the expiry that put it there is kept.
+    const w = await liveWorkshop(2, 'keep-place');
+    await groupJoins(w, 2);
+    const kept = (await promote(w).expect(201)).body as OfferBody;
+    clock.advance(WORKSHOP_HOLD_MS);
+    expect(refusal(await book(w, 2))).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+    expect(await offerState(kept.offer.id)).toBe('expired');
+    expect(await expiries(kept.offer.id)).toEqual([{ actor: 'system' }]);
   });
 });

@@ -74,6 +74,20 @@ async function openTransactions(admin: pg.Client, db: TestDatabase, except: numb
 }
 
 /**
+ * Writes per keyed command with nothing due, warm (issue 18, twenty-sixth round). Before it, each
+ * asked the sweep's question in a read of its own before its transaction, then the lock and each read
+ * in a round trip of its own: promotion 11, withdrawal 8, entry cancellation (a held offer) 12, seat
+ * 15, reservation cancellation (a confirmed booking) 18, desk booking 11. Now the question and the
+ * command's first reads travel with the lock (and the seat's and booking's key lock with it).
+ */
+const PROMOTION = 9;
+const WITHDRAWAL = 6;
+const CANCELLATION = 9;
+const SEAT = 12;
+const RESERVATION_CANCELLATION = 16;
+const BOOKING = 8;
+
+/**
  * Issue 18: a transaction's START TRANSACTION travels in one write with its first statement (the
  * venue lock), one round trip less per command. Each statement is still its own, so every way the
  * lock statement can fail must end as before: the same answer, and no connection of the pool left in
@@ -253,6 +267,83 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       const first = await offer(14, 'offer-replayed').expect(201);
       const again = await offer(14, 'offer-replayed').expect(201);
       expect(again.body).toEqual(first.body);
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    });
+
+    it("sends a keyed promotion, withdrawal, cancellation, seat and booking with the sweep's question in the lock's write, no sweep transaction before", async () => {
+      const keyed = (path: string, body: object = {}): request.Test =>
+        request(t.baseUrl).post(path).set(owner.auth).set('Idempotency-Key', `cmd-${serial++}`).send(body).timeout(20_000);
+      /** The writes of `run` alone (the wire counted from its start), with its answer. */
+      const counted = async <T>(run: () => Promise<T>): Promise<{ writes: number; result: T }> => {
+        wire.reset();
+        const result = await run();
+        return { writes: wire.writes.length, result };
+      };
+      const rounds = 6;
+      const warm = 3;
+      type Offered = { offer: { id: string; entryId: string; reservationId: string } };
+
+      // A workshop: promote the head, then withdraw that offer or cancel its entry.
+      const pool = (await createVenue(t, owner, { preset: 'workshop', poolCapacity: 500 })).id;
+      for (let i = 0; i < 2 * (rounds + warm) + 2; i++) await join(pool).expect(201);
+      const promote = (): request.Test => keyed(`/v1/venues/${pool}/promotions`);
+      const writes = { promotion: [] as number[], withdrawal: [] as number[], cancellation: [] as number[] };
+      for (let i = 0; i < rounds + warm; i++) {
+        const a = await counted(async () => (await promote().expect(201)).body as Offered);
+        const w = await counted(() => keyed(`/v1/venues/${pool}/offers/${a.result.offer.id}/withdraw`).expect(200));
+        const b = await counted(async () => (await promote().expect(201)).body as Offered);
+        const c = await counted(() => keyed(`/v1/venues/${pool}/queue/${b.result.offer.entryId}/cancel`).expect(200));
+        if (i < warm) continue;
+        writes.promotion.push(a.writes, b.writes);
+        writes.withdrawal.push(w.writes);
+        writes.cancellation.push(c.writes);
+      }
+
+      // A restaurant: offer and accept, then seat the booking, or cancel it.
+      const labels = Array.from({ length: 2 * (rounds + warm) }, (_, i) => `S${i + 1}`);
+      const v = await sandboxVenue(t, owner, {
+        clock: '2026-10-09T23:00:00.000Z',
+        tables: labels.map((label) => ({ label, capacity: 4 })),
+      });
+      const booked = async (label: string): Promise<string> => {
+        const p = await joined(t, owner, v.id, party(2));
+        const made = (
+          await keyed(`/v1/venues/${v.id}/offers`, {
+            entryId: p.entry.id,
+            entryVersion: p.entry.version,
+            tableIds: [v.tableIds[label]],
+          }).expect(201)
+        ).body as Offered;
+        await keyed(`/v1/venues/${v.id}/offers/${made.offer.id}/accept`).expect(200);
+        return made.offer.reservationId;
+      };
+      const seats: number[] = [];
+      const reservationCancels: number[] = [];
+      for (let i = 0; i < rounds + warm; i++) {
+        const toSeat = await booked(labels[2 * i] ?? '');
+        const toCancel = await booked(labels[2 * i + 1] ?? '');
+        const s = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toSeat}/seat`).expect(201));
+        const c = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toCancel}/cancel`).expect(200));
+        if (i < warm) continue;
+        seats.push(s.writes);
+        reservationCancels.push(c.writes);
+      }
+      // A desk booking at a workshop where nobody waits.
+      const desk = (await createVenue(t, owner, { preset: 'workshop', poolCapacity: 500 })).id;
+      const bookings: number[] = [];
+      for (let i = 0; i < rounds + warm; i++) {
+        const b = await counted(() => keyed(`/v1/venues/${desk}/reservations`, { name: `Desk ${i}`, partySize: 2 }).expect(201));
+        if (i >= warm) bookings.push(b.writes);
+      }
+      const all = { ...writes, seat: seats, reservationCancellation: reservationCancels, booking: bookings };
+      expect(all).toEqual({
+        promotion: Array.from({ length: 2 * rounds }, () => PROMOTION),
+        withdrawal: Array.from({ length: rounds }, () => WITHDRAWAL),
+        cancellation: Array.from({ length: rounds }, () => CANCELLATION),
+        seat: Array.from({ length: rounds }, () => SEAT),
+        reservationCancellation: Array.from({ length: rounds }, () => RESERVATION_CANCELLATION),
+        booking: Array.from({ length: rounds }, () => BOOKING),
+      });
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
     });
 

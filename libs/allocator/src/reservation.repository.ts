@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  entityRead,
   insertEntities,
   preparedQuery,
   returningRows,
   selectEntity,
   type ChainedStep,
+  type ScalarRead,
   type TogetherStatement,
 } from '@hostboard/core';
 import { Reservation, type ReservationState } from './reservation.entity.js';
@@ -41,6 +43,11 @@ export class ReservationRepository {
         WHERE venue_id = $1 AND entry_id = $2 AND state IN ('HELD', 'CONFIRMED')`,
       [venueId, entryId, d.name, d.email, d.phone, d.at],
     );
+  }
+
+  /** `find` as a part of a combined read (readTogether). */
+  findRead(tx: EntityManager, venueId: string, id: string): ScalarRead<Reservation | null> {
+    return entityRead(tx, Reservation, 'venue_id = $1 AND id = $2', [venueId, id]);
   }
 
   async find(tx: EntityManager, venueId: string, id: string): Promise<Reservation | null> {

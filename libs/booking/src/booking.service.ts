@@ -53,48 +53,67 @@ export class BookingService {
 
   async create(venueId: string, input: CreateReservationDto): Promise<CreatedBooking> {
     const link = newSecretToken();
-    // "Resolve any holds that have expired before making the next allocation": a hold past its
-    // expiry no longer keeps seats or tables from this booking.
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command<CreatedBooking>(
-      { venueId, storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken },
+      { venueId, storedAs: (r) => ({ ...r, bookingLink: null }), translate: tableTaken, keyLockedByCommand: true },
       async (tx) => {
-        const venue = await this.venues.lock(tx.manager, venueId);
-        // A national phone number is read with the venue's country.
-        const contact = normaliseContact(input.email, input.phone, venue.country);
-        if (venue.seating === 'tables') return this.createOnTables(tx, venue, input, contact, link);
-        if (input.start !== undefined || input.tableIds !== undefined) {
-          throw DomainException.validation('start and tableIds apply to table venues only.');
-        }
-        if (input.partySize > (venue.poolCapacity ?? 0)) {
-          throw DomainException.validation(`The party size must be a whole number from 1 to ${venue.poolCapacity}.`, {
-            field: 'partySize',
-          });
-        }
-        if (await this.entries.oldestWaiting(tx.manager, venue.id)) {
-          throw new DomainException(ErrorCode.RULE_VIOLATION, GROUPS_WAITING);
-        }
-        const now = this.clock.now(venue);
-        const r: Reservation = await this.pool.register(
-          tx.manager,
-          venue,
-          { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null },
-          now,
-        );
-        await tx.manager.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
-        await this.history.append(tx.manager, {
-          venueId,
-          subjectType: 'reservation',
-          subjectId: r.id,
-          from: null,
-          to: 'CONFIRMED',
-          at: now,
-          operationId: `book-${r.id}`,
+        const m = tx.manager;
+        // "Resolve any holds that have expired before making the next allocation": the sweep's question
+        // (and a pool queue's oldest waiting group) travel in the lock's own write (issue 18), and a hold
+        // past its expiry is swept first, in a transaction of its own (SweepService.sweepThenDecide), so
+        // it no longer keeps seats or tables from this booking.
+        const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+          head: this.entries.oldestWaitingRead(m, venueId),
+          ...this.sweep.dueAfterLockReads(venueId),
         });
-        await this.board.append(tx, venueId, 'reservation.created', { reservationId: r.id, state: r.state }, now);
-        return { ...toReservationView(r), bookingLink: link };
+        const venue = locked.venue;
+        return this.sweep.sweepThenDecide(tx, venue, this.clock.now(venue), locked.found, () =>
+          this.created(tx, venue, input, link, locked.found.head !== null),
+        );
       },
     );
+  }
+
+  private async created(
+    tx: Tx,
+    venue: Venue,
+    input: CreateReservationDto,
+    link: string,
+    groupsWaiting: boolean,
+  ): Promise<CreatedBooking> {
+    const venueId = venue.id;
+    // A national phone number is read with the venue's country.
+    const contact = normaliseContact(input.email, input.phone, venue.country);
+    if (venue.seating === 'tables') return this.createOnTables(tx, venue, input, contact, link);
+    if (input.start !== undefined || input.tableIds !== undefined) {
+      throw DomainException.validation('start and tableIds apply to table venues only.');
+    }
+    if (input.partySize > (venue.poolCapacity ?? 0)) {
+      throw DomainException.validation(`The party size must be a whole number from 1 to ${venue.poolCapacity}.`, {
+        field: 'partySize',
+      });
+    }
+    if (groupsWaiting) {
+      throw new DomainException(ErrorCode.RULE_VIOLATION, GROUPS_WAITING);
+    }
+    const now = this.clock.now(venue);
+    const r: Reservation = await this.pool.register(
+      tx.manager,
+      venue,
+      { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null },
+      now,
+    );
+    await tx.manager.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
+    await this.history.append(tx.manager, {
+      venueId,
+      subjectType: 'reservation',
+      subjectId: r.id,
+      from: null,
+      to: 'CONFIRMED',
+      at: now,
+      operationId: `book-${r.id}`,
+    });
+    await this.board.append(tx, venueId, 'reservation.created', { reservationId: r.id, state: r.state }, now);
+    return { ...toReservationView(r), bookingLink: link };
   }
 
   /**

@@ -46,17 +46,23 @@ export class SeatingService {
    * its slot starts has its turn moved to start now (TableAllocator.occupyFrom).
    */
   async seat(venueId: string, reservationId: string): Promise<{ reservation: ReservationView; visit: VisitView }> {
-    return this.tx.command({ venueId, translate: tableTaken }, async (tx) => {
+    return this.tx.command({ venueId, translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      const venue = await this.venues.lock(m, venueId);
-      const r = await this.reservations.find(m, venueId, reservationId);
+      // The reservation and its tables in the lock's own write (issue 18), as a statement of its own
+      // after it; the lock takes the Idempotency-Key's lock too. Seating asks no sweep (it never did):
+      // only a CONFIRMED reservation is seated, and no hold's expiry changes that.
+      const { venue, found } = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        r: this.reservations.findRead(m, venueId, reservationId),
+        tableIds: this.tables.tableIdsOfRead(reservationId),
+      });
+      const r = found.r;
       if (!r) throw DomainException.notFound('The reservation was not found.');
       if (r.kind !== 'tables') throw new DomainException(ErrorCode.RULE_VIOLATION, 'Only a reservation on tables can be seated.');
       if (r.state !== 'CONFIRMED')
         throw new DomainException(ErrorCode.RULE_VIOLATION, `A ${r.state} reservation cannot be seated; confirm it first.`, {
           state: r.state,
         });
-      const tableIds = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
+      const tableIds = found.tableIds;
       await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
       const now = this.clock.now(venue);
       const planned = await this.tables.occupyFrom(m, venueId, r.id, tableIds, now);

@@ -243,6 +243,15 @@ export class TableAllocator {
     await this.placeOn(tx, venueId, reservationId, tableIds, { start: new Date(slot.start), end: new Date(slot.end) });
   }
 
+  /** The tables of one reservation, in id order, as a part of a combined read (readTogether). */
+  tableIdsOfRead(reservationId: string): ScalarRead<string[]> {
+    return {
+      sql: 'SELECT json_agg(table_id ORDER BY table_id) FROM reservation_tables WHERE reservation_id = $1',
+      params: [reservationId],
+      parse: (value) => jsonRows<string>(value),
+    };
+  }
+
   async tableIdsOf(tx: EntityManager, reservationIds: string[]): Promise<Map<string, string[]>> {
     const map = new Map<string, string[]>();
     if (reservationIds.length === 0) return map;

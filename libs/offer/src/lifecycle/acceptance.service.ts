@@ -1,13 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  CommitThenRefuse,
-  DomainException,
-  ErrorCode,
-  HistoryWriter,
-  readTogether,
-  TransactionRunner,
-  type Tx,
-} from '@hostboard/core';
+import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { ReservationRepository, toReservationView, type Reservation, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository } from '@hostboard/queue';
@@ -70,27 +62,19 @@ export class AcceptanceService {
       const m = tx.manager;
       // The offer, its reservation and tables in one read after the lock (issue 18), with the sweep's
       // question; both travel in the lock's own write, as a statement of their own after it.
-      const reads = () => ({
+      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         offer: this.offers.findRead(m, venueId, offerId),
         reservation: this.offers.reservationRead(m, venueId, offerId),
         tableIds: this.offers.tableIdsRead(offerId),
-      });
-      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
-        ...reads(),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
       const now = this.clock.now(venue);
-      // Lapsed holds and ended days are swept first, under this lock; what the sweep changed is read again.
-      const swept = await this.sweep.sweepIfDue(tx, venue, now, locked.found);
-      const found = swept ? await readTogether(m, reads()) : locked.found;
-      try {
-        return await this.accepted(tx, venue, now, found, onlyEntryId);
-      } catch (err) {
-        // A refusal after a sweep commits the sweep (as when it ran in a transaction of its own before).
-        if (swept && err instanceof DomainException) throw new CommitThenRefuse(err);
-        throw err;
-      }
+      // Lapsed holds and ended days are swept first, in a transaction of their own, and the acceptance
+      // then runs again (SweepService.sweepThenDecide).
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, () =>
+        this.accepted(tx, venue, now, locked.found, onlyEntryId),
+      );
     });
   }
 
@@ -169,29 +153,43 @@ export class AcceptanceService {
 
   /**
    * A host withdraws a live offer: the hold is released and the entry goes where the policy says.
-   * Lapsed holds are swept first, so an offer that ran out is recorded as expired, not withdrawn.
+   * Lapsed holds are swept first (under the lock), so an offer that ran out is recorded as expired, not withdrawn.
    */
   async withdraw(venueId: string, offerId: string): Promise<{ offer: OfferView }> {
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
-      // The tables are read before the hold ends (ending it releases them), so the answer still says
+      const m = tx.manager;
+      // The offer and its tables, with the sweep's question, in the lock's own write (issue 18). The
+      // tables are read before the hold ends (ending it releases them), so the answer still says
       // which tables the withdrawn offer held.
-      const { offer, tableIds } = await readTogether(tx.manager, {
-        offer: this.offers.findRead(tx.manager, venueId, offerId),
+      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        offer: this.offers.findRead(m, venueId, offerId),
         tableIds: this.offers.tableIdsRead(offerId),
+        ...this.sweep.dueAfterLockReads(venueId),
       });
-      if (!offer) throw DomainException.notFound('The offer was not found.');
-      if (offer.state === 'expired') throw offerExpired(venue.seating);
+      const venue = locked.venue;
       const now = this.clock.now(venue);
-      // A hold due at this instant (the sweep's read raced it) has lapsed too: expire it, not withdraw it.
-      if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
-        await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
-        throw new CommitThenRefuse(offerExpired(venue.seating));
-      }
-      if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
-      await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
-      return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
+      // Lapsed holds are swept first, in a transaction of their own (an offer that ran out is recorded
+      // as expired, not withdrawn), and the withdrawal then runs again (SweepService.sweepThenDecide).
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, () => this.withdrawn(tx, venue, now, locked.found));
     });
+  }
+
+  private async withdrawn(
+    tx: Tx,
+    venue: Venue,
+    now: Date,
+    { offer, tableIds }: { offer: Offer | null; tableIds: string[] },
+  ): Promise<{ offer: OfferView }> {
+    if (!offer) throw DomainException.notFound('The offer was not found.');
+    if (offer.state === 'expired') throw offerExpired(venue.seating);
+    // A hold due at this instant has lapsed too: expire it, not withdraw it (the sweep under the lock
+    // expires it first; this stays as the decision's own guard).
+    if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
+      await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
+      throw new CommitThenRefuse(offerExpired(venue.seating));
+    }
+    if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+    await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
+    return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
   }
 }

@@ -3,8 +3,9 @@ import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx }
 import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type GuestParty } from '@hostboard/outbox';
-import { EntryCredentials, QueueEntryRepository, toEntryView, type EntryView } from '@hostboard/queue';
+import { EntryCredentials, QueueEntryRepository, toEntryView, type EntryView, type QueueEntry } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { OfferLifecycle } from './offer-lifecycle.js';
 import { SweepService } from './sweep.service.js';
@@ -25,7 +26,7 @@ export interface CancelledEntry {
  * reservation releases its seats once. A repeat, with the same or a new Idempotency-Key, finds the
  * state already changed and returns it as it is (the guards make it change nothing). A cancelled
  * entry's queue token and sessions stop working in the same transaction. Lapsed holds are swept
- * first, so an offer that ran out before the cancellation is recorded as expired, not cancelled.
+ * first (under the venue lock), so an offer that ran out before the cancellation is recorded as expired, not cancelled.
  */
 @Injectable()
 export class CancellationService {
@@ -51,61 +52,92 @@ export class CancellationService {
    * leave); staff get the entry unchanged.
    */
   async cancelEntry(venueId: string, entryId: string, onlyEntryId?: string): Promise<CancelledEntry> {
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
-      const entry = await this.entries.find(tx.manager, venueId, entryId);
-      if (!entry || (onlyEntryId !== undefined && entry.id !== onlyEntryId))
-        throw DomainException.notFound('The queue entry was not found.');
+      const m = tx.manager;
+      // The entry and the offer it holds or accepted, with the sweep's question, in the lock's own
+      // write (issue 18), as a statement of its own after it.
+      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        entry: this.entries.findRead(m, venueId, entryId),
+        live: this.offers.liveForEntryRead(m, venueId, entryId),
+        accepted: this.offers.acceptedForEntryRead(m, venueId, entryId),
+        ...this.sweep.dueAfterLockReads(venueId),
+      });
+      const venue = locked.venue;
       const now = this.clock.now(venue);
-      const operationId = `cancel-entry-${entry.id}`;
-      // The board says "… left the queue from their phone" when the party itself left.
-      const by = onlyEntryId !== undefined ? 'party' : 'staff';
-      let cancelledBooking: ReservationView | undefined;
-      if (entry.status === 'seated' && onlyEntryId !== undefined) {
-        throw new DomainException(ErrorCode.RULE_VIOLATION, ALREADY_SEATED);
-      }
-      if (entry.status === 'confirmed') {
-        const accepted = await this.offers.acceptedForEntry(tx.manager, entry.id);
-        if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId, by))) {
-          const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
-          if (booking) cancelledBooking = toReservationView(booking);
-        }
-      } else if (entry.status === 'offered') {
-        const offer = await this.offers.liveForEntry(tx.manager, entry.id);
-        if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
-      } else if (entry.status === 'waiting') {
-        if (await this.entries.transition(tx.manager, entry.id, ['waiting'], 'cancelled')) {
-          await this.history.append(tx.manager, {
-            venueId,
-            subjectType: 'entry',
-            subjectId: entry.id,
-            from: 'waiting',
-            to: 'cancelled',
-            at: now,
-            operationId,
-          });
-          await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now);
-          await this.confirmLeft(tx, venue, entry, now, by);
-        }
-      }
-      const current = await this.entries.find(tx.manager, venueId, entry.id);
-      if (current?.status === 'cancelled' && entry.status !== 'cancelled')
-        await this.credentials.revoke(tx.manager, entry.id, now);
-      return { entry: toEntryView(current ?? entry), ...(cancelledBooking ? { cancelledBooking } : {}) };
+      // Lapsed holds are swept first, in a transaction of their own (an offer that ran out is recorded
+      // as expired, not cancelled), and the cancellation then runs again (SweepService.sweepThenDecide).
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, () =>
+        this.entryCancelled(tx, venue, now, locked.found, onlyEntryId),
+      );
     });
   }
 
+  private async entryCancelled(
+    tx: Tx,
+    venue: Venue,
+    now: Date,
+    found: { entry: QueueEntry | null; live: Offer | null; accepted: Offer | null },
+    onlyEntryId: string | undefined,
+  ): Promise<CancelledEntry> {
+    const venueId = venue.id;
+    const entry = found.entry;
+    if (!entry || (onlyEntryId !== undefined && entry.id !== onlyEntryId))
+      throw DomainException.notFound('The queue entry was not found.');
+    const operationId = `cancel-entry-${entry.id}`;
+    // The board says "… left the queue from their phone" when the party itself left.
+    const by = onlyEntryId !== undefined ? 'party' : 'staff';
+    let cancelledBooking: ReservationView | undefined;
+    if (entry.status === 'seated' && onlyEntryId !== undefined) {
+      throw new DomainException(ErrorCode.RULE_VIOLATION, ALREADY_SEATED);
+    }
+    if (entry.status === 'confirmed') {
+      const accepted = found.accepted;
+      if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId, by))) {
+        const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
+        if (booking) cancelledBooking = toReservationView(booking);
+      }
+    } else if (entry.status === 'offered') {
+      const offer = found.live;
+      if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
+    } else if (entry.status === 'waiting') {
+      if (await this.entries.transition(tx.manager, entry.id, ['waiting'], 'cancelled')) {
+        await this.history.append(tx.manager, {
+          venueId,
+          subjectType: 'entry',
+          subjectId: entry.id,
+          from: 'waiting',
+          to: 'cancelled',
+          at: now,
+          operationId,
+        });
+        await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now);
+        await this.confirmLeft(tx, venue, entry, now, by);
+      }
+    }
+    const current = await this.entries.find(tx.manager, venueId, entry.id);
+    if (current?.status === 'cancelled' && entry.status !== 'cancelled') await this.credentials.revoke(tx.manager, entry.id, now);
+    return { entry: toEntryView(current ?? entry), ...(cancelledBooking ? { cancelledBooking } : {}) };
+  }
+
   async cancelReservation(venueId: string, reservationId: string): Promise<{ reservation: ReservationView }> {
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
-      const reservation = await this.reservations.find(tx.manager, venueId, reservationId);
-      if (!reservation) throw DomainException.notFound('The reservation was not found.');
+      const m = tx.manager;
+      // The reservation, with the sweep's question, in the lock's own write (issue 18).
+      const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        reservation: this.reservations.findRead(m, venueId, reservationId),
+        ...this.sweep.dueAfterLockReads(venueId),
+      });
+      const venue = locked.venue;
       const now = this.clock.now(venue);
-      await this.release(tx, venue, reservation.id, reservation.state, now);
-      const current = await this.reservations.find(tx.manager, venueId, reservation.id);
-      return { reservation: toReservationView(current ?? reservation) };
+      // A hold that lapsed is expired first, in a transaction of its own, not cancelled
+      // (SweepService.sweepThenDecide).
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async () => {
+        const { reservation } = locked.found;
+        if (!reservation) throw DomainException.notFound('The reservation was not found.');
+        await this.release(tx, venue, reservation.id, reservation.state, now);
+        const current = await this.reservations.find(m, venueId, reservation.id);
+        return { reservation: toReservationView(current ?? reservation) };
+      });
     });
   }
 

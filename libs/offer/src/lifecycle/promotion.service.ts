@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { headDoesNotFit, PoolAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository, type QueueEntry } from '@hostboard/queue';
-import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
@@ -40,7 +40,7 @@ export function poolHead(
 /**
  * Pool promotion: hold seats for the next group. Strict order promotes only the oldest waiting
  * group and stops when it cannot fit (it is never skipped); a first-fit policy promotes the oldest
- * group that fits. Decided under the venue row lock, after a committed sweep.
+ * group that fits. Decided under the venue row lock, after a sweep under the same lock when one is due.
  */
 @Injectable()
 export class PromotionService {
@@ -58,11 +58,17 @@ export class PromotionService {
   ) {}
 
   async promote(venueId: string): Promise<PromotionResult> {
-    await this.sweep.sweepFirst(venueId);
     return this.tx.command<PromotionResult>(
       { venueId, status: (r) => (r.offer ? 201 : 200), keyLockedByCommand: true },
       async (tx) => {
-        const venue = await this.venues.lock(tx.manager, venueId, tx.keyLock);
+        const m = tx.manager;
+        // The oldest waiting group, with the sweep's question, in the lock's own write (issue 18), as
+        // a statement of its own after it.
+        const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+          head: this.entries.oldestWaitingRead(m, venueId),
+          ...this.sweep.dueAfterLockReads(venueId),
+        });
+        const venue = locked.venue;
         if (venue.seating !== 'pool') {
           throw new DomainException(
             ErrorCode.RULE_VIOLATION,
@@ -70,57 +76,66 @@ export class PromotionService {
           );
         }
         const now = this.clock.now(venue);
-        const { available } = this.pool.counts(venue);
-        const head = await this.entries.oldestWaiting(tx.manager, venue.id);
-        const strict = venue.queueOrder === 'strict';
-        const candidate = strict ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
-        if (!candidate) return { offer: null, reason: headBlockedReason(head, available) ?? 'No waiting group fits.' };
-        const blocked = strict ? headBlockedReason(head, available) : null;
-        if (blocked) return { offer: null, reason: blocked };
-
-        const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
-        const reservation = await this.pool.hold(
-          tx.manager,
-          venue,
-          {
-            name: candidate.name,
-            partySize: candidate.partySize,
-            email: candidate.email,
-            phone: candidate.phone,
-            entryId: candidate.id,
-          },
-          now,
-          expiresAt,
-        );
-        const offer: Offer = {
-          id: randomUUID(),
-          venueId,
-          entryId: candidate.id,
-          reservationId: reservation.id,
-          state: 'live',
-          expiresAt,
-          createdAt: now,
-          resolvedAt: null,
-        };
-        await this.offers.insert(tx.manager, offer);
-        this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
-        await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
-        const operationId = `promote-offer-${offer.id}`;
-        await this.history.append(
-          tx.manager,
-          { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
-          { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
-          { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
-        );
-        await this.board.append(
-          tx,
-          venueId,
-          'offer.created',
-          { offerId: offer.id, entryId: candidate.id, reservationId: reservation.id, expiresAt: expiresAt.toISOString() },
-          now,
-        );
-        return { offer: toOfferView(offer), reservation: toReservationView(reservation) };
+        // A hold that lapsed returns its seats (the sweep keeps the venue's counters) and its group to
+        // the queue in a transaction of its own, and the promotion then runs again, reading the venue
+        // and the head afresh (SweepService.sweepThenDecide).
+        return this.sweep.sweepThenDecide(tx, venue, now, locked.found, () => this.promoted(tx, venue, now, locked.found.head));
       },
     );
+  }
+
+  private async promoted(tx: Tx, venue: Venue, now: Date, head: QueueEntry | null): Promise<PromotionResult> {
+    const venueId = venue.id;
+    const { available } = this.pool.counts(venue);
+    const strict = venue.queueOrder === 'strict';
+    // First fit: the oldest waiting group of at most `available` people, which is the head when it fits.
+    const candidate =
+      strict || !head || head.partySize <= available ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
+    if (!candidate) return { offer: null, reason: headBlockedReason(head, available) ?? 'No waiting group fits.' };
+    const blocked = strict ? headBlockedReason(head, available) : null;
+    if (blocked) return { offer: null, reason: blocked };
+
+    const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
+    const reservation = await this.pool.hold(
+      tx.manager,
+      venue,
+      {
+        name: candidate.name,
+        partySize: candidate.partySize,
+        email: candidate.email,
+        phone: candidate.phone,
+        entryId: candidate.id,
+      },
+      now,
+      expiresAt,
+    );
+    const offer: Offer = {
+      id: randomUUID(),
+      venueId,
+      entryId: candidate.id,
+      reservationId: reservation.id,
+      state: 'live',
+      expiresAt,
+      createdAt: now,
+      resolvedAt: null,
+    };
+    await this.offers.insert(tx.manager, offer);
+    this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
+    await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
+    const operationId = `promote-offer-${offer.id}`;
+    await this.history.append(
+      tx.manager,
+      { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
+      { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
+      { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
+    );
+    await this.board.append(
+      tx,
+      venueId,
+      'offer.created',
+      { offerId: offer.id, entryId: candidate.id, reservationId: reservation.id, expiresAt: expiresAt.toISOString() },
+      now,
+    );
+    return { offer: toOfferView(offer), reservation: toReservationView(reservation) };
   }
 }

@@ -17,7 +17,7 @@ type DueFound = { [K in keyof DueReads]: ReturnType<DueReads[K]['parse']> };
 
 /** The sweep's question asked after the venue lock (`dueAfterLockReads`): the earliest deadline instead of "due at the read's now". */
 export type DueAfterLockReads = Omit<DueReads, 'due'> & { deadline: ScalarRead<Date | null> };
-type DueAfterLockFound = { [K in keyof DueAfterLockReads]: ReturnType<DueAfterLockReads[K]['parse']> };
+export type DueAfterLockFound = { [K in keyof DueAfterLockReads]: ReturnType<DueAfterLockReads[K]['parse']> };
 
 /** The deterministic id of "expire offer X": a second expiry is recognised as the same operation. */
 export const expiryOperationId = (offerId: string): string => `expire-offer-${offerId}`;
@@ -25,10 +25,11 @@ export const expiryOperationId = (offerId: string): string => `expire-offer-${of
 /**
  * Resolves lapsed holds and ended business days (waiting parties leave the queue; tables still held by
  * an earlier day's confirmed or seated parties are released once the next day's service runs). It runs
- * before every promotion, withdrawal and the like in its own committed transaction (`sweepFirst`); an
- * offer or an acceptance asks under its own lock and, when anything is due, commits the sweep on its
- * own and decides in a new transaction (`sweepIfDue`), so no decision sees a stale hold; jobs only
- * make expiry visible on time.
+ * before every offer, acceptance, promotion, withdrawal, cancellation and desk booking: the command
+ * asks under its own lock, in the lock's write, whether anything is due, and when it is, the sweep
+ * commits in a transaction of its own and the command decides in a new one (`sweepThenDecide`), so no
+ * decision sees a stale hold; before the board's and the lists' reads and from the expiry jobs, in its
+ * own committed transaction (`sweepFirst`). Jobs only make expiry visible on time.
  */
 @Injectable()
 export class SweepService implements OnModuleInit {
@@ -148,21 +149,21 @@ export class SweepService implements OnModuleInit {
   }
 
   /**
-   * Under the venue lock, what `dueAfterLockReads` found: when anything is due at `now` (a hold whose
-   * deadline has come, an ended day, tables held from one), sweeps it and sends the decision round
-   * again (CommitThenRetry): the spec wants the sweep before an offer or an acceptance "in its own
-   * committed transaction", so this transaction commits with the sweep alone and the decision runs in
-   * a new one that reads afresh. When nothing is due (the common case), the decision goes on in this
-   * transaction under this lock, its question asked in the lock's own write (issue 18), and this
-   * answers false; a sweep that found nothing to change answers false too (nothing to commit apart).
+   * The shape of a decision that asks the sweep's question after its venue lock (`dueAfterLockReads`,
+   * in the lock's own write). When anything is due at `now` (a hold whose deadline has come, an ended
+   * day, tables held from one) and the sweep changes anything, the decision is sent round again
+   * (CommitThenRetry): the spec wants the sweep before an offer or an acceptance "in its own committed
+   * transaction", so this transaction commits with the sweep alone and the decision runs in a new one
+   * that reads afresh. When nothing is due (the common case), it decides here, under this lock.
    */
-  async sweepIfDue(tx: Tx, venue: Venue, now: Date, found: DueAfterLockFound): Promise<boolean> {
+  async sweepThenDecide<R>(tx: Tx, venue: Venue, now: Date, found: DueAfterLockFound, decide: () => Promise<R>): Promise<R> {
     const due = found.deadline !== null && found.deadline.getTime() <= now.getTime();
     const tablesHeld = this.endedDayTables.anyToRelease(found.heldTables, found.windows);
-    if (!due && !found.dayEnded && !tablesHeld) return false;
-    const { changed } = await this.swept(tx, venue, now, found.dayEnded, tablesHeld);
-    if (changed) throw new CommitThenRetry('the sweep of lapsed holds');
-    return false;
+    if (due || found.dayEnded || tablesHeld) {
+      const { changed } = await this.swept(tx, venue, now, found.dayEnded, tablesHeld);
+      if (changed) throw new CommitThenRetry('the sweep of lapsed holds');
+    }
+    return decide();
   }
 
   /** "Sweep expired offers" by hand (replay-safe); an empty list is a normal answer. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
-  CommitThenRefuse,
   DomainException,
   ErrorCode,
   HistoryWriter,
@@ -92,22 +91,15 @@ export class TableOfferService {
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'This venue seats from one pool: promote the oldest group instead.');
       }
       const now = this.clock.now(venue);
-      // Lapsed holds and ended days are swept first, under this lock; what the sweep changed is read
-      // again, as are the placements if they were read from later than now (a wall clock set back).
-      const swept = await this.sweep.sweepIfDue(tx, venue, now, locked.found);
+      // Lapsed holds and ended days are swept first, in a transaction of their own, and the offer then
+      // runs again (SweepService.sweepThenDecide); the placements are read again if they were read from
+      // later than now (a wall clock set back).
       const readAt = placementsReadAt(venue, wallNow);
-      const found =
-        swept || readAt.getTime() > now.getTime() ? { ...locked.found, ...(await readTogether(m, reads(now))) } : locked.found;
-      try {
-        return await this.offered(tx, venue, now, input, {
-          ...found,
-          running: this.windows.runningIn(found.windows, venue, now),
-        });
-      } catch (err) {
-        // A refusal after a sweep commits the sweep (as when it ran in a transaction of its own before).
-        if (swept && err instanceof DomainException) throw new CommitThenRefuse(err);
-        throw err;
-      }
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async () => {
+        const found =
+          readAt.getTime() > now.getTime() ? { ...locked.found, ...(await readTogether(m, reads(now))) } : locked.found;
+        return this.offered(tx, venue, now, input, { ...found, running: this.windows.runningIn(found.windows, venue, now) });
+      });
     });
   }
 

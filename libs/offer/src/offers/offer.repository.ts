@@ -73,6 +73,11 @@ export class OfferRepository {
     return tx.findOneBy(Offer, { entryId, state: 'accepted' });
   }
 
+  /** `acceptedForEntry` as a part of a combined read (readTogether). */
+  acceptedForEntryRead(tx: EntityManager, venueId: string, entryId: string): ScalarRead<Offer | null> {
+    return entityRead(tx, Offer, "venue_id = $1 AND entry_id = $2 AND state = 'accepted'", [venueId, entryId]);
+  }
+
   /** `live` as a part of a combined read (readTogether), in the same order. */
   liveRead(tx: EntityManager, venueId: string): ScalarRead<Offer[]> {
     return entitiesRead(tx, Offer, "venue_id = $1 AND state = 'live'", [venueId], 'x.expires_at, x.id');

@@ -197,6 +197,11 @@ export class QueueEntryRepository {
     );
   }
 
+  /** `oldestWaiting` (without a size) as a part of a combined read: the head of a pool queue. */
+  oldestWaitingRead(tx: EntityManager, venueId: string): ScalarRead<QueueEntry | null> {
+    return entityRead(tx, QueueEntry, "venue_id = $1 AND status = 'waiting' ORDER BY received_at, queue_sequence", [venueId]);
+  }
+
   /** The oldest waiting entry, or the oldest whose party fits `maxSize` (first-fit policies). */
   oldestWaiting(tx: EntityManager, venueId: string, maxSize?: number): Promise<QueueEntry | null> {
     const q = tx
