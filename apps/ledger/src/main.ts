@@ -25,18 +25,28 @@ async function main(): Promise<number> {
   }
   const sheet = parseWorksheet(JSON.parse(readFileSync(file, 'utf8')));
   const host = new LedgerHost();
-  // Interrupted (Ctrl-C, a stop from a supervisor): the temporary database and folder go with the run.
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => {
-      interrupted = true;
-      process.stderr.write(`ledger: ${signal}: stopping, and removing its temporary database and folder\n`);
-      void host.dispose(true).then(
-        () => process.exit(signal === 'SIGINT' ? 130 : 143),
-        (err: unknown) => {
-          process.stderr.write(`ledger: the clean-up failed: ${(err as Error)?.message ?? String(err)}\n`);
-          process.exit(1);
-        },
-      );
+  // Interrupted (Ctrl-C, a stop from a supervisor), or its reader gone (piped into `head`, which exits
+  // after its lines: the next write fails with EPIPE, and the run crashed on it before cleaning up):
+  // the temporary database and folder go with the run.
+  const stop = (why: string, code: number): void => {
+    if (interrupted) return;
+    interrupted = true;
+    say(`ledger: ${why}: stopping, and removing its temporary database and folder\n`);
+    void host.dispose(true).then(
+      () => process.exit(code),
+      (err: unknown) => {
+        say(`ledger: the clean-up failed: ${(err as Error)?.message ?? String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stop(signal, signal === 'SIGINT' ? 130 : 143));
+  // Every later write to a closed stream fails too: the listener stays, so none of them crashes the run.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      // 141: as a process ended by SIGPIPE, so a pipeline with pipefail still sees the run did not finish.
+      if (err.code === 'EPIPE') stop(`its output was closed (${err.code})`, 141);
+      else stop(`its output failed (${err.code ?? err.message})`, 1);
     });
   try {
     for (const line of await host.removeLeftovers()) process.stderr.write(`ledger: ${line}\n`);
@@ -65,13 +75,18 @@ async function main(): Promise<number> {
   }
 }
 
+/** To stderr, unless stderr itself is gone (`2>&1 | head`): a write there would only fail again. */
+function say(text: string): void {
+  if (!process.stderr.destroyed && process.stderr.writable) process.stderr.write(text);
+}
+
 main().then(
   (code) => {
     if (!interrupted) process.exit(code);
   },
   (err: unknown) => {
     if (interrupted) return;
-    process.stderr.write(`${(err as Error)?.message ?? String(err)}\n`);
+    say(`${(err as Error)?.message ?? String(err)}\n`);
     process.exit(1);
   },
 );

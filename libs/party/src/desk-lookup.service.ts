@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '@hostboard/core';
-import { hashSecret, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
-import { QueueTokenRepository, tokenInvalid } from '@hostboard/queue';
+import { queueCodeHashes, QueueTokenRepository, tokenInvalid } from '@hostboard/queue';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
 import { PartyOfferRepository } from './party-offer.repository.js';
 import { PartyQueueService, type PartyQueueView } from './party-queue.service.js';
@@ -24,9 +23,11 @@ export class DeskLookupService {
   ) {}
 
   async lookup(venueId: string, token: string): Promise<PartyQueueView> {
-    if (!SECRET_TOKEN_SHAPE.test(token)) throw tokenInvalid();
+    // As typed at the desk, perhaps as the party read it out: any case, l or I for 1, O for 0.
+    const hashes = queueCodeHashes(token);
+    if (hashes.length === 0) throw tokenInvalid();
     const entryId = await this.tx.run(async ({ manager }) => {
-      const found = await this.tokens.findByHash(manager, hashSecret(token));
+      const found = await this.tokens.findByHashes(manager, hashes);
       if (!found || found.venueId !== venueId || found.usedAt !== null || found.replacedAt !== null) return null;
       const venue = await this.venues.findById(manager, venueId);
       if (!venue || !(this.clock.now(venue).getTime() < found.expiresAt.getTime())) return null;

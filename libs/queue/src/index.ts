@@ -19,6 +19,7 @@ export * from './sessions/current-queue-session.decorator.js';
 export * from './sessions/queue-session.entity.js';
 export * from './sessions/queue-session.guard.js';
 export * from './sessions/queue-session.service.js';
+export * from './tokens/queue-code.js';
 export * from './tokens/queue-token.entity.js';
 export * from './tokens/queue-token.reader.js';
 export * from './tokens/queue-token.service.js';

@@ -18,7 +18,7 @@ import { AuditLog } from '../audit/audit.log.js';
 import { MembershipRepository } from '../memberships/membership.repository.js';
 import { AttemptLimiter } from '../rate-limit/attempt.limiter.js';
 import { InvitationLimiter } from '../rate-limit/invitation.limiter.js';
-import { AuthService, BAD_LOGIN, type SessionView } from '../sessions/auth.service.js';
+import { AuthService, type SessionView } from '../sessions/auth.service.js';
 import { hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '../sessions/secret-token.js';
 import type { StaffUser } from '../users/staff-user.entity.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
@@ -28,6 +28,8 @@ import { StaffInvitationRepository } from './staff-invitation.repository.js';
 
 export const INVITATION_DAYS = 7;
 const INVITATION_INVALID = 'This invitation link is not valid. Ask the venue for a new one.';
+const CURRENT_PASSWORD_MISSING = 'You already have an account with a password. Enter your current password as well, then accept.';
+const CURRENT_PASSWORD_WRONG = 'The current password is not right. Enter the password you sign in with now.';
 
 export interface InvitationView {
   id: string;
@@ -169,9 +171,10 @@ export class InvitationService {
               details: { invitationId: found.id },
             }),
           );
+        // The claim form has no email field: the words name the one thing missing or wrong.
         throw new DomainException(
           ErrorCode.UNAUTHENTICATED,
-          `${BAD_LOGIN} This invitation also needs the account's current password.`,
+          currentPassword === undefined ? CURRENT_PASSWORD_MISSING : CURRENT_PASSWORD_WRONG,
         );
       }
     }

@@ -10,6 +10,7 @@ import {
 } from '@hostboard/core';
 import { AttemptLimiter, hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
+import { queueCodeHashes } from '../tokens/queue-code.js';
 import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
 import { QueueSessionRepository } from './queue-session.repository.js';
 import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
@@ -62,9 +63,8 @@ export class QueueSessionService {
   }
 
   private async open(token: string): Promise<OpenedSession> {
-    const found = SECRET_TOKEN_SHAPE.test(token)
-      ? await this.tx.run(({ manager }) => this.tokens.findByHash(manager, hashSecret(token)))
-      : null;
+    const hashes = queueCodeHashes(token);
+    const found = hashes.length > 0 ? await this.tx.run(({ manager }) => this.tokens.findByHashes(manager, hashes)) : null;
     if (!found) throw tokenInvalid();
     const secret = newSecretToken();
     const opened = await this.tx.command<OpenedSession>(

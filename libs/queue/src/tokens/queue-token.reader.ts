@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { limitAddress, readTogether, TransactionRunner } from '@hostboard/core';
-import { AttemptLimiter, hashSecret, SECRET_TOKEN_SHAPE } from '@hostboard/auth';
+import { AttemptLimiter } from '@hostboard/auth';
 import { VenueClock } from '@hostboard/venue';
 import { tokenInvalid } from '../sessions/queue-session.service.js';
+import { queueCodeHashes } from './queue-code.js';
 import { QueueTokenRepository } from './queue-token.repository.js';
 
 /**
@@ -26,13 +27,20 @@ export class QueueTokenReader {
   }
 
   private async read(token: string): Promise<{ venueId: string; entryId: string }> {
-    const found = SECRET_TOKEN_SHAPE.test(token)
-      ? await this.tx.read(async (m) => {
-          // One statement, the token with its venue: the page polls by its token every 3 seconds.
-          const { token: t, venue } = await readTogether(m, this.tokens.findByHashReads(m, hashSecret(token)));
-          return t && venue ? { t, now: this.clock.now(venue) } : null;
-        })
-      : null;
+    const hashes = queueCodeHashes(token);
+    const found =
+      hashes.length > 0
+        ? await this.tx.read(async (m) => {
+            // One statement, the token with its venue: the page polls by its token every 3 seconds.
+            // The code as given first (the page's own link carries it exactly): a second read only
+            // for a code typed otherwise than it was issued.
+            for (const hash of hashes) {
+              const { token: t, venue } = await readTogether(m, this.tokens.findByHashReads(m, hash));
+              if (t && venue) return { t, now: this.clock.now(venue) };
+            }
+            return null;
+          })
+        : null;
     if (!found || found.t.usedAt !== null || found.t.replacedAt !== null || !(found.now.getTime() < found.t.expiresAt.getTime()))
       throw tokenInvalid();
     return { venueId: found.t.venueId, entryId: found.t.entryId };

@@ -14,6 +14,15 @@ export class QueueTokenRepository {
     return tx.findOneBy(QueueToken, { tokenHash });
   }
 
+  /** The first of `tokenHashes` (a code as typed, then as read: `queueCodeHashes`) that is stored. */
+  async findByHashes(tx: EntityManager, tokenHashes: string[]): Promise<QueueToken | null> {
+    for (const tokenHash of tokenHashes) {
+      const found = await this.findByHash(tx, tokenHash);
+      if (found) return found;
+    }
+    return null;
+  }
+
   /**
    * `findByHash` with the token's venue (whose clock says whether it is still open), as parts of one
    * combined read: a party's page reads by its token every few seconds.

@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { PendingInsert } from '@hostboard/core';
-import { hashSecret, newSecretToken } from '@hostboard/auth';
+import { hashSecret } from '@hostboard/auth';
 import type { Venue } from '@hostboard/venue';
 import type { QueueEntry } from '../entries/queue-entry.entity.js';
+import { newQueueCode } from './queue-code.js';
 import { QueueToken } from './queue-token.entity.js';
 import { QueueTokenRepository } from './queue-token.repository.js';
 import { queueTokenExpiry } from './token-expiry.js';
 
 export interface IssuedToken {
-  /** The secret (43 characters, base64url of 32 random bytes): shown once, never stored. */
+  /** The secret (43 characters of Crockford's base 32, `queue-code.ts`): shown once, never stored. */
   queueToken: string;
   expiresAt: Date;
 }
@@ -32,7 +33,7 @@ export class QueueTokenService {
     entry: QueueEntry,
     now: Date,
   ): { token: IssuedToken; insert: PendingInsert<QueueToken> } {
-    const secret = newSecretToken();
+    const secret = newQueueCode();
     const expiresAt = queueTokenExpiry(entry.businessDate, venue.timeZone, now);
     const row: QueueToken = {
       id: randomUUID(),

@@ -11,6 +11,7 @@ export interface VenueView {
   preset: Preset;
   published: boolean;
   queueEnabled: boolean;
+  /** The largest party that may join: the queue cap at tables, the pool's capacity at a seat pool. */
   queuePartyCap: number;
   termsVersion: string;
   sandbox: boolean;
@@ -33,7 +34,9 @@ export function toVenueView(v: Venue): VenueView {
     preset: v.preset,
     published: v.published,
     queueEnabled: v.queueEnabled,
-    queuePartyCap: v.queuePartyCap,
+    // A seat pool takes groups of 1 through its capacity (the workshop guide's party size) and never
+    // applies the stored queue cap: reporting that cap (8) told clients a group of 12 is refused.
+    queuePartyCap: v.seating === 'pool' && v.poolCapacity !== null ? v.poolCapacity : v.queuePartyCap,
     termsVersion: v.termsVersion,
     sandbox: v.sandbox,
     clock: v.clockNow ? v.clockNow.toISOString() : null,

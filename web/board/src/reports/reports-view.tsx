@@ -40,7 +40,9 @@ const figure = (x: number | null, unit: string, sign = false): string =>
  * the switch between them. The venue shell draws the top bar.
  */
 export function ReportsView({ venueId, data }: TabProps) {
-  const [venue, setVenue] = useState<ReportVenue | null>(null);
+  // The shell's venue (the tab waits for it, being for table venues only): the view read the same
+  // venue again itself as it opened, two reads of one venue each time.
+  const venue: ReportVenue | null = data.venue.value;
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [report, setReport] = useState<QuoteReport | null>(null);
   const [days, setDays] = useState<DayReport | null>(null);
@@ -51,15 +53,12 @@ export function ReportsView({ venueId, data }: TabProps) {
     setError({ text: messageOf(err), forbidden: err instanceof ApiError && err.status === 403 });
 
   useEffect(() => {
-    api.get<ReportVenue>(`/v1/venues/${venueId}`).then((v) => {
-      setVenue(v);
-      // The venue's date by its read's `now` (a sandbox's clock, else the server's): the tablet's own
-      // clock, a day off, ended the range on the wrong date.
-      const readAt = readWallClock();
-      const to = localDate(new Date(venueNowAt(v, readAt, readAt)), v.timeZone);
-      setRange({ from: daysBefore(to, DEFAULT_DAYS - 1), to });
-    }, fail);
-  }, [venueId]);
+    if (!venue || range) return;
+    // The venue's date by its read's `now` (a sandbox's clock, else the server's) and the time passed
+    // since that read: the tablet's own clock, a day off, ended the range on the wrong date.
+    const to = localDate(new Date(venueNowAt(venue, data.venueReadAt, readWallClock())), venue.timeZone);
+    setRange({ from: daysBefore(to, DEFAULT_DAYS - 1), to });
+  }, [venue, range]);
 
   useEffect(() => {
     if (!range) return;
@@ -89,9 +88,9 @@ export function ReportsView({ venueId, data }: TabProps) {
   const choose = async (model: QuoteModel): Promise<void> => {
     setSaving(true);
     try {
-      setVenue(await api.request<ReportVenue>('PATCH', `/v1/venues/${venueId}`, { body: { policy: { quoteModel: model } } }));
-      // The other tabs read the venue from the shell's copy: keep it current.
-      void data.reload();
+      await api.request<ReportVenue>('PATCH', `/v1/venues/${venueId}`, { body: { policy: { quoteModel: model } } });
+      // The shell's copy is this view's venue too (and the other tabs'): the choice shows once it is read.
+      await data.reload();
     } catch (err) {
       fail(err);
     } finally {
