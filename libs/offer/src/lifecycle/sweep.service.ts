@@ -134,7 +134,7 @@ export class SweepService implements OnModuleInit {
   /**
    * The sweep's question for a decision that asks it after its venue lock, in the lock's own write
    * (VenueRepository.lockThenRead), instead of `sweepFirst`'s lock-free read and transaction before it.
-   * Whether a hold has lapsed is answered exactly at the decision's now (`sweepIfDue`): the earliest
+   * Whether a hold has lapsed is answered exactly at the decision's now (`sweepThenDecide`): the earliest
    * deadline is read, not "due at the read's instant". Ended days and tables held from them are asked
    * as `sweepFirst` asks (the venue's own now, else the wall clock taken before the lock was sent).
    */
