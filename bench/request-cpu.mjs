@@ -2,7 +2,8 @@
 // desk join (POST /v1/venues/:id/queue with an Idempotency-Key) and a board read (GET …/board). One api process (built, from dist)
 // on the machine's PostgreSQL and Redis, one client sending N requests one after another over one
 // keep-alive connection; CPU is the process's user + system ticks from /proc/<pid>/stat around each
-// run. Loopback only; about 30 s. Usage: PORT=3610 DB=fastify_cpu N=2000 JOINS=500 node bench/request-cpu.mjs
+// run, and PostgreSQL's: the CPU of this database's backends (the api's pool) around the same run, read
+// from /proc (PostgreSQL on this machine). Loopback only; about 30 s. Usage: PORT=3610 DB=fastify_cpu N=2000 JOINS=500 node bench/request-cpu.mjs
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
@@ -89,9 +90,27 @@ const ticks = () => {
   const f = readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return { user: Number(f[11]), sys: Number(f[12]) };
 };
+// PostgreSQL's share: the CPU of this database's backends (the api's pool; PostgreSQL on this machine).
+const backendTicks = () => {
+  const pids = execFileSync('psql', ['-At', `${PG}/postgres`, '-c', `SELECT pid FROM pg_stat_activity WHERE datname = '${DB}'`])
+    .toString()
+    .split('\n')
+    .filter(Boolean);
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      sum += Number(f[11]) + Number(f[12]);
+    } catch {
+      // A backend that ended between the list and the read.
+    }
+  }
+  return sum;
+};
 const windows = [];
 async function measure(label, send, n = N) {
   for (let i = 0; i < 100; i++) await send(-1 - i); // warm-up
+  const b0 = backendTicks();
   const t0 = ticks();
   const w0 = performance.now();
   const h0 = process.hrtime.bigint();
@@ -99,6 +118,7 @@ async function measure(label, send, n = N) {
   const h1 = process.hrtime.bigint();
   const ms = performance.now() - w0;
   const t1 = ticks();
+  const b1 = backendTicks();
   // The phase's window on the monotonic clock in µs, the clock of a V8 profile's timestamps, so
   // bench/profile-by-package.mjs can keep one phase's samples (PHASES_FILE).
   windows.push({ label, requests: n, startUs: Number(h0 / 1000n), endUs: Number(h1 / 1000n) });
@@ -108,6 +128,7 @@ async function measure(label, send, n = N) {
     requests: n,
     cpuMsPerRequest: perRequest(t1.user + t1.sys - t0.user - t0.sys),
     sysMsPerRequest: perRequest(t1.sys - t0.sys),
+    pgMsPerRequest: perRequest(b1 - b0),
     wallMsPerRequest: +(ms / n).toFixed(3),
   };
 }

@@ -303,6 +303,25 @@ describe('restaurant queue: joining', () => {
       expect(again.entry.queueSequence).toBeGreaterThan(a.entry.queueSequence);
     });
 
+    it('a join counts the venue as it is now, not as the last join found it: a table added, the cap lowered, the clock moved', async () => {
+      // Nothing of the venue may be carried from the last join (issue 18 tried a guess of it).
+      const v = await sandboxVenue(t, owner, { clock: FRIDAY_6PM, windows: [DINNER], tables: [{ label: 'T4', capacity: 4 }] });
+      const position = async (partySize: number, email = `g-${uniq()}@example.test`): Promise<number> =>
+        (await joined(t, owner, v.id, { name: 'G', partySize, email })).position;
+      expect(await position(3)).toBe(1);
+      expect(await position(2)).toBe(2);
+      // With a 2-top, a party of 2 needs it, and the party of 3 ahead could not take it.
+      await request(t.baseUrl).post(`/v1/venues/${v.id}/tables`).set(owner.auth).send({ label: 'T2', capacity: 2 }).expect(201);
+      expect(await position(2)).toBe(2);
+      await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ queuePartyCap: 2 }).expect(200);
+      expect(errorOf(await deskJoin(t, owner, v.id, party(3))).message).toBe('The queue accepts parties of at most 2.');
+      // The next evening: another business date, where nobody is ahead, and the same email joins again.
+      const email = `again-${uniq()}@example.test`;
+      expect(await position(2, email)).toBe(3);
+      await moveClock(t, owner, v.id, '2026-06-13T23:00:00.000Z');
+      expect(await position(2, email)).toBe(1);
+    });
+
     it('two concurrent joins with the same contact, 20 times: exactly one entry each time, the other WAITLIST_DUPLICATE', async () => {
       const v = await sandboxVenue(t, owner, { clock: FRIDAY_6PM, windows: [DINNER], published: true });
       const host = await addMember(t, v.id, owner, 'host');

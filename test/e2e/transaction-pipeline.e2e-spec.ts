@@ -17,7 +17,7 @@ import {
 import { startApp, type TestApp } from '../support/test-app.js';
 import { describeWithServer, freshDatabase, type TestDatabase } from '../support/test-database.js';
 import { createVenue, signUp, type Staff } from '../support/staff.js';
-import { joined, party, sandboxVenue, type JoinBody } from '../support/restaurant.js';
+import { joined, liveVenue, party, sandboxVenue, type JoinBody } from '../support/restaurant.js';
 import { violations } from '../support/invariants.js';
 
 interface Wire {
@@ -202,6 +202,27 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       // The session with the key's stored answer, BEGIN with the venue lock and the guards' read, the
       // duplicate check and quote read, the one insert of every row with COMMIT (8 with BEGIN and
       // COMMIT alone; 5 with the guards' read in a round trip of its own).
+      expect(wire.writes.length / joins).toBe(4);
+    });
+
+    it("sends a public join at a live table venue in 4 writes: the venue by its slug outside any transaction, BEGIN with the lock and the guards' read, the duplicate check and quote read, the rows with COMMIT", async () => {
+      const v = await liveVenue(t, owner, { tables: [{ label: 'T1', capacity: 4 }] });
+      await request(t.baseUrl).patch(`/v1/venues/${v.id}`).set(owner.auth).send({ published: true }).expect(200);
+      const guest = (): request.Test =>
+        request(t.baseUrl)
+          .post(`/v1/public/venues/${v.slug}/queue`)
+          .set('X-Forwarded-For', `10.9.${serial % 250}.${1 + (serial++ % 250)}`)
+          .send({ name: `Guest ${serial}`, partySize: 2, email: `guest-${serial}@example.test` })
+          .timeout(20_000);
+      // Warm: both pooled connections have prepared every statement of a public join.
+      for (let i = 0; i < 4; i++) await guest().expect(201);
+      await Promise.all([guest().expect(201), guest().expect(201)]);
+      wire.reset();
+      const joins = 10;
+      for (let i = 0; i < joins; i++) await guest().expect(201);
+      // One transaction per join (before: the slug's read had a transaction of its own, and its COMMIT
+      // a write of its own: 5 writes).
+      expect(wire.writes.filter((w) => w.includes('START TRANSACTION'))).toHaveLength(joins);
       expect(wire.writes.length / joins).toBe(4);
     });
 

@@ -109,7 +109,9 @@ export class JoinService {
   /** Anyone, by slug: an unknown or unpublished venue is the same plain NOT_FOUND. */
   async publicJoin(slug: string, input: JoinInput): Promise<JoinResult> {
     await this.limiter.fromAddress(limitAddress());
-    const found = await this.tx.run(({ manager }) => this.venues.findBySlug(manager, slug));
+    // One statement that decides nothing (the venue is read again under its lock): no transaction of
+    // its own, whose COMMIT would be a write and a round trip of its own (issue 18).
+    const found = await this.tx.read((manager) => this.venues.findBySlug(manager, slug));
     // The request is checked before the venue's guards; an unknown or unpublished venue reads phones
     // as international only, which tells an outsider nothing about it.
     const contact = normaliseContact(input.email, input.phone, found?.published ? found.country : null);
