@@ -102,6 +102,12 @@ export class BookingService {
       { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null },
       now,
     );
+    await this.booked(tx, venueId, r, link, now, {});
+    return { ...toReservationView(r), bookingLink: link };
+  }
+
+  /** A new confirmed booking's link, its history row and its board event. */
+  private async booked(tx: Tx, venueId: string, r: Reservation, link: string, now: Date, event: { tableIds?: string[] }) {
     await tx.manager.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
     await this.history.append(tx.manager, {
       venueId,
@@ -112,15 +118,13 @@ export class BookingService {
       at: now,
       operationId: `book-${r.id}`,
     });
-    await this.board.append(tx, venueId, 'reservation.created', { reservationId: r.id, state: r.state }, now);
-    return { ...toReservationView(r), bookingLink: link };
+    await this.board.append(tx, venueId, 'reservation.created', { reservationId: r.id, state: r.state, ...event }, now);
   }
 
   /**
    * A confirmed booking on tables for one turn of the service window running at `start` (the
    * governing window): the same target rules and refusals as an offer.
    */
-
   private async createOnTables(
     tx: Tx,
     venue: Venue,
@@ -150,23 +154,7 @@ export class BookingService {
     await this.tables.assertFree(m, venue.id, input.tableIds, start, end, now);
     const party = { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null };
     const r = await this.tables.reserve(m, venue, party, input.tableIds, { start, end }, 'CONFIRMED', now, null);
-    await m.update(Reservation, { id: r.id }, { bookingLinkHash: hashSecret(link) });
-    await this.history.append(m, {
-      venueId: venue.id,
-      subjectType: 'reservation',
-      subjectId: r.id,
-      from: null,
-      to: 'CONFIRMED',
-      at: now,
-      operationId: `book-${r.id}`,
-    });
-    await this.board.append(
-      tx,
-      venue.id,
-      'reservation.created',
-      { reservationId: r.id, state: r.state, tableIds: input.tableIds },
-      now,
-    );
+    await this.booked(tx, venue.id, r, link, now, { tableIds: input.tableIds });
     return { ...toReservationView(r, [...input.tableIds].sort()), bookingLink: link };
   }
 
