@@ -182,8 +182,8 @@ export class AcceptanceService {
   ): Promise<{ offer: OfferView }> {
     if (!offer) throw DomainException.notFound('The offer was not found.');
     if (offer.state === 'expired') throw offerExpired(venue.seating);
-    // A hold due at this instant has lapsed too: expire it, not withdraw it (the sweep under the lock
-    // expires it first; this stays as the decision's own guard).
+    // A hold due at this instant has lapsed too: expire it, not withdraw it (the sweep before the
+    // decision expires it first; this stays as the decision's own guard).
     if (offer.state === 'live' && !(now.getTime() < offer.expiresAt.getTime())) {
       await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
       throw new CommitThenRefuse(offerExpired(venue.seating));

@@ -26,7 +26,8 @@ export interface CancelledEntry {
  * reservation releases its seats once. A repeat, with the same or a new Idempotency-Key, finds the
  * state already changed and returns it as it is (the guards make it change nothing). A cancelled
  * entry's queue token and sessions stop working in the same transaction. Lapsed holds are swept
- * first (under the venue lock), so an offer that ran out before the cancellation is recorded as expired, not cancelled.
+ * first (when any is due under the venue lock, in a transaction of their own), so an offer that ran out
+ * before the cancellation is recorded as expired, not cancelled.
  */
 @Injectable()
 export class CancellationService {

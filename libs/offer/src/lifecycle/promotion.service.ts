@@ -40,7 +40,8 @@ export function poolHead(
 /**
  * Pool promotion: hold seats for the next group. Strict order promotes only the oldest waiting
  * group and stops when it cannot fit (it is never skipped); a first-fit policy promotes the oldest
- * group that fits. Decided under the venue row lock, after a sweep under the same lock when one is due.
+ * group that fits. Decided under the venue row lock, after a committed sweep when one was due
+ * (SweepService.sweepThenDecide).
  */
 @Injectable()
 export class PromotionService {

@@ -45,8 +45,8 @@ export interface TableOfferInput {
 
 /**
  * A host offers real tables to a waiting party: one HELD reservation through the table allocator,
- * one live offer, the entry's new state, history and the table-ready email, in one transaction
- * that sweeps first under its lock when anything is due. The refusals name what is in the way.
+ * one live offer, the entry's new state, history and the table-ready email, in one transaction,
+ * after a sweep committed on its own when anything was due. The refusals name what is in the way.
  */
 @Injectable()
 export class TableOfferService {
