@@ -1,9 +1,10 @@
-import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { IsUrlWithProtocol } from './is-url-with-protocol.validator.js';
 import { nearMiss } from './near-miss.js';
 import { failedChecks } from '../http/failed-checks.js';
+import { ConfigError } from './config-error.js';
+import { badOrigin, unknownProxyEntry } from './network-settings.js';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -379,11 +380,6 @@ export class AppConfig {
   }
 }
 
-/** A configuration the process cannot start with; its message is one line for the operator. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 /** Validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const known = Object.keys(new AppConfig());
@@ -450,97 +446,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return config;
 }
 
-/**
- * What is wrong with the first entry of BOARD_ALLOWED_ORIGINS, or undefined. The board socket
- * compares each entry with the browser's Origin header as a string, so an entry that is not exactly
- * an origin as a browser writes it (scheme, lower-case host, a port only when not the default, no
- * path, not even a trailing slash) would silently never match.
- */
-export function badOrigin(entries: string[]): string | undefined {
-  for (const entry of entries) {
-    const expected = 'must be origins like https://board.example.com or http://10.0.0.5:8080, comma-separated';
-    // Before any echo of the entry: it may hold a password.
-    if (entry.includes('@')) return `has an entry with a user or password (an origin has none): ${expected}`;
-    let url: URL;
-    try {
-      url = new URL(entry);
-    } catch {
-      return `"${entry}" is not an origin: ${expected}`;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${entry}" is not an http or https origin: ${expected}`;
-    if (url.origin !== entry) return `"${entry}" is not an origin as a browser sends it: write "${url.origin}"`;
-  }
-  return undefined;
-}
-
-const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/**
- * The first entry of TRUST_PROXY that names no proxy, or undefined: an address, `address/prefix`,
- * `address/netmask` or one of PROXY_NAMES each (what Fastify's proxy-addr compiles). `true` (Express's
- * "trust everyone") is not one: a hop count says how many proxies to trust.
- */
-export function unknownProxyEntry(value: string): string | undefined {
-  const v = value.trim();
-  if (v === '' || v === 'none' || /^\d+$/.test(v)) return undefined;
-  for (const entry of v.split(',').map((x) => x.trim())) {
-    if (PROXY_NAMES.includes(entry)) continue;
-    const [address = '', range, ...rest] = entry.split('/');
-    const family = isIP(address);
-    if (family === 0 || rest.length > 0) return entry;
-    if (range === undefined) continue;
-    if (/^\d+$/.test(range) ? Number(range) <= (family === 4 ? 32 : 128) : family === 4 && isNetmask(range)) continue;
-    return entry;
-  }
-  return undefined;
-}
-
-/** An IPv4 netmask: ones, then zeros. */
-function isNetmask(mask: string): boolean {
-  if (isIP(mask) !== 4) return false;
-  const bits = mask.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-  const zeros = 0xffffffff - bits;
-  return (zeros & (zeros + 1)) === 0;
-}
-
-/**
- * The api in production (NODE_ENV=production) starts only with a strong first-owner password: no
- * default credentials anywhere. The worker and the CLI never create accounts, so they do not ask.
- */
-export function assertProductionBootstrap(config: AppConfig): void {
-  if (config.NODE_ENV !== 'production') return;
-  const weakness = bootstrapPasswordWeakness(config.BOOTSTRAP_OWNER_PASSWORD, config.BOOTSTRAP_OWNER_EMAIL);
-  if (weakness) throw new ConfigError(`Configuration error: BOOTSTRAP_OWNER_PASSWORD ${weakness} (NODE_ENV=production)`);
-}
-
-/** Passwords that example files and quick starts suggest; production refuses them. */
-const KNOWN_DEFAULTS = [
-  'change-me-now',
-  'changeme',
-  'password',
-  'hostboard',
-  'admin',
-  'secret',
-  'letmein',
-  'owner',
-  'qwerty',
-  '123456',
-];
-
-/**
- * Why a production bootstrap password is refused, or undefined. In production there is no demo
- * owner and no default: the first owner's password must be given, at least 12 characters, not a
- * known default, not containing the email's name, and of at least 5 different characters.
- */
-export function bootstrapPasswordWeakness(password: string | undefined, email: string | undefined): string | undefined {
-  if (password === undefined) return 'is missing: set BOOTSTRAP_OWNER_EMAIL and a strong BOOTSTRAP_OWNER_PASSWORD';
-  if (password.length < 12) return 'is too weak: use at least 12 characters';
-  const lower = password.toLowerCase();
-  // "Password123!" is "password" with decorations.
-  const letters = lower.replace(/[^a-z-]/g, '').replace(/^-+|-+$/g, '');
-  if (KNOWN_DEFAULTS.includes(letters) || KNOWN_DEFAULTS.includes(lower)) return 'is too weak: it is a well-known default';
-  const local = email?.toLowerCase().split('@')[0] ?? '';
-  if (local.length >= 4 && lower.includes(local)) return 'is too weak: it contains the email';
-  if (new Set(password).size < 5) return 'is too weak: use more different characters';
-  return undefined;
-}
+export { ConfigError } from './config-error.js';
+export { badOrigin, unknownProxyEntry } from './network-settings.js';
+export { assertProductionBootstrap, bootstrapPasswordWeakness } from './bootstrap-password.js';
