@@ -87,7 +87,7 @@ const PROMOTION = 9;
 const WITHDRAWAL = 6;
 const CANCELLATION = 9;
 const SEAT = 3; // 12 before
-const RESERVATION_CANCELLATION = 16;
+const RESERVATION_CANCELLATION = 3; // 16 before
 const BOOKING = 8;
 
 /**
