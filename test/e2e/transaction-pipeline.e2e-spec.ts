@@ -84,7 +84,7 @@ async function openTransactions(admin: pg.Client, db: TestDatabase, except: numb
  * COMMIT); the counts before it are beside each.
  */
 const PROMOTION = 3; // 9 before
-const WITHDRAWAL = 6;
+const WITHDRAWAL = 3; // 6 before
 const CANCELLATION = 9;
 const SEAT = 3; // 12 before
 const RESERVATION_CANCELLATION = 3; // 16 before
