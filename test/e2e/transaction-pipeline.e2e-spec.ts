@@ -85,7 +85,7 @@ async function openTransactions(admin: pg.Client, db: TestDatabase, except: numb
  */
 const PROMOTION = 3; // 9 before
 const WITHDRAWAL = 3; // 6 before
-const CANCELLATION = 9;
+const CANCELLATION = 3; // 9 before
 const SEAT = 3; // 12 before
 const RESERVATION_CANCELLATION = 3; // 16 before
 const BOOKING = 8;

@@ -67,9 +67,11 @@ export class CancellationService {
       const m = tx.manager;
       // The entry and the offer it holds or accepted, with the sweep's question, in the lock's own
       // write (issue 18), as a statement of its own after it.
+      // The live offer's reservation too: it tells which of the ending's guarded steps apply.
       const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         entry: this.entries.findRead(m, venueId, entryId),
         live: this.offers.liveForEntryRead(m, venueId, entryId),
+        held: this.offers.liveReservationForEntryRead(m, venueId, entryId),
         accepted: this.offers.acceptedForEntryRead(m, venueId, entryId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
@@ -87,7 +89,7 @@ export class CancellationService {
     tx: Tx,
     venue: Venue,
     now: Date,
-    found: { entry: QueueEntry | null; live: Offer | null; accepted: Offer | null },
+    found: { entry: QueueEntry | null; live: Offer | null; held: Reservation | null; accepted: Offer | null },
     onlyEntryId: string | undefined,
   ): Promise<CancelledEntry> {
     const venueId = venue.id;
@@ -107,23 +109,37 @@ export class CancellationService {
         const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
         if (booking) cancelledBooking = toReservationView(booking);
       }
-    } else if (entry.status === 'offered') {
-      const offer = found.live;
-      if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
+    } else if (entry.status === 'offered' && found.live) {
+      // The entry, its live offer and its hold read under this lock: the ending, the revoked token
+      // and sessions and the answer go with the COMMIT, the entry as the guarded move leaves it.
+      const result = { entry: toEntryView(leftAs(entry)) };
+      const read = { offer: found.live, reservation: found.held, entry };
+      const revoke = this.credentials.revokeStatements(entry.id, now);
+      await this.lifecycle.endReadAtCommit(tx, venue, read, 'cancelled', now, operationId, by, result, revoke);
+      return result;
     } else if (entry.status === 'waiting') {
-      if (await this.entries.transition(tx.manager, entry.id, ['waiting'], 'cancelled')) {
-        await this.history.append(tx.manager, {
-          venueId,
-          subjectType: 'entry',
-          subjectId: entry.id,
-          from: 'waiting',
-          to: 'cancelled',
-          at: now,
-          operationId,
-        });
-        await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now);
-        await this.confirmLeft(tx, venue, entry, now, by);
-      }
+      // Read waiting under this lock: its move, history, message, revoked token and sessions and the
+      // answer travel with the board event, sent with the COMMIT.
+      const result = { entry: toEntryView(leftAs(entry)) };
+      const change = {
+        venueId,
+        subjectType: 'entry',
+        subjectId: entry.id,
+        from: 'waiting',
+        to: 'cancelled',
+        at: now,
+        operationId,
+      };
+      const left = this.leftRows(venue, entry, now, by);
+      const rows: Array<PendingInsert | TogetherStatement> = [
+        this.entries.transitionStatement(entry.id, ['waiting'], 'cancelled'),
+        this.history.rows(change),
+        ...(left ? [left] : []),
+        ...this.credentials.revokeStatements(entry.id, now),
+        ...(tx.answerRow?.(result) ?? []),
+      ];
+      await this.board.appendAtCommit(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now, rows);
+      return result;
     }
     const current = await this.entries.find(tx.manager, venueId, entry.id);
     if (current?.status === 'cancelled' && entry.status !== 'cancelled') await this.credentials.revoke(tx.manager, entry.id, now);
@@ -324,4 +340,9 @@ export class CancellationService {
 /** A booking as its cancellation leaves it (`ReservationRepository.transitionStatement`'s columns). */
 function cancelledAt(r: Reservation, now: Date): Reservation {
   return { ...r, state: 'CANCELLED', updatedAt: now, stateReason: 'cancelled' };
+}
+
+/** An entry as `transitionStatement` to `cancelled` leaves it: the status, and the version bumped. */
+function leftAs(entry: QueueEntry): QueueEntry {
+  return { ...entry, status: 'cancelled', version: entry.version + 1 };
 }

@@ -54,6 +54,16 @@ export class OfferRepository {
     ]);
   }
 
+  /** As a part of a combined read: the reservation held by entry `entryId`'s live offer, if it has one. */
+  liveReservationForEntryRead(tx: EntityManager, venueId: string, entryId: string): ScalarRead<Reservation | null> {
+    return entityRead(
+      tx,
+      Reservation,
+      "venue_id = $1 AND id = (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'live')",
+      [venueId, entryId],
+    );
+  }
+
   /** As a part of a combined read: the tables of the reservation offer `id` holds, in id order. */
   tableIdsRead(id: string): ScalarRead<string[]> {
     return {
