@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { DomainException, ErrorCode } from '@hostboard/core';
+import { DomainException, ErrorCode, type PendingInsert } from '@hostboard/core';
 import type { Venue } from '@hostboard/venue';
 import { Reservation } from './reservation.entity.js';
 import { ReservationRepository } from './reservation.repository.js';
@@ -54,6 +54,16 @@ export class PoolAllocator {
     return this.create(tx, venue, party, 'CONFIRMED', now, null);
   }
 
+  /**
+   * `hold` for a command that writes its new rows in one statement: the same check and the same
+   * reservation, answered with its row to travel with the command's others (insertTogether; the pool
+   * trigger and the venue's check apply to it there as to an insert of its own).
+   */
+  holdRow(venue: Venue, party: Party, now: Date, expiresAt: Date): { reservation: Reservation; row: PendingInsert<Reservation> } {
+    const reservation = this.reservationFor(venue, party, 'HELD', now, expiresAt);
+    return { reservation, row: { target: Reservation, rows: [reservation] } };
+  }
+
   private async create(
     tx: EntityManager,
     venue: Venue,
@@ -62,6 +72,22 @@ export class PoolAllocator {
     now: Date,
     expiresAt: Date | null,
   ): Promise<Reservation> {
+    const r = this.reservationFor(venue, party, state, now, expiresAt);
+    await this.reservations.insert(tx, r);
+    return r;
+  }
+
+  /**
+   * The new reservation, refused when the party does not fit; the in-memory venue follows it as the
+   * trigger will once it is written, for later decisions in this transaction.
+   */
+  private reservationFor(
+    venue: Venue,
+    party: Party,
+    state: 'HELD' | 'CONFIRMED',
+    now: Date,
+    expiresAt: Date | null,
+  ): Reservation {
     const { available } = this.counts(venue);
     if (party.partySize > available) {
       throw new DomainException(
@@ -92,8 +118,7 @@ export class PoolAllocator {
       createdAt: now,
       updatedAt: now,
     };
-    await this.reservations.insert(tx, r);
-    // Keep the in-memory venue in step with what the trigger wrote, for later decisions in this transaction.
+    // Keep the in-memory venue in step with what the trigger writes, for later decisions in this transaction.
     if (state === 'HELD') venue.poolHeld += party.partySize;
     else venue.poolConfirmed += party.partySize;
     return r;

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import {
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  TransactionRunner,
+  type HistoryChange,
+  type PendingInsert,
+  type TogetherStatement,
+} from '@hostboard/core';
+import {
+  checkNotOccupied,
   ReservationRepository,
   TableAllocator,
   tableTaken,
@@ -43,17 +52,21 @@ export class SeatingService {
 
   /**
    * A visit opens on the reservation's tables; they become occupied from now. A party seated before
-   * its slot starts has its turn moved to start now (TableAllocator.occupyFrom).
+   * its slot starts has its turn moved to start now (TableAllocator.occupyFromStatement).
    */
   async seat(venueId: string, reservationId: string): Promise<{ reservation: ReservationView; visit: VisitView }> {
     return this.tx.command({ venueId, translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      // The reservation and its tables in the lock's own write (issue 18), as a statement of its own
-      // after it; the lock takes the Idempotency-Key's lock too. Seating asks no sweep (it never did):
-      // only a CONFIRMED reservation is seated, and no hold's expiry changes that.
+      // Everything the checks need in the lock's own write (issue 18), as a statement of its own after
+      // it: the reservation, its tables and slot, who sits at them, and its entry. The lock
+      // takes the Idempotency-Key's lock too. Seating asks no sweep (it never did): only a CONFIRMED
+      // reservation is seated, and no hold's expiry changes that.
       const { venue, found } = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         r: this.reservations.findRead(m, venueId, reservationId),
         tableIds: this.tables.tableIdsOfRead(reservationId),
+        slot: this.tables.slotOfRead(reservationId),
+        seated: this.tables.seatedAtTablesOfRead(venueId, reservationId),
+        entry: this.entries.ofReservationRead(m, venueId, reservationId),
       });
       const r = found.r;
       if (!r) throw DomainException.notFound('The reservation was not found.');
@@ -63,25 +76,36 @@ export class SeatingService {
           state: r.state,
         });
       const tableIds = found.tableIds;
-      await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
+      checkNotOccupied(found.seated);
       const now = this.clock.now(venue);
-      const planned = await this.tables.occupyFrom(m, venueId, r.id, tableIds, now);
-      await this.reservations.transition(m, r.id, ['CONFIRMED'], 'SEATED', now);
+      const planned = found.slot;
+      // An early seat checks the earlier turn is free (a read of its own); the move goes with the rows.
+      const moved = await this.tables.occupyFromStatement(m, venueId, r.id, tableIds, planned, now);
+      const early = moved !== null && planned !== null;
       const visit: Visit = { id: randomUUID(), venueId, reservationId: r.id, openedAt: now, closedAt: null };
-      await m.insert(Visit, visit);
       const operationId = `seat-${r.id}`;
-      await this.history.append(m, {
-        venueId,
-        subjectType: 'reservation',
-        subjectId: r.id,
-        from: 'CONFIRMED',
-        to: 'SEATED',
-        at: now,
-        operationId,
-        reason: planned ? `seated early: turn moved from ${planned.start.toISOString()} to ${now.toISOString()}` : null,
-      });
-      if (r.entryId && (await this.entries.transition(m, r.entryId, ['confirmed'], 'seated'))) {
-        await this.history.append(m, {
+      const changes: HistoryChange[] = [
+        {
+          venueId,
+          subjectType: 'reservation',
+          subjectId: r.id,
+          from: 'CONFIRMED',
+          to: 'SEATED',
+          at: now,
+          operationId,
+          reason: early ? `seated early: turn moved from ${planned.start.toISOString()} to ${now.toISOString()}` : null,
+        },
+      ];
+      const rows: Array<PendingInsert | TogetherStatement> = [
+        ...(moved ? [moved] : []),
+        // Read CONFIRMED under this lock: the guard applies.
+        this.reservations.transitionStatement(r.id, ['CONFIRMED'], 'SEATED', now),
+        { target: Visit, rows: [visit] },
+      ];
+      // The entry follows only from `confirmed`, as read under this lock (the guard then applies).
+      if (r.entryId && found.entry?.status === 'confirmed') {
+        rows.push(this.entries.transitionStatement(r.entryId, ['confirmed'], 'seated'));
+        changes.push({
           venueId,
           subjectType: 'entry',
           subjectId: r.entryId,
@@ -91,8 +115,24 @@ export class SeatingService {
           operationId,
         });
       }
-      await this.board.append(tx, venueId, 'reservation.seated', { reservationId: r.id, visitId: visit.id, tableIds }, now);
-      return { reservation: toReservationView({ ...r, state: 'SEATED', updatedAt: now }, tableIds), visit: toVisitView(visit) };
+      rows.push(this.history.rows(...changes));
+      const result = {
+        reservation: toReservationView({ ...r, state: 'SEATED', updatedAt: now }, tableIds),
+        visit: toVisitView(visit),
+      };
+      // Every check is behind us: the moves, the visit, history and the answer travel with the board
+      // event in one statement, sent with the COMMIT. Nothing here catches its error, which goes to
+      // the command's translate (a table taken meanwhile) or the key's replay.
+      rows.push(...(tx.answerRow?.(result) ?? []));
+      await this.board.appendAtCommit(
+        tx,
+        venueId,
+        'reservation.seated',
+        { reservationId: r.id, visitId: visit.id, tableIds },
+        now,
+        rows,
+      );
+      return result;
     });
   }
 

@@ -9,6 +9,7 @@ import {
   preparedQuery,
   type PendingInsert,
   type ScalarRead,
+  type TogetherStatement,
   sqlState,
   SQLSTATE,
   violatedConstraint,
@@ -73,24 +74,55 @@ export class TableAllocator {
    * interval the party really occupies (and the later one it had booked is free for others). The
    * earlier turn is refused like any placement when another party holds, has booked or is still
    * expected at one of the tables (see `checkFree`). A party seated on time or late keeps its slot.
-   * Answers the slot moved from, when it moved.
+   * `planned` is the reservation's slot as read under the venue lock (`slotOfRead`). Answers the
+   * move to travel with the seat's other rows (insertTogether), or null when the slot stays.
    */
-  async occupyFrom(
+  async occupyFromStatement(
     tx: EntityManager,
     venueId: string,
     reservationId: string,
     tableIds: string[],
+    planned: { start: Date; end: Date } | null,
     now: Date,
-  ): Promise<{ start: Date; end: Date } | null> {
-    const planned = await this.slotOf(tx, reservationId);
+  ): Promise<TogetherStatement | null> {
     if (!planned || planned.start.getTime() <= now.getTime()) return null;
     const end = new Date(now.getTime() + (planned.end.getTime() - planned.start.getTime()));
     await this.assertFree(tx, venueId, tableIds, now, end, now, reservationId);
-    await preparedQuery(tx, 'UPDATE reservation_tables SET slot = $2::tstzrange WHERE reservation_id = $1', [
-      reservationId,
-      slotLiteral(now, end),
-    ]);
-    return planned;
+    return {
+      sql: 'UPDATE reservation_tables SET slot = $2::tstzrange WHERE reservation_id = $1',
+      params: [reservationId, slotLiteral(now, end)],
+    };
+  }
+
+  /** `slotOf` as a part of a combined read (readTogether). */
+  slotOfRead(reservationId: string): ScalarRead<{ start: Date; end: Date } | null> {
+    return {
+      sql: `SELECT json_build_object('lo', lower(slot), 'hi', upper(slot)) FROM reservation_tables
+             WHERE reservation_id = $1 LIMIT 1`,
+      params: [reservationId],
+      parse: (value) => {
+        if (value === null || value === undefined) return null;
+        const row = (typeof value === 'string' ? JSON.parse(value) : value) as { lo: string; hi: string };
+        return { start: new Date(row.lo), end: new Date(row.hi) };
+      },
+    };
+  }
+
+  /**
+   * `assertNotOccupied`'s facts for a reservation's own tables, as a part of a combined read: the
+   * other reservations seated at any of them (check them with `checkNotOccupied`).
+   */
+  seatedAtTablesOfRead(venueId: string, reservationId: string): ScalarRead<TablePlacement[]> {
+    return {
+      sql: `SELECT json_agg(json_build_object('tableId', rt.table_id, 'label', t.label, 'reservationId', r.id,
+                     'name', r.name, 'state', r.state, 'slot', rt.slot::text) ORDER BY t.label)
+              FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
+             WHERE rt.venue_id = $1 AND r.state = 'SEATED' AND r.id <> $2::uuid
+               AND rt.table_id IN (SELECT table_id FROM reservation_tables WHERE reservation_id = $2::uuid)`,
+      params: [venueId, reservationId],
+      parse: (value) =>
+        jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
+    };
   }
 
   /** The slot a reservation's tables are placed for (all its tables share one); null without tables. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommitThenRefuse, DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
 import { ReservationRepository, toReservationView, type Reservation, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
-import { QueueEntryRepository } from '@hostboard/queue';
+import { QueueEntryRepository, type QueueEntry } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Seating, type Venue } from '@hostboard/venue';
 import type { Offer, OfferState } from '../offers/offer.entity.js';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -161,9 +161,13 @@ export class AcceptanceService {
       // The offer and its tables, with the sweep's question, in the lock's own write (issue 18). The
       // tables are read before the hold ends (ending it releases them), so the answer still says
       // which tables the withdrawn offer held.
+      // Its reservation and entry too: read under the lock, they tell which of the ending's guarded
+      // steps apply, so its rows can travel with the COMMIT.
       const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         offer: this.offers.findRead(m, venueId, offerId),
         tableIds: this.offers.tableIdsRead(offerId),
+        reservation: this.offers.reservationRead(m, venueId, offerId),
+        entry: this.offers.entryRead(m, venueId, offerId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
@@ -178,7 +182,12 @@ export class AcceptanceService {
     tx: Tx,
     venue: Venue,
     now: Date,
-    { offer, tableIds }: { offer: Offer | null; tableIds: string[] },
+    {
+      offer,
+      tableIds,
+      reservation,
+      entry,
+    }: { offer: Offer | null; tableIds: string[]; reservation: Reservation | null; entry: QueueEntry | null },
   ): Promise<{ offer: OfferView }> {
     if (!offer) throw DomainException.notFound('The offer was not found.');
     if (offer.state === 'expired') throw offerExpired(venue.seating);
@@ -189,7 +198,10 @@ export class AcceptanceService {
       throw new CommitThenRefuse(offerExpired(venue.seating));
     }
     if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
-    await this.lifecycle.end(tx, venue, offer, 'withdrawn', now, `withdraw-offer-${offer.id}`);
-    return { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
+    // Read live under this lock: the ending's rows and the answer go with the COMMIT.
+    const result = { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
+    const read = { offer, reservation, entry };
+    await this.lifecycle.endReadAtCommit(tx, venue, read, 'withdrawn', now, `withdraw-offer-${offer.id}`, undefined, result);
+    return result;
   }
 }

@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
-import { ReservationRepository, toReservationView, type ReservationView } from '@hostboard/allocator';
+import {
+  DomainException,
+  ErrorCode,
+  HistoryWriter,
+  insertEntities,
+  TransactionRunner,
+  type HistoryChange,
+  type PendingInsert,
+  type TogetherStatement,
+  type Tx,
+} from '@hostboard/core';
+import { ReservationRepository, toReservationView, type Reservation, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type GuestParty } from '@hostboard/outbox';
 import { EntryCredentials, QueueEntryRepository, toEntryView, type EntryView, type QueueEntry } from '@hostboard/queue';
@@ -57,9 +67,11 @@ export class CancellationService {
       const m = tx.manager;
       // The entry and the offer it holds or accepted, with the sweep's question, in the lock's own
       // write (issue 18), as a statement of its own after it.
+      // The live offer's reservation too: it tells which of the ending's guarded steps apply.
       const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         entry: this.entries.findRead(m, venueId, entryId),
         live: this.offers.liveForEntryRead(m, venueId, entryId),
+        held: this.offers.liveReservationForEntryRead(m, venueId, entryId),
         accepted: this.offers.acceptedForEntryRead(m, venueId, entryId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
@@ -77,7 +89,7 @@ export class CancellationService {
     tx: Tx,
     venue: Venue,
     now: Date,
-    found: { entry: QueueEntry | null; live: Offer | null; accepted: Offer | null },
+    found: { entry: QueueEntry | null; live: Offer | null; held: Reservation | null; accepted: Offer | null },
     onlyEntryId: string | undefined,
   ): Promise<CancelledEntry> {
     const venueId = venue.id;
@@ -97,23 +109,37 @@ export class CancellationService {
         const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
         if (booking) cancelledBooking = toReservationView(booking);
       }
-    } else if (entry.status === 'offered') {
-      const offer = found.live;
-      if (offer) await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
+    } else if (entry.status === 'offered' && found.live) {
+      // The entry, its live offer and its hold read under this lock: the ending, the revoked token
+      // and sessions and the answer go with the COMMIT, the entry as the guarded move leaves it.
+      const result = { entry: toEntryView(leftAs(entry)) };
+      const read = { offer: found.live, reservation: found.held, entry };
+      const revoke = this.credentials.revokeStatements(entry.id, now);
+      await this.lifecycle.endReadAtCommit(tx, venue, read, 'cancelled', now, operationId, by, result, revoke);
+      return result;
     } else if (entry.status === 'waiting') {
-      if (await this.entries.transition(tx.manager, entry.id, ['waiting'], 'cancelled')) {
-        await this.history.append(tx.manager, {
-          venueId,
-          subjectType: 'entry',
-          subjectId: entry.id,
-          from: 'waiting',
-          to: 'cancelled',
-          at: now,
-          operationId,
-        });
-        await this.board.append(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now);
-        await this.confirmLeft(tx, venue, entry, now, by);
-      }
+      // Read waiting under this lock: its move, history, message, revoked token and sessions and the
+      // answer travel with the board event, sent with the COMMIT.
+      const result = { entry: toEntryView(leftAs(entry)) };
+      const change = {
+        venueId,
+        subjectType: 'entry',
+        subjectId: entry.id,
+        from: 'waiting',
+        to: 'cancelled',
+        at: now,
+        operationId,
+      };
+      const left = this.leftRows(venue, entry, now, by);
+      const rows: Array<PendingInsert | TogetherStatement> = [
+        this.entries.transitionStatement(entry.id, ['waiting'], 'cancelled'),
+        this.history.rows(change),
+        ...(left ? [left] : []),
+        ...this.credentials.revokeStatements(entry.id, now),
+        ...(tx.answerRow?.(result) ?? []),
+      ];
+      await this.board.appendAtCommit(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now, rows);
+      return result;
     }
     const current = await this.entries.find(tx.manager, venueId, entry.id);
     if (current?.status === 'cancelled' && entry.status !== 'cancelled') await this.credentials.revoke(tx.manager, entry.id, now);
@@ -123,9 +149,11 @@ export class CancellationService {
   async cancelReservation(venueId: string, reservationId: string): Promise<{ reservation: ReservationView }> {
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      // The reservation, with the sweep's question, in the lock's own write (issue 18).
+      // The reservation and the entry it came from, with the sweep's question, in the lock's own write
+      // (issue 18).
       const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         reservation: this.reservations.findRead(m, venueId, reservationId),
+        entry: this.entries.ofReservationRead(m, venueId, reservationId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
@@ -133,13 +161,82 @@ export class CancellationService {
       // A hold that lapsed is expired first, in a transaction of its own, not cancelled
       // (SweepService.sweepThenDecide).
       return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async () => {
-        const { reservation } = locked.found;
+        const { reservation, entry } = locked.found;
         if (!reservation) throw DomainException.notFound('The reservation was not found.');
+        if (reservation.state === 'CONFIRMED') {
+          // Read CONFIRMED under this lock: its release is known, and travels with the COMMIT.
+          const result = { reservation: toReservationView(cancelledAt(reservation, now)) };
+          await this.releaseConfirmedAtCommit(
+            tx,
+            venue,
+            reservation,
+            entry,
+            now,
+            `cancel-reservation-${reservation.id}`,
+            'staff',
+            result,
+          );
+          return result;
+        }
         await this.release(tx, venue, reservation.id, reservation.state, now);
         const current = await this.reservations.find(m, venueId, reservation.id);
         return { reservation: toReservationView(current ?? reservation) };
       });
     });
+  }
+
+  /**
+   * Releases a booking read CONFIRMED under the venue lock (so every guard below applies): the
+   * reservation cancelled, its entry too when read `confirmed` (its token and sessions stop working,
+   * the party is told), their history, the board event and the command's `answer`, in one statement
+   * sent with the COMMIT, in the order `release` writes them. Nothing in the command may follow it
+   * or catch its error (the commit's).
+   */
+  private async releaseConfirmedAtCommit(
+    tx: Tx,
+    venue: Venue,
+    booking: Reservation,
+    entry: QueueEntry | null,
+    now: Date,
+    operationId: string,
+    by: 'party' | 'staff',
+    answer: unknown,
+  ): Promise<void> {
+    const venueId = venue.id;
+    const changes: HistoryChange[] = [
+      { venueId, subjectType: 'reservation', subjectId: booking.id, from: 'CONFIRMED', to: 'CANCELLED', at: now, operationId },
+    ];
+    const rows: Array<PendingInsert | TogetherStatement> = [
+      this.reservations.transitionStatement(booking.id, ['HELD', 'CONFIRMED'], 'CANCELLED', now, 'cancelled'),
+    ];
+    const follows = booking.entryId !== null && entry !== null && entry.id === booking.entryId && entry.status === 'confirmed';
+    if (follows) {
+      rows.push(this.entries.transitionStatement(entry.id, ['confirmed'], 'cancelled'));
+      changes.push({
+        venueId,
+        subjectType: 'entry',
+        subjectId: entry.id,
+        from: 'confirmed',
+        to: 'cancelled',
+        at: now,
+        operationId,
+      });
+    }
+    rows.push(this.history.rows(...changes));
+    if (follows) {
+      rows.push(...this.credentials.revokeStatements(entry.id, now));
+      const left = this.leftRows(venue, entry, now, by, booking.id);
+      if (left) rows.push(left);
+    }
+    rows.push(...(tx.answerRow?.(answer) ?? []));
+    await this.board.appendAtCommit(
+      tx,
+      venueId,
+      'reservation.cancelled',
+      { reservationId: booking.id, entryId: booking.entryId ?? null, by, name: booking.name },
+      now,
+      rows,
+    );
   }
 
   /**
@@ -155,17 +252,31 @@ export class CancellationService {
     by: 'party' | 'staff',
     reservationId?: string,
   ): Promise<void> {
-    if (venue.seating !== 'tables') return;
+    const rows = this.leftRows(venue, entry, now, by, reservationId);
+    if (rows) await insertEntities(tx.manager, rows.target, rows.rows);
+  }
+
+  /** `confirmLeft`'s outbox rows, to travel with a command's other rows; null at a pool venue. */
+  private leftRows(
+    venue: Venue,
+    entry: GuestParty,
+    now: Date,
+    by: 'party' | 'staff',
+    reservationId?: string,
+  ): PendingInsert | null {
+    if (venue.seating !== 'tables') return null;
     const removed = by === 'staff';
-    await this.guest.announce(tx.manager, {
-      venue,
-      party: entry,
-      kind: removed ? 'queue-removed' : 'queue-left',
-      placeKept: false,
-      at: now,
-      reservationId: reservationId ?? null,
-      ...(removed && reservationId && { table: 'confirmed' as const }),
-    });
+    return this.guest.announcementRows([
+      {
+        venue,
+        party: entry,
+        kind: removed ? 'queue-removed' : 'queue-left',
+        placeKept: false,
+        at: now,
+        reservationId: reservationId ?? null,
+        ...(removed && reservationId && { table: 'confirmed' as const }),
+      },
+    ]);
   }
 
   /** Releases a held or confirmed reservation once; answers whether this call released it. */
@@ -224,4 +335,14 @@ export class CancellationService {
     );
     return true;
   }
+}
+
+/** A booking as its cancellation leaves it (`ReservationRepository.transitionStatement`'s columns). */
+function cancelledAt(r: Reservation, now: Date): Reservation {
+  return { ...r, state: 'CANCELLED', updatedAt: now, stateReason: 'cancelled' };
+}
+
+/** An entry as `transitionStatement` to `cancelled` leaves it: the status, and the version bumped. */
+function leftAs(entry: QueueEntry): QueueEntry {
+  return { ...entry, status: 'cancelled', version: entry.version + 1 };
 }

@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { chainedQuery, HistoryWriter, Metrics, type HistoryChange, type PendingInsert, type Tx } from '@hostboard/core';
-import { ReservationRepository } from '@hostboard/allocator';
+import {
+  chainedQuery,
+  HistoryWriter,
+  Metrics,
+  type HistoryChange,
+  type PendingInsert,
+  type TogetherStatement,
+  type Tx,
+} from '@hostboard/core';
+import { ReservationRepository, type Reservation } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type Announcement, type AnnouncementTo } from '@hostboard/outbox';
-import { BusinessDayCloser, QueueEntryRepository, type EntryParty, type EntryStatus } from '@hostboard/queue';
+import { BusinessDayCloser, QueueEntryRepository, type EntryParty, type EntryStatus, type QueueEntry } from '@hostboard/queue';
 import { VenueClock, type Venue } from '@hostboard/venue';
 import type { Offer } from '../offers/offer.entity.js';
 import { OfferRepository, type EndedOffer } from '../offers/offer.repository.js';
@@ -73,6 +81,63 @@ export class OfferLifecycle {
     return (await this.endAll(tx, venue, { ids: [offer.id] }, ending, now, () => operationId, by)).ids.length > 0;
   }
 
+  /**
+   * `end` of one offer read live under the venue lock, with its reservation and entry read there too,
+   * so every guarded step's outcome is known: the same changes, history, message and board event,
+   * with the command's `answer`, in one statement sent with the COMMIT (`extra`: the command's own
+   * changes, after these and before the event). Nothing in the command may follow it or catch its
+   * error (the commit's). Not for an expiry (its history is the system's, at the deadline: `end`).
+   */
+  async endReadAtCommit(
+    tx: Tx,
+    venue: Venue,
+    read: { offer: Offer; reservation: Reservation | null; entry: QueueEntry | null },
+    ending: 'withdrawn' | 'cancelled',
+    now: Date,
+    operationId: string,
+    by: 'party' | 'staff' | undefined,
+    answer: unknown,
+    extra: TogetherStatement[] = [],
+  ): Promise<void> {
+    const { offer, reservation, entry } = read;
+    const { reservationTo, entryTo } = endingTargets(venue, ending);
+    const rows: Array<PendingInsert | TogetherStatement> = [this.offers.endStatement(offer.id, ending, now)];
+    const base = { venueId: venue.id, at: now, operationId, reason: ending };
+    const changes: HistoryChange[] = [{ ...base, subjectType: 'offer', subjectId: offer.id, from: 'live', to: ending }];
+    // Each step as its guard in `endAll` would find it, read under this lock.
+    const released = reservation?.id === offer.reservationId && reservation.state === 'HELD';
+    if (released) {
+      rows.push(this.reservations.transitionStatement(offer.reservationId, ['HELD'], reservationTo, now, ending));
+      changes.push({ ...base, subjectType: 'reservation', subjectId: offer.reservationId, from: 'HELD', to: reservationTo });
+      if (reservation.kind === 'pool') venue.poolHeld -= reservation.partySize;
+    }
+    const party = entry?.id === offer.entryId ? entry : null;
+    if (party?.status === 'offered') rows.push(this.entries.transitionStatement(offer.entryId, ['offered'], entryTo));
+    changes.push({ ...base, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: entryTo });
+    this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
+    const ended: EndedOffer = { id: offer.id, entryId: offer.entryId, reservationId: offer.reservationId };
+    const parties: EntryParty[] = venue.seating === 'tables' && party ? [party] : [];
+    const placeKept = entryTo === 'waiting';
+    const localDate = placeKept && parties.length > 0 ? this.clock.localDate(venue, now) : undefined;
+    const fromEarlierDate = localDate !== undefined && parties.some((p) => p.businessDate < localDate);
+    const messages = await this.announcements(tx.manager, venue, [ended], parties, ending, placeKept, fromEarlierDate, now, by);
+    rows.push(this.history.rows(...changes), messages, ...extra, ...(tx.answerRow?.(answer) ?? []));
+    await this.board.appendAtCommit(
+      tx,
+      venue.id,
+      `offer.${ending}`,
+      {
+        offerId: offer.id,
+        entryId: offer.entryId,
+        reservationId: offer.reservationId,
+        entryStatus: entryTo,
+        ...(by ? { by } : {}),
+      },
+      now,
+      rows,
+    );
+  }
+
   /** Inside the venue lock: expires every live offer due at `now`; answers their ids, in deadline order. */
   async expireDue(tx: Tx, venue: Venue, now: Date, operationId: (offerId: string) => string): Promise<EndedOffers> {
     const expired: EndedOffers = { ids: [], returnedFromEarlierDate: false };
@@ -101,11 +166,7 @@ export class OfferLifecycle {
   ): Promise<EndedOffers> {
     const m = tx.manager;
     const reason = ending === 'expired' ? 'WAITLIST_OFFER_EXPIRED' : ending;
-    const reservationTo = ending === 'expired' ? 'EXPIRED' : 'CANCELLED';
-    // The policy decides where the party goes when an offer lapses or is withdrawn: back to waiting
-    // with its original place (received time and sequence untouched), or out of the active queue.
-    const entryTo: EntryStatus =
-      ending === 'cancelled' ? 'cancelled' : venue.onOfferExpired === 'keep-place' ? 'waiting' : 'expired';
+    const { reservationTo, entryTo } = endingTargets(venue, ending);
     // Table venues only announce: those are the venues whose parties were told of the offer.
     const announced = venue.seating === 'tables';
     const steps = [
@@ -225,4 +286,16 @@ export class OfferLifecycle {
     }
     return this.guest.announcementRows(list);
   }
+}
+
+/**
+ * Where an ending sends the hold and the party. The policy decides where the party goes when an offer
+ * lapses or is withdrawn: back to waiting with its original place (received time and sequence
+ * untouched), or out of the active queue.
+ */
+function endingTargets(venue: Venue, ending: OfferEnding): { reservationTo: 'EXPIRED' | 'CANCELLED'; entryTo: EntryStatus } {
+  return {
+    reservationTo: ending === 'expired' ? 'EXPIRED' : 'CANCELLED',
+    entryTo: ending === 'cancelled' ? 'cancelled' : venue.onOfferExpired === 'keep-place' ? 'waiting' : 'expired',
+  };
 }

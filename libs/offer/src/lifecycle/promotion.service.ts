@@ -97,19 +97,14 @@ export class PromotionService {
     if (blocked) return { offer: null, reason: blocked };
 
     const expiresAt = new Date(now.getTime() + venue.holdSeconds * 1000);
-    const reservation = await this.pool.hold(
-      tx.manager,
-      venue,
-      {
-        name: candidate.name,
-        partySize: candidate.partySize,
-        email: candidate.email,
-        phone: candidate.phone,
-        entryId: candidate.id,
-      },
-      now,
-      expiresAt,
-    );
+    const party = {
+      name: candidate.name,
+      partySize: candidate.partySize,
+      email: candidate.email,
+      phone: candidate.phone,
+      entryId: candidate.id,
+    };
+    const { reservation, row } = this.pool.holdRow(venue, party, now, expiresAt);
     const offer: Offer = {
       id: randomUUID(),
       venueId,
@@ -120,23 +115,31 @@ export class PromotionService {
       createdAt: now,
       resolvedAt: null,
     };
-    await this.offers.insert(tx.manager, offer);
     this.expiryJobs.afterCommit(tx, venue, { schedule: offer });
-    await this.entries.transition(tx.manager, candidate.id, ['waiting'], 'offered');
     const operationId = `promote-offer-${offer.id}`;
-    await this.history.append(
-      tx.manager,
-      { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
-      { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
-      { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
-    );
-    await this.board.append(
+    const result = { offer: toOfferView(offer), reservation: toReservationView(reservation) };
+    // Every check is behind us. The hold (the pool trigger and the venue's capacity check apply to it
+    // in this statement too), the offer, the entry's move (read waiting under this lock), history and
+    // the answer travel with the board event, in the order they were written one by one: one
+    // statement, sent with the COMMIT. Nothing here catches its error (the commit's).
+    await this.board.appendAtCommit(
       tx,
       venueId,
       'offer.created',
       { offerId: offer.id, entryId: candidate.id, reservationId: reservation.id, expiresAt: expiresAt.toISOString() },
       now,
+      [
+        row,
+        this.offers.insertRow(offer),
+        this.entries.transitionStatement(candidate.id, ['waiting'], 'offered'),
+        this.history.rows(
+          { venueId, subjectType: 'entry', subjectId: candidate.id, from: 'waiting', to: 'offered', at: now, operationId },
+          { venueId, subjectType: 'reservation', subjectId: reservation.id, from: null, to: 'HELD', at: now, operationId },
+          { venueId, subjectType: 'offer', subjectId: offer.id, from: null, to: 'live', at: now, operationId },
+        ),
+        ...(tx.answerRow?.(result) ?? []),
+      ],
     );
-    return { offer: toOfferView(offer), reservation: toReservationView(reservation) };
+    return result;
   }
 }

@@ -14,6 +14,7 @@ import {
   selectEntity,
 } from '@hostboard/core';
 import { Reservation } from '@hostboard/allocator';
+import { QueueEntry } from '@hostboard/queue';
 import { Offer, type OfferState } from './offer.entity.js';
 
 /** What ending an offer needs to know of it: what hangs on it. */
@@ -42,6 +43,24 @@ export class OfferRepository {
       Reservation,
       'venue_id = $1 AND id = (SELECT reservation_id FROM offers WHERE id = $2 AND venue_id = $1)',
       [venueId, id],
+    );
+  }
+
+  /** As a part of a combined read: the queue entry offer `id` was made to (read with the offer, before its id is known). */
+  entryRead(tx: EntityManager, venueId: string, id: string): ScalarRead<QueueEntry | null> {
+    return entityRead(tx, QueueEntry, 'venue_id = $1 AND id = (SELECT entry_id FROM offers WHERE id = $2 AND venue_id = $1)', [
+      venueId,
+      id,
+    ]);
+  }
+
+  /** As a part of a combined read: the reservation held by entry `entryId`'s live offer, if it has one. */
+  liveReservationForEntryRead(tx: EntityManager, venueId: string, entryId: string): ScalarRead<Reservation | null> {
+    return entityRead(
+      tx,
+      Reservation,
+      "venue_id = $1 AND id = (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'live')",
+      [venueId, entryId],
     );
   }
 

@@ -301,6 +301,19 @@ export class QueueEntryRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The queue entry a reservation came from (null when it came from none), as a part of a combined
+   * read: read under the venue lock, its status tells a command whether `transitionStatement` applies.
+   */
+  ofReservationRead(tx: EntityManager, venueId: string, reservationId: string): ScalarRead<QueueEntry | null> {
+    return entityRead(
+      tx,
+      QueueEntry,
+      'venue_id = $1 AND id = (SELECT r.entry_id FROM reservations r WHERE r.id = $2 AND r.venue_id = $1)',
+      [venueId, reservationId],
+    );
+  }
+
   /** `transition` to travel with a command's new rows (insertTogether), when the caller knows it applies. */
   transitionStatement(id: string, from: EntryStatus[], to: EntryStatus): TogetherStatement {
     return {

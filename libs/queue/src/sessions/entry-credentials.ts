@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { TogetherStatement } from '@hostboard/core';
 import { QueueTokenRepository } from '../tokens/queue-token.repository.js';
 import { QueueSessionRepository } from './queue-session.repository.js';
 
@@ -18,5 +19,16 @@ export class EntryCredentials {
   async revoke(tx: EntityManager, entryId: string, now: Date): Promise<void> {
     await this.tokens.replaceOpen(tx, entryId, now);
     await this.sessions.endForEntry(tx, entryId, now);
+  }
+
+  /** `revoke` to travel with a command's new rows (insertTogether): the same two updates. */
+  revokeStatements(entryId: string, now: Date): TogetherStatement[] {
+    return [
+      {
+        sql: 'UPDATE queue_tokens SET replaced_at = $2 WHERE entry_id = $1 AND used_at IS NULL AND replaced_at IS NULL',
+        params: [entryId, now],
+      },
+      { sql: 'UPDATE queue_sessions SET ended_at = $2 WHERE entry_id = $1 AND ended_at IS NULL', params: [entryId, now] },
+    ];
   }
 }
