@@ -9,9 +9,12 @@ import { SweepService } from '../lifecycle/sweep.service.js';
 export const EXPIRY_RECHECKS = 3;
 
 /**
- * Expiry on time: each offer of a live venue has a delayed job keyed by its id, due at its deadline.
- * The job is only a trigger: its handler sweeps the venue under the lock, which is safe to run
- * twice or late; correctness never rests on it (every decision sweeps first).
+ * Expiry on time: a delayed job keyed by an offer's id, due at its deadline, for each offer of a live
+ * venue made while no earlier hold of the venue was live (TableOfferService); the others are
+ * triggered by the chain: each sweep a job starts schedules the job of the venue's earliest live hold
+ * after it (`sweepSoon`), so every live hold has a job due at or before its deadline. The job is only
+ * a trigger: its handler sweeps the venue under the lock, which is safe to run twice or late;
+ * correctness never rests on it (every decision sweeps first).
  */
 @Injectable()
 export class OfferExpiryHandlers implements OnModuleInit {
@@ -152,6 +155,26 @@ export class OfferExpiryHandlers implements OnModuleInit {
   }
 
   /**
+   * The venue's sweep, then the job of its earliest live hold (under that offer's id: a job already
+   * there, its own, is left as it is): the offers made while an earlier hold was live have no job of
+   * their own, and this is their trigger. A failure to schedule fails the job, which is tried again.
+   */
+  private async sweepThenChain(venueId: string): Promise<string[]> {
+    const expired = await this.sweep.sweepFirst(venueId);
+    const next: Array<{ id: string; expires_at: Date }> = await this.tx.read((m) =>
+      m.query(
+        `SELECT o.id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
+          WHERE o.venue_id = $1 AND o.state = 'live' AND NOT v.sandbox
+          ORDER BY o.expires_at, o.id LIMIT 1`,
+        [venueId],
+      ),
+    );
+    const o = next[0];
+    if (o) await this.scheduler.schedule('offer-expiry', { venueId, offerId: o.id }, { jobId: o.id, runAt: o.expires_at });
+    return expired;
+  }
+
+  /**
    * Coalesces the expiry jobs of one venue, and bounds the sweeps of all venues: offers promoted in a
    * burst fall due in a burst, and each sweep takes the venue lock and expires everything due. A job
    * whose venue has a sweep waiting to start shares it (it will see the job's offer as due); one that
@@ -169,7 +192,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
           // From here on it reads what is due: a job that arrives now needs the next sweep.
           if (slot.waiting === sweep) slot.waiting = undefined;
           slot.running = sweep;
-          return this.sweep.sweepFirst(venueId);
+          return this.sweepThenChain(venueId);
         }),
       )
       .finally(() => {

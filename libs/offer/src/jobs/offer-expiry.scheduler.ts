@@ -19,7 +19,14 @@ export class OfferExpiryScheduler implements BeforeApplicationShutdown {
 
   constructor(private readonly scheduler: JobScheduler) {}
 
-  /** Sandbox venues expire when their clock is moved instead: nothing is scheduled for them. */
+  /**
+   * Sandbox venues expire when their clock is moved instead: nothing is scheduled for them.
+   *
+   * An offer made while an earlier hold of its venue is live is given no job (TableOfferService): the
+   * earlier hold's job runs first and schedules the job of the venue's next live hold
+   * (OfferExpiryHandlers). So a job is removed (`cancel`) only when the caller read, under the venue
+   * lock, that no later hold of the venue is live.
+   */
   afterCommit(
     tx: Tx,
     venue: Pick<Venue, 'sandbox'>,
