@@ -157,14 +157,15 @@ export class OfferExpiryHandlers implements OnModuleInit {
   /**
    * The venue's sweep, then the job of its earliest live hold (under that offer's id: a job already
    * there, its own, is left as it is): the offers made while an earlier hold was live have no job of
-   * their own, and this is their trigger. A failure to schedule fails the job, which is tried again.
+   * their own, and this is their trigger. Table venues only: a pool's promotion always schedules its
+   * own. A failure to schedule fails the job, which is tried again.
    */
   private async sweepThenChain(venueId: string): Promise<string[]> {
     const expired = await this.sweep.sweepFirst(venueId);
     const next: Array<{ id: string; expires_at: Date }> = await this.tx.read((m) =>
       m.query(
         `SELECT o.id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
-          WHERE o.venue_id = $1 AND o.state = 'live' AND NOT v.sandbox
+          WHERE o.venue_id = $1 AND o.state = 'live' AND NOT v.sandbox AND v.seating = 'tables'
           ORDER BY o.expires_at, o.id LIMIT 1`,
         [venueId],
       ),

@@ -106,7 +106,8 @@ export class AcceptanceService {
     // Its expiry job is removed unless a later hold of the venue is live: the job may be theirs (an
     // offer made while this one was live added none); it then runs at this deadline, expires nothing
     // of this offer and schedules the next hold's.
-    if (!found.laterLive) this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
+    // (A pool's promotions each have their own job: nothing hangs on this one there.)
+    if (!found.laterLive || venue.seating !== 'tables') this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
     const history = this.history.rows(
       { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
       {

@@ -173,7 +173,8 @@ export class OfferLifecycle {
       changes.push({ ...base, subjectType: 'entry', subjectId: o.entryId, from: 'offered', to: entryTo });
       // Its job is removed unless a later hold of the venue is live: the job may be theirs (an offer
       // made while this one was live added none; OfferExpiryScheduler).
-      if (unchained.has(o.id)) this.expiryJobs.afterCommit(tx, venue, { cancel: o.id });
+      // (A pool's promotions each have their own job: nothing hangs on one there.)
+      if (ending !== 'expired' && (unchained.has(o.id) || !announced)) this.expiryJobs.afterCommit(tx, venue, { cancel: o.id });
     }
     const placeKept = entryTo === 'waiting';
     // A party back to waiting from a date before the venue-local one may belong to a day that has
