@@ -172,6 +172,18 @@ describe('offer expiry jobs', () => {
     expect(world.scheduled).toEqual([{ payload: { venueId: 'v', offerId: 'b' }, jobId: 'b', runAt: next.expires_at }]);
   });
 
+  it('a pool venue’s job (each of its holds has its own) reads and schedules no next one', async () => {
+    const venues = new Venues();
+    const world: World = { nextLive: { id: 'b', expires_at: new Date(Date.now() + 30_000) }, scheduled: [] };
+    const { job } = handlers(venues, 4, world);
+    venues.due.set('v', ['a']);
+    const outcome = job('offer-expiry')({ venueId: 'v', offerId: 'a', pool: true } as never);
+    await settle();
+    await venues.finishRunning();
+    expect(await outcome).toBe('done');
+    expect(world.scheduled).toEqual([]);
+  });
+
   it('jobs that share a sweep schedule the next hold’s job once', async () => {
     const venues = new Venues();
     const world: World = { nextLive: { id: 'c', expires_at: new Date(Date.now() + 30_000) }, scheduled: [] };

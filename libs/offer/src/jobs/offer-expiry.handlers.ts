@@ -42,8 +42,8 @@ export class OfferExpiryHandlers implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.scheduler.handle('offer-expiry', async ({ venueId, offerId, recheck = 0 }) => {
-      const expired = await this.sweepSoon(venueId);
+    this.scheduler.handle('offer-expiry', async ({ venueId, offerId, recheck = 0, pool }) => {
+      const expired = await this.sweepSoon(venueId, !pool);
       if (expired.includes(offerId)) return 'done';
       // Mostly the offer was expired by a sweep another job started: one read, no transaction (in an
       // expiry burst that is common, and the job need not take a transaction for it).
@@ -55,12 +55,12 @@ export class OfferExpiryHandlers implements OnModuleInit {
       if (due.getTime() <= this.clock.now().getTime()) {
         // Due now, though not when the sweep read the clock: the job fired a moment early (a timer,
         // another machine's clock). Sweep once more rather than leave it to the safety net.
-        return (await this.sweepSoon(venueId)).includes(offerId) ? 'done' : 'skipped';
+        return (await this.sweepSoon(venueId, !pool)).includes(offerId) ? 'done' : 'skipped';
       }
       // Fired well before its deadline by this process's clock: try again then, under a new job id
       // each time (BullMQ ignores an add whose id exists), a few times; the safety sweep covers the rest.
       if (recheck < EXPIRY_RECHECKS) {
-        const next = { venueId, offerId, recheck: recheck + 1 };
+        const next = { venueId, offerId, recheck: recheck + 1, ...(pool && { pool }) };
         await this.scheduler.schedule('offer-expiry', next, { jobId: `${offerId}-again-${next.recheck}`, runAt: due });
       }
       return 'skipped';
@@ -138,16 +138,16 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * its deadline gets a job due now. The handler expires nothing early and nothing twice.
    */
   private async requeueLive(why: string): Promise<void> {
-    const live: Array<{ id: string; venue_id: string; expires_at: Date }> = await this.tx.read((m) =>
+    const live: Array<{ id: string; venue_id: string; expires_at: Date; seating: string }> = await this.tx.read((m) =>
       m.query(
-        `SELECT o.id, o.venue_id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
+        `SELECT o.id, o.venue_id, o.expires_at, v.seating FROM offers o JOIN venues v ON v.id = o.venue_id
           WHERE o.state = 'live' AND NOT v.sandbox`,
       ),
     );
     await this.scheduler.scheduleMany(
       live.map((o) => ({
         name: 'offer-expiry' as const,
-        payload: { venueId: o.venue_id, offerId: o.id },
+        payload: { venueId: o.venue_id, offerId: o.id, ...(o.seating === 'pool' && { pool: true as const }) },
         options: { jobId: o.id, runAt: o.expires_at },
       })),
     );
@@ -160,8 +160,10 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * their own, and this is their trigger. Table venues only: a pool's promotion always schedules its
    * own. A failure to schedule fails the job, which is tried again.
    */
-  private async sweepThenChain(venueId: string): Promise<string[]> {
+  private async sweepThenChain(venueId: string, chain: boolean): Promise<string[]> {
     const expired = await this.sweep.sweepFirst(venueId);
+    // A pool venue's job (each of its holds has its own): no read for a next one.
+    if (!chain) return expired;
     const next: Array<{ id: string; expires_at: Date }> = await this.tx.read((m) =>
       m.query(
         `SELECT o.id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
@@ -182,7 +184,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * arrives while its venue's sweep runs queues the next, which starts after that one ends. So at
    * most one runs and one waits per venue, and at most `sweepsAtOnce` run in all.
    */
-  private sweepSoon(venueId: string): Promise<string[]> {
+  private sweepSoon(venueId: string, chain: boolean): Promise<string[]> {
     const slot = this.sweeps.get(venueId) ?? {};
     this.sweeps.set(venueId, slot);
     if (slot.waiting) return slot.waiting;
@@ -193,7 +195,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
           // From here on it reads what is due: a job that arrives now needs the next sweep.
           if (slot.waiting === sweep) slot.waiting = undefined;
           slot.running = sweep;
-          return this.sweepThenChain(venueId);
+          return this.sweepThenChain(venueId, chain);
         }),
       )
       .finally(() => {

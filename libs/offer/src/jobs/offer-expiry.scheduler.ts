@@ -29,7 +29,7 @@ export class OfferExpiryScheduler implements BeforeApplicationShutdown {
    */
   afterCommit(
     tx: Tx,
-    venue: Pick<Venue, 'sandbox'>,
+    venue: Pick<Venue, 'sandbox' | 'seating'>,
     action: { schedule: Pick<Offer, 'id' | 'venueId' | 'expiresAt'> } | { cancel: string },
   ): void {
     if (venue.sandbox) return;
@@ -37,7 +37,11 @@ export class OfferExpiryScheduler implements BeforeApplicationShutdown {
       if ('schedule' in action) {
         const o = action.schedule;
         this.inBackground(o.id, () =>
-          this.scheduler.schedule('offer-expiry', { venueId: o.venueId, offerId: o.id }, { jobId: o.id, runAt: o.expiresAt }),
+          this.scheduler.schedule(
+            'offer-expiry',
+            { venueId: o.venueId, offerId: o.id, ...(venue.seating === 'pool' && { pool: true as const }) },
+            { jobId: o.id, runAt: o.expiresAt },
+          ),
         );
       } else {
         this.inBackground(action.cancel, () => this.scheduler.cancel(action.cancel));
