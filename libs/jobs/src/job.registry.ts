@@ -11,6 +11,8 @@ export interface JobPayloads {
     offerId: string;
     /** Scheduled again after firing before the deadline: the how-manyth time. */
     recheck?: number;
+    /** A pool venue's hold: each has a job of its own, so its run schedules no other (OfferExpiryHandlers). */
+    pool?: true;
   };
   /** The safety net: sweeps every venue with a due offer, catching jobs lost to a restart. */
   'safety-sweep': Record<string, never>;

@@ -40,6 +40,8 @@ interface World {
   liveOffer?: { expires_at: Date };
   /** Venues the safety sweep's query finds with due offers. */
   dueVenues?: string[];
+  /** The venue's earliest live hold after its sweep, as the chain's read finds it, or none. */
+  nextLive?: { id: string; expires_at: Date };
   scheduled: Array<{ payload: unknown; jobId: string; runAt: Date }>;
 }
 
@@ -58,8 +60,18 @@ function handlers(venues: Venues, sweepsAtOnce: number, world: World = { schedul
     query: async (sql: string) =>
       sql.includes('FROM offers o') ? (world.dueVenues ?? []).map((venue_id) => ({ venue_id })) : [],
   };
+  const reads = {
+    query: async (sql: string) =>
+      sql.includes('ORDER BY o.expires_at, o.id LIMIT 1')
+        ? world.nextLive
+          ? [world.nextLive]
+          : []
+        : world.liveOffer
+          ? [world.liveOffer]
+          : [],
+  };
   const tx = {
-    read: async () => (world.liveOffer ? [world.liveOffer] : []),
+    read: async (fn: (m: typeof reads) => unknown) => fn(reads),
     run: async (fn: (t: { manager: typeof manager }) => unknown) => fn({ manager }),
   } as unknown as TransactionRunner;
   const clock = { now: () => new Date() } as unknown as Clock;
@@ -146,6 +158,45 @@ describe('offer expiry jobs', () => {
     expect(world.scheduled.map((s) => s.jobId)).toEqual(['a-again-1', 'a-again-2', 'a-again-3']);
     expect(world.scheduled.map((s) => s.runAt)).toEqual([deadline, deadline, deadline]);
     expect(world.scheduled[2]?.payload).toEqual({ venueId: 'v', offerId: 'a', recheck: 3 });
+  });
+
+  it('after its sweep, a job schedules the job of the venue’s earliest live hold (made while this one was live, it has none)', async () => {
+    const venues = new Venues();
+    const next = { id: 'b', expires_at: new Date(Date.now() + 30_000) };
+    const world: World = { nextLive: next, scheduled: [] };
+    const fire = handlers(venues, 4, world);
+    const outcome = fire('v', 'a');
+    await settle();
+    await venues.finishRunning();
+    expect(await outcome).toBe('done');
+    expect(world.scheduled).toEqual([{ payload: { venueId: 'v', offerId: 'b' }, jobId: 'b', runAt: next.expires_at }]);
+  });
+
+  it('a pool venue’s job (each of its holds has its own) reads and schedules no next one', async () => {
+    const venues = new Venues();
+    const world: World = { nextLive: { id: 'b', expires_at: new Date(Date.now() + 30_000) }, scheduled: [] };
+    const { job } = handlers(venues, 4, world);
+    venues.due.set('v', ['a']);
+    const outcome = job('offer-expiry')({ venueId: 'v', offerId: 'a', pool: true } as never);
+    await settle();
+    await venues.finishRunning();
+    expect(await outcome).toBe('done');
+    expect(world.scheduled).toEqual([]);
+  });
+
+  it('jobs that share a sweep schedule the next hold’s job once', async () => {
+    const venues = new Venues();
+    const world: World = { nextLive: { id: 'c', expires_at: new Date(Date.now() + 30_000) }, scheduled: [] };
+    const fire = handlers(venues, 1, world);
+    const busy = fire('other', 'x');
+    await settle();
+    const jobs = [fire('v', 'a'), fire('v', 'b')];
+    await settle();
+    await venues.finishRunning();
+    await venues.finishRunning();
+    expect(await Promise.all([busy, ...jobs])).toEqual(['done', 'done', 'done']);
+    // One for the other venue's sweep, one for v's shared one.
+    expect(world.scheduled.map((s) => s.jobId)).toEqual(['c', 'c']);
   });
 
   it('the safety sweep sweeps every venue with due offers even when one of them fails, then reports the failure', async () => {

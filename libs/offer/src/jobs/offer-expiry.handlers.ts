@@ -9,9 +9,12 @@ import { SweepService } from '../lifecycle/sweep.service.js';
 export const EXPIRY_RECHECKS = 3;
 
 /**
- * Expiry on time: each offer of a live venue has a delayed job keyed by its id, due at its deadline.
- * The job is only a trigger: its handler sweeps the venue under the lock, which is safe to run
- * twice or late; correctness never rests on it (every decision sweeps first).
+ * Expiry on time: a delayed job keyed by an offer's id, due at its deadline, for each offer of a live
+ * venue made while no earlier hold of the venue was live (TableOfferService); the others are
+ * triggered by the chain: each sweep a job starts schedules the job of the venue's earliest live hold
+ * after it (`sweepSoon`), so every live hold has a job due at or before its deadline. The job is only
+ * a trigger: its handler sweeps the venue under the lock, which is safe to run twice or late;
+ * correctness never rests on it (every decision sweeps first).
  */
 @Injectable()
 export class OfferExpiryHandlers implements OnModuleInit {
@@ -39,8 +42,8 @@ export class OfferExpiryHandlers implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.scheduler.handle('offer-expiry', async ({ venueId, offerId, recheck = 0 }) => {
-      const expired = await this.sweepSoon(venueId);
+    this.scheduler.handle('offer-expiry', async ({ venueId, offerId, recheck = 0, pool }) => {
+      const expired = await this.sweepSoon(venueId, !pool);
       if (expired.includes(offerId)) return 'done';
       // Mostly the offer was expired by a sweep another job started: one read, no transaction (in an
       // expiry burst that is common, and the job need not take a transaction for it).
@@ -52,12 +55,12 @@ export class OfferExpiryHandlers implements OnModuleInit {
       if (due.getTime() <= this.clock.now().getTime()) {
         // Due now, though not when the sweep read the clock: the job fired a moment early (a timer,
         // another machine's clock). Sweep once more rather than leave it to the safety net.
-        return (await this.sweepSoon(venueId)).includes(offerId) ? 'done' : 'skipped';
+        return (await this.sweepSoon(venueId, !pool)).includes(offerId) ? 'done' : 'skipped';
       }
       // Fired well before its deadline by this process's clock: try again then, under a new job id
       // each time (BullMQ ignores an add whose id exists), a few times; the safety sweep covers the rest.
       if (recheck < EXPIRY_RECHECKS) {
-        const next = { venueId, offerId, recheck: recheck + 1 };
+        const next = { venueId, offerId, recheck: recheck + 1, ...(pool && { pool }) };
         await this.scheduler.schedule('offer-expiry', next, { jobId: `${offerId}-again-${next.recheck}`, runAt: due });
       }
       return 'skipped';
@@ -135,20 +138,43 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * its deadline gets a job due now. The handler expires nothing early and nothing twice.
    */
   private async requeueLive(why: string): Promise<void> {
-    const live: Array<{ id: string; venue_id: string; expires_at: Date }> = await this.tx.read((m) =>
+    const live: Array<{ id: string; venue_id: string; expires_at: Date; seating: string }> = await this.tx.read((m) =>
       m.query(
-        `SELECT o.id, o.venue_id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
+        `SELECT o.id, o.venue_id, o.expires_at, v.seating FROM offers o JOIN venues v ON v.id = o.venue_id
           WHERE o.state = 'live' AND NOT v.sandbox`,
       ),
     );
     await this.scheduler.scheduleMany(
       live.map((o) => ({
         name: 'offer-expiry' as const,
-        payload: { venueId: o.venue_id, offerId: o.id },
+        payload: { venueId: o.venue_id, offerId: o.id, ...(o.seating === 'pool' && { pool: true as const }) },
         options: { jobId: o.id, runAt: o.expires_at },
       })),
     );
     if (live.length > 0) this.logger.log(`re-queued ${live.length} offer expiries ${why}`);
+  }
+
+  /**
+   * The venue's sweep, then the job of its earliest live hold (under that offer's id: a job already
+   * there, its own, is left as it is): the offers made while an earlier hold was live have no job of
+   * their own, and this is their trigger. Table venues only: a pool's promotion always schedules its
+   * own. A failure to schedule fails the job, which is tried again.
+   */
+  private async sweepThenChain(venueId: string, chain: boolean): Promise<string[]> {
+    const expired = await this.sweep.sweepFirst(venueId);
+    // A pool venue's job (each of its holds has its own): no read for a next one.
+    if (!chain) return expired;
+    const next: Array<{ id: string; expires_at: Date }> = await this.tx.read((m) =>
+      m.query(
+        `SELECT o.id, o.expires_at FROM offers o JOIN venues v ON v.id = o.venue_id
+          WHERE o.venue_id = $1 AND o.state = 'live' AND NOT v.sandbox AND v.seating = 'tables'
+          ORDER BY o.expires_at, o.id LIMIT 1`,
+        [venueId],
+      ),
+    );
+    const o = next[0];
+    if (o) await this.scheduler.schedule('offer-expiry', { venueId, offerId: o.id }, { jobId: o.id, runAt: o.expires_at });
+    return expired;
   }
 
   /**
@@ -158,7 +184,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
    * arrives while its venue's sweep runs queues the next, which starts after that one ends. So at
    * most one runs and one waits per venue, and at most `sweepsAtOnce` run in all.
    */
-  private sweepSoon(venueId: string): Promise<string[]> {
+  private sweepSoon(venueId: string, chain: boolean): Promise<string[]> {
     const slot = this.sweeps.get(venueId) ?? {};
     this.sweeps.set(venueId, slot);
     if (slot.waiting) return slot.waiting;
@@ -169,7 +195,7 @@ export class OfferExpiryHandlers implements OnModuleInit {
           // From here on it reads what is due: a job that arrives now needs the next sweep.
           if (slot.waiting === sweep) slot.waiting = undefined;
           slot.running = sweep;
-          return this.sweep.sweepFirst(venueId);
+          return this.sweepThenChain(venueId, chain);
         }),
       )
       .finally(() => {

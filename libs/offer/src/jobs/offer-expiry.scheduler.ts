@@ -19,10 +19,17 @@ export class OfferExpiryScheduler implements BeforeApplicationShutdown {
 
   constructor(private readonly scheduler: JobScheduler) {}
 
-  /** Sandbox venues expire when their clock is moved instead: nothing is scheduled for them. */
+  /**
+   * Sandbox venues expire when their clock is moved instead: nothing is scheduled for them.
+   *
+   * An offer made while an earlier hold of its venue is live is given no job (TableOfferService): the
+   * earlier hold's job runs first and schedules the job of the venue's next live hold
+   * (OfferExpiryHandlers). So a job is removed (`cancel`) only when the caller read, under the venue
+   * lock, that no later hold of the venue is live.
+   */
   afterCommit(
     tx: Tx,
-    venue: Pick<Venue, 'sandbox'>,
+    venue: Pick<Venue, 'sandbox' | 'seating'>,
     action: { schedule: Pick<Offer, 'id' | 'venueId' | 'expiresAt'> } | { cancel: string },
   ): void {
     if (venue.sandbox) return;
@@ -30,7 +37,11 @@ export class OfferExpiryScheduler implements BeforeApplicationShutdown {
       if ('schedule' in action) {
         const o = action.schedule;
         this.inBackground(o.id, () =>
-          this.scheduler.schedule('offer-expiry', { venueId: o.venueId, offerId: o.id }, { jobId: o.id, runAt: o.expiresAt }),
+          this.scheduler.schedule(
+            'offer-expiry',
+            { venueId: o.venueId, offerId: o.id, ...(venue.seating === 'pool' && { pool: true as const }) },
+            { jobId: o.id, runAt: o.expiresAt },
+          ),
         );
       } else {
         this.inBackground(action.cancel, () => this.scheduler.cancel(action.cancel));

@@ -66,6 +66,7 @@ export class AcceptanceService {
         offer: this.offers.findRead(m, venueId, offerId),
         reservation: this.offers.reservationRead(m, venueId, offerId),
         tableIds: this.offers.tableIdsRead(offerId),
+        laterLive: this.offers.laterLiveRead(venueId, offerId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
@@ -82,7 +83,7 @@ export class AcceptanceService {
     tx: Tx,
     venue: Venue,
     now: Date,
-    found: { offer: Offer | null; reservation: Reservation | null; tableIds: string[] },
+    found: { offer: Offer | null; reservation: Reservation | null; tableIds: string[]; laterLive: boolean },
     onlyEntryId: string | undefined,
   ): Promise<{ offer: OfferView; reservation: ReservationView }> {
     const venueId = venue.id;
@@ -102,7 +103,11 @@ export class AcceptanceService {
     // accept it says so to the host ("Ada confirmed: table T1, to be seated").
     const by = onlyEntryId !== undefined ? 'party' : 'staff';
     const operationId = `accept-offer-${offer.id}`;
-    this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
+    // Its expiry job is removed unless a later hold of the venue is live: the job may be theirs (an
+    // offer made while this one was live added none); it then runs at this deadline, expires nothing
+    // of this offer and schedules the next hold's.
+    // (A pool's promotions each have their own job: nothing hangs on this one there.)
+    if (!found.laterLive || venue.seating !== 'tables') this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
     const history = this.history.rows(
       { venueId, subjectType: 'offer', subjectId: offer.id, from: 'live', to: 'accepted', at: now, operationId },
       {

@@ -41,6 +41,8 @@ interface EndedLists {
   ended: Array<{ id: string; entry_id: string; reservation_id: string; expires_at: string }>;
   released: Array<{ id: string; pool_seats: number }>;
   parties: Array<{ id: string; name: string; email: string | null; phone: string | null; business_date: string }>;
+  /** Ended before their deadlines (withdrawn, cancelled): those with no later live hold at the venue, whose jobs may go. */
+  unchained: string[];
 }
 
 /**
@@ -182,7 +184,17 @@ export class OfferLifecycle {
                                     ORDER BY expires_at, id), '[]') FROM ended) AS ended,
                    (SELECT coalesce(json_agg(json_build_object('id', id, 'pool_seats', CASE WHEN kind = 'pool' THEN party_size ELSE 0 END)), '[]')
                       FROM released) AS released,
-                   ${announced ? `(SELECT coalesce(json_agg(parties), '[]') FROM parties)` : `'[]'::json`} AS parties`,
+                   ${announced ? `(SELECT coalesce(json_agg(parties), '[]') FROM parties)` : `'[]'::json`} AS parties,
+                   ${
+                     // The statement's snapshot still shows the offers it ends as live: they are left out.
+                     ending === 'expired'
+                       ? `'[]'::json`
+                       : `(SELECT coalesce(json_agg(e.id), '[]') FROM ended e
+                            WHERE NOT EXISTS (SELECT 1 FROM offers o
+                                               WHERE o.venue_id = (SELECT x.venue_id FROM offers x WHERE x.id = e.id)
+                                                 AND o.state = 'live' AND o.expires_at >= e.expires_at
+                                                 AND o.id NOT IN (SELECT id FROM ended)))`
+                   } AS unchained`,
       params: [],
     });
     if (!found || found.ended.length === 0) return { ids: [], returnedFromEarlierDate: false };
@@ -208,6 +220,7 @@ export class OfferLifecycle {
     // workshop ledger does (an expiry is listed at its deadline), not at the sweep's. Never later
     // than `now`.
     const lapsedAt = new Map(found.ended.map((r) => [r.id, new Date(Math.min(Date.parse(r.expires_at), now.getTime()))]));
+    const unchained = new Set(found.unchained);
     const changes: HistoryChange[] = [];
     for (const o of ended) {
       // A lapse is the clock's doing, whichever request swept it (a host's offer, a party's accept):
@@ -219,7 +232,10 @@ export class OfferLifecycle {
       if (released.has(o.reservationId))
         changes.push({ ...base, subjectType: 'reservation', subjectId: o.reservationId, from: 'HELD', to: reservationTo });
       changes.push({ ...base, subjectType: 'entry', subjectId: o.entryId, from: 'offered', to: entryTo });
-      if (ending !== 'expired') this.expiryJobs.afterCommit(tx, venue, { cancel: o.id });
+      // Its job is removed unless a later hold of the venue is live: the job may be theirs (an offer
+      // made while this one was live added none; OfferExpiryScheduler).
+      // (A pool's promotions each have their own job: nothing hangs on one there.)
+      if (ending !== 'expired' && (unchained.has(o.id) || !announced)) this.expiryJobs.afterCommit(tx, venue, { cancel: o.id });
     }
     const placeKept = entryTo === 'waiting';
     // A party back to waiting from a date before the venue-local one may belong to a day that has

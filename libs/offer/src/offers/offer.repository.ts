@@ -152,6 +152,20 @@ export class OfferRepository {
     };
   }
 
+  /**
+   * As a part of a combined read: whether another live offer of the venue is due no earlier than offer
+   * `id`. Its expiry job may be theirs (an offer made while an earlier hold is live adds none: the
+   * earlier one's run schedules the next), so ending offer `id` leaves its job (OfferExpiryScheduler).
+   */
+  laterLiveRead(venueId: string, id: string): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (SELECT 1 FROM offers o WHERE o.venue_id = $1 AND o.state = 'live' AND o.id <> $2
+                       AND o.expires_at >= (SELECT expires_at FROM offers WHERE id = $2))`,
+      params: [venueId, id],
+      parse: (value) => value === true,
+    };
+  }
+
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const { sql, params } = this.endStatement(id, to, at);
