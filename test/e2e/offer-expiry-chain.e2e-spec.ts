@@ -13,7 +13,7 @@ import { joined, liveVenue, party, uniq, type Sandbox } from '../support/restaur
 const ON_TIME_MS = 2500;
 const HOLD_SECONDS = 2;
 
-type OfferAnswer = { offer: { id: string; expiresAt: string } };
+type OfferAnswer = { offer: { id: string; entryId: string; expiresAt: string } };
 
 async function offered(t: TestApp, owner: Staff, v: Sandbox, label: string): Promise<OfferAnswer['offer']> {
   const p = await joined(t, owner, v.id, party(2, `P ${label}`));
@@ -93,6 +93,22 @@ describeWithServerAndRedis('BullMQ needs PostgreSQL and Redis')('expiry jobs of 
     expect(await queue.getJobState(only.id)).toBe('unknown');
   });
 
+  it('keeps the job of a party that leaves while holding while a later hold of the venue is live, and removes the only one’s', async () => {
+    const v = await venueWithHold(t, owner, 300);
+    const first = await offered(t, owner, v, 'T1');
+    await offered(t, owner, v, 'T2');
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${first.entryId}/cancel`).set(owner.auth).send({}).expect(200);
+    await written();
+    expect(await queue.getJobState(first.id)).toBe('delayed');
+    const w = await venueWithHold(t, owner, 300);
+    const only = await offered(t, owner, w, 'T1');
+    await written();
+    expect(await queue.getJobState(only.id)).toBe('delayed');
+    await request(t.baseUrl).post(`/v1/venues/${w.id}/queue/${only.entryId}/cancel`).set(owner.auth).send({}).expect(200);
+    await written();
+    expect(await queue.getJobState(only.id)).toBe('unknown');
+  });
+
   it('removes the job of the venue’s only live hold when it is accepted', async () => {
     const v = await venueWithHold(t, owner, 300);
     const only = await offered(t, owner, v, 'T1');
@@ -139,11 +155,13 @@ describe('expiry on time of the later holds of a venue (in-process jobs, real cl
   it.each([
     ['accepted', 'accept'],
     ['withdrawn', 'withdraw'],
+    ['given up (its party left the queue)', 'cancel'],
   ])('expires the later hold at its deadline after the earlier one was %s', async (_ended, action) => {
     const v = await venueWithHold(t, owner, HOLD_SECONDS);
     const first = await offered(t, owner, v, 'T1');
     const second = await offered(t, owner, v, 'T2');
-    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${first.id}/${action}`).set(owner.auth).send({}).expect(200);
+    const path = action === 'cancel' ? `queue/${first.entryId}/cancel` : `offers/${first.id}/${action}`;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/${path}`).set(owner.auth).send({}).expect(200);
     const late = await expiredAfter(second);
     expect(late).toBeGreaterThanOrEqual(0);
     expect(late).toBeLessThan(ON_TIME_MS);

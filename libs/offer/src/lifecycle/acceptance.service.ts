@@ -173,6 +173,7 @@ export class AcceptanceService {
         tableIds: this.offers.tableIdsRead(offerId),
         reservation: this.offers.reservationRead(m, venueId, offerId),
         entry: this.offers.entryRead(m, venueId, offerId),
+        laterLive: this.offers.laterLiveRead(venueId, offerId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
@@ -192,7 +193,8 @@ export class AcceptanceService {
       tableIds,
       reservation,
       entry,
-    }: { offer: Offer | null; tableIds: string[]; reservation: Reservation | null; entry: QueueEntry | null },
+      laterLive,
+    }: { offer: Offer | null; tableIds: string[]; reservation: Reservation | null; entry: QueueEntry | null; laterLive: boolean },
   ): Promise<{ offer: OfferView }> {
     if (!offer) throw DomainException.notFound('The offer was not found.');
     if (offer.state === 'expired') throw offerExpired(venue.seating);
@@ -205,7 +207,7 @@ export class AcceptanceService {
     if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
     // Read live under this lock: the ending's rows and the answer go with the COMMIT.
     const result = { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
-    const read = { offer, reservation, entry };
+    const read = { offer, reservation, entry, laterLive };
     await this.lifecycle.endReadAtCommit(tx, venue, read, 'withdrawn', now, `withdraw-offer-${offer.id}`, undefined, result);
     return result;
   }

@@ -73,6 +73,7 @@ export class CancellationService {
         live: this.offers.liveForEntryRead(m, venueId, entryId),
         held: this.offers.liveReservationForEntryRead(m, venueId, entryId),
         accepted: this.offers.acceptedForEntryRead(m, venueId, entryId),
+        laterLive: this.offers.laterLiveForEntryRead(venueId, entryId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
@@ -89,7 +90,7 @@ export class CancellationService {
     tx: Tx,
     venue: Venue,
     now: Date,
-    found: { entry: QueueEntry | null; live: Offer | null; held: Reservation | null; accepted: Offer | null },
+    found: { entry: QueueEntry | null; live: Offer | null; held: Reservation | null; accepted: Offer | null; laterLive: boolean },
     onlyEntryId: string | undefined,
   ): Promise<CancelledEntry> {
     const venueId = venue.id;
@@ -113,7 +114,7 @@ export class CancellationService {
       // The entry, its live offer and its hold read under this lock: the ending, the revoked token
       // and sessions and the answer go with the COMMIT, the entry as the guarded move leaves it.
       const result = { entry: toEntryView(leftAs(entry)) };
-      const read = { offer: found.live, reservation: found.held, entry };
+      const read = { offer: found.live, reservation: found.held, entry, laterLive: found.laterLive };
       const revoke = this.credentials.revokeStatements(entry.id, now);
       await this.lifecycle.endReadAtCommit(tx, venue, read, 'cancelled', now, operationId, by, result, revoke);
       return result;

@@ -93,7 +93,7 @@ export class OfferLifecycle {
   async endReadAtCommit(
     tx: Tx,
     venue: Venue,
-    read: { offer: Offer; reservation: Reservation | null; entry: QueueEntry | null },
+    read: { offer: Offer; reservation: Reservation | null; entry: QueueEntry | null; laterLive: boolean },
     ending: 'withdrawn' | 'cancelled',
     now: Date,
     operationId: string,
@@ -116,7 +116,10 @@ export class OfferLifecycle {
     const party = entry?.id === offer.entryId ? entry : null;
     if (party?.status === 'offered') rows.push(this.entries.transitionStatement(offer.entryId, ['offered'], entryTo));
     changes.push({ ...base, subjectType: 'entry', subjectId: offer.entryId, from: 'offered', to: entryTo });
-    this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
+    // Its job is removed unless a later hold of the venue is live (read under this lock): the job may
+    // be theirs (an offer made while this one was live added none; OfferExpiryScheduler). A pool's
+    // promotions each have their own job: nothing hangs on one there.
+    if (!read.laterLive || venue.seating !== 'tables') this.expiryJobs.afterCommit(tx, venue, { cancel: offer.id });
     const ended: EndedOffer = { id: offer.id, entryId: offer.entryId, reservationId: offer.reservationId };
     const parties: EntryParty[] = venue.seating === 'tables' && party ? [party] : [];
     const placeKept = entryTo === 'waiting';

@@ -166,6 +166,17 @@ export class OfferRepository {
     };
   }
 
+  /** `laterLiveRead` for the live offer entry `entryId` holds (false when it holds none). */
+  laterLiveForEntryRead(venueId: string, entryId: string): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (SELECT 1 FROM offers o WHERE o.venue_id = $1 AND o.state = 'live' AND o.entry_id <> $2
+                       AND o.expires_at >= (SELECT expires_at FROM offers
+                                             WHERE venue_id = $1 AND entry_id = $2 AND state = 'live' LIMIT 1))`,
+      params: [venueId, entryId],
+      parse: (value) => value === true,
+    };
+  }
+
   /** Ends a live offer; false when it was no longer live (a repeat changes nothing). */
   async end(tx: EntityManager, id: string, to: OfferState, at: Date): Promise<boolean> {
     const { sql, params } = this.endStatement(id, to, at);
