@@ -133,6 +133,13 @@ export class VenueService {
       if (p.poolCapacity !== undefined && venue.seating !== 'pool') {
         throw DomainException.validation('poolCapacity applies to pool venues only.');
       }
+      // A seat pool takes any group up to its seats (the workshop guide); a cap stored there would
+      // be kept for nothing it applies, so it is refused as poolCapacity is at a table venue.
+      if (input.queuePartyCap !== undefined && venue.seating === 'pool') {
+        const message =
+          'queuePartyCap applies to table venues only: a seat pool takes any group of 1 up to its number of seats (policy.poolCapacity).';
+        throw DomainException.validation(message, { field: 'queuePartyCap', fields: [{ field: 'queuePartyCap', message }] });
+      }
       // A pool's policy is chosen and communicated before registration: once anyone has registered
       // or joined, changing it would change the rules under people already counted.
       if (venue.seating === 'pool' && Object.keys(p).length > 0 && (await this.venues.registrationOpened(manager, venueId))) {

@@ -173,7 +173,8 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         ...(hasCountry && changed('country') && { country: country.trim().toUpperCase() || null }),
         ...(changed('published') && { published }),
         ...(changed('queueEnabled') && { queueEnabled }),
-        ...(changed('cap') && { queuePartyCap: cap }),
+        // A seat pool's server refuses a party cap (its groups go up to the seats in all): never sent there.
+        ...(!pool && changed('cap') && { queuePartyCap: cap }),
         ...(Object.keys(policy).length > 0 && { policy }),
       };
       if (Object.keys(body).length > 0) await api.request('PATCH', `/v1/venues/${venue.id}`, { body });
