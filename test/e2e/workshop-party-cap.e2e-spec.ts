@@ -85,4 +85,42 @@ describe('a seat-pool venue reports the group size it applies', () => {
       .expect(200);
     expect((taken.body as { queuePartyCap: number }).queuePartyCap).toBe(6);
   });
+
+  /**
+   * A pool's policy is fixed once anyone has joined or registered, and Set up offered its seats, hold
+   * and order as editable all the same: a change was refused with the whole save (a new name too).
+   * The venue read says so, so the page can show them as fixed.
+   */
+  it('says in the venue read when a seat pool’s policy is fixed', async () => {
+    const venue = await sandboxVenue(t, owner, {
+      preset: 'workshop',
+      poolCapacity: 13,
+      clock: '2026-12-10T23:20:00-03:30',
+      timeZone: 'America/St_Johns',
+    });
+    const read = async (id: string): Promise<unknown> =>
+      ((await request(t.baseUrl).get(`/v1/venues/${id}`).set(owner.auth).expect(200)).body as { policyFixed: unknown })
+        .policyFixed;
+    expect(await read(venue.id)).toBe(false);
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Ngaio', partySize: 4 })
+      .expect(201);
+    expect(await read(venue.id)).toBe(true);
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${venue.id}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 540 } })
+      .expect(422);
+
+    // A table venue's policy may change at any time.
+    const tables = await sandboxVenue(t, owner, { clock: '2026-12-10T21:00:00+13:45', timeZone: 'Pacific/Chatham' });
+    await request(t.baseUrl)
+      .post(`/v1/venues/${tables.id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Rangi', partySize: 2, email: 'rangi@example.test' })
+      .expect(201);
+    expect(await read(tables.id)).toBe(false);
+  });
 });
