@@ -102,4 +102,50 @@ d('the board at a seat-pool (workshop) venue on a phone speaks of seats, not tab
     expect(await found.innerText()).not.toMatch(TABLE_WORDS);
     expect(await found.locator('[data-testid=found-status]').innerText()).toContain('seats are held');
   });
+
+  /**
+   * At a seat pool a withdrawn hold ends the group's place (the guide: it leaves the active queue and
+   * rejoins at the end), yet "Take back", beside "Accept for them" on a phone, withdrew at the first
+   * tap, where the board asks a second tap for every other act that cannot be undone. The filter
+   * above the rows said "Offered" where the rows and counts say held.
+   */
+  it('asks a second tap before taking back a hold that costs the group its place, and names holds', async () => {
+    const pool = await sandboxVenue(t, owner, {
+      timeZone: 'America/St_Johns',
+      clock: '2026-12-10T23:20:00-03:30',
+      preset: 'workshop',
+      poolCapacity: 13,
+      patch: { policy: { holdSeconds: 420 } },
+    });
+    const ngaio = await joined(t, owner, pool.id, { name: 'Ngaio Group', partySize: 4, email: 'ngaio@example.test' });
+    await joined(t, owner, pool.id, { name: 'Pita Group', partySize: 6, email: 'pita@example.test' });
+    for (let i = 0; i < 2; i++) await api().post(`/v1/venues/${pool.id}/promotions`).set(owner.auth).send({}).expect(201);
+
+    const context = await newPhone(browser);
+    contexts.push(context);
+    const page = await context.newPage();
+    await openVenueBoard(page, t.baseUrl, owner, pool.id);
+    await boardLive(page);
+    const ng = row(page, 'Ngaio Group');
+    await ng.locator('[data-testid=withdraw]').waitFor();
+    expect(await page.locator('[data-filter=offered]').innerText()).toBe('Held 2');
+
+    // One tap (a thumb that missed "Accept for them") takes nothing back.
+    await ng.locator('[data-testid=withdraw]').click();
+    await ng.locator('[data-testid=withdraw]').filter({ hasText: 'Tap again: leaves the queue' }).waitFor();
+    const entry = async (): Promise<string> =>
+      (
+        (await api().get(`/v1/venues/${pool.id}/queue/${ngaio.entry.id}`).set(owner.auth).expect(200)).body as {
+          entry: { status: string };
+        }
+      ).entry.status;
+    expect(await entry()).toBe('offered');
+    await screenshot(page, 'board-pool-take-back-armed');
+
+    // The second tap does, and says what became of the group.
+    await ng.locator('[data-testid=withdraw]').click();
+    await notices(page).filter({ hasText: 'Hold for Ngaio Group taken back. They have left the queue.' }).first().waitFor();
+    expect(await entry()).toBe('expired');
+    expect(await page.locator('[data-filter=offered]').innerText()).toBe('Held 1');
+  });
 });

@@ -63,18 +63,128 @@ d('a workshop’s Set up says the group sizes it takes', () => {
       'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)',
     ]);
     await screenshot(page, 'workshop-setup');
-    // The server indeed takes a group of 10 whatever the cap: what the form no longer offers.
-    await request(t.baseUrl).patch(`/v1/venues/${venueId}`).set(owner.auth).send({ queuePartyCap: 4 }).expect(200);
+    // The server refuses a cap at a seat pool, and takes a group of 10 of its 17 seats.
+    await request(t.baseUrl).patch(`/v1/venues/${venueId}`).set(owner.auth).send({ queuePartyCap: 4 }).expect(400);
     await request(t.baseUrl).post(`/v1/venues/${venueId}/queue`).set(owner.auth).send({ name: 'Ten', partySize: 10 }).expect(201);
     await page.context().close();
   }, 120_000);
 
   it('follows a changed number of seats in the sizes it states', async () => {
+    // Its own venue: the first case's group fixed the first venue's policy.
+    venueId = (
+      await sandboxVenue(t, owner, {
+        preset: 'workshop',
+        poolCapacity: 17,
+        timeZone: 'Asia/Kathmandu',
+        clock: '2026-12-10T14:10:00+05:45',
+      })
+    ).id;
     const page = await setup();
     await page.fill('input[name=poolCapacity]', '9');
     expect(await page.getByTestId('group-sizes').textContent()).toBe(
       'Groups of 1 to 9 people may join (the seats in all); a group is never split.',
     );
+    await page.context().close();
+  }, 120_000);
+
+  /**
+   * The server now refuses `queuePartyCap` at a seat pool (it applies none), so the workshop form must
+   * never send it: an organizer changing the seats, the hold and the venue's name together, then
+   * switching the queue off, saves each time, and no request carries a cap.
+   */
+  it('saves the seats, the hold and the name without ever sending a party cap', async () => {
+    const venue = await sandboxVenue(t, owner, {
+      name: 'Kōwhai Room',
+      preset: 'workshop',
+      poolCapacity: 11,
+      timeZone: 'Pacific/Chatham',
+      clock: '2026-12-10T23:40:00+13:45',
+    });
+    const page = await (await newTablet(browser)).newPage();
+    const sent: Array<Record<string, unknown>> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH' && r.url().endsWith(`/v1/venues/${venue.id}`))
+        sent.push(r.postDataJSON() as Record<string, unknown>);
+    });
+    await openVenueBoard(page, t.baseUrl, owner, venue.id);
+    await page.goto(`${t.baseUrl}/board/venues/${venue.id}/setup`);
+    const form = page.getByTestId('settings');
+    await form.waitFor();
+    await page.fill('input[name=poolCapacity]', '13');
+    await page.fill('input[name=holdMinutes]', '7');
+    await page.fill('input[name=venueName]', 'Kōwhai Room, evening');
+    const patched = (): Promise<number> =>
+      page
+        .waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/v1/venues/${venue.id}`))
+        .then((r) => r.status());
+    let answer = patched();
+    await page.getByTestId('save-settings').click();
+    expect(await answer).toBe(200);
+    await page.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+    await page.getByTestId('group-sizes').filter({ hasText: 'Groups of 1 to 13 people' }).waitFor();
+    await page.uncheck('input[name=queueEnabled]');
+    answer = patched();
+    await page.getByTestId('save-settings').click();
+    expect(await answer).toBe(200);
+    expect(await form.locator('[role=alert]').count()).toBe(0);
+
+    expect(sent).toEqual([
+      { name: 'Kōwhai Room, evening', policy: { holdSeconds: 420, poolCapacity: 13 } },
+      { queueEnabled: false },
+    ]);
+    const read = (await request(t.baseUrl).get(`/v1/venues/${venue.id}`).set(owner.auth).expect(200)).body as {
+      name: string;
+      queueEnabled: boolean;
+      queuePartyCap: number;
+      policy: { holdSeconds: number; poolCapacity: number };
+    };
+    expect(read).toMatchObject({ name: 'Kōwhai Room, evening', queueEnabled: false, queuePartyCap: 13 });
+    expect(read.policy).toMatchObject({ holdSeconds: 420, poolCapacity: 13 });
+    await page.context().close();
+  }, 120_000);
+
+  /**
+   * Once a group has joined, the pool's seats, hold and order are fixed (the guide: the policy is chosen
+   * and communicated before registration). Set up still offered them as steppers and choices: a changed
+   * hold was refused "The policy is fixed once registration has opened." with the whole save, so a new
+   * name or the queue switched off in the same save was lost too. They now read as fixed.
+   */
+  it('shows a pool’s policy as fixed once a group has joined, and saves the rest', async () => {
+    const venue = await sandboxVenue(t, owner, {
+      name: 'Kōwhai Room',
+      preset: 'workshop',
+      poolCapacity: 13,
+      timeZone: 'America/St_Johns',
+      clock: '2026-12-10T23:20:00-03:30',
+      patch: { policy: { holdSeconds: 420 } },
+    });
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Ngaio', partySize: 4 })
+      .expect(201);
+    const page = await (await newTablet(browser)).newPage();
+    await openVenueBoard(page, t.baseUrl, owner, venue.id);
+    await page.goto(`${t.baseUrl}/board/venues/${venue.id}/setup`);
+    const form = page.getByTestId('settings');
+    await form.getByTestId('policy-fixed').waitFor();
+    expect(await form.getByTestId('policy-fixed').innerText()).toBe(
+      'Fixed once registration opened: 13 seats in all, groups of 1 to 13; seats held for a group 7 minutes; strictly in order (only the oldest group, never skipped).',
+    );
+    for (const field of ['poolCapacity', 'holdMinutes', 'order'])
+      expect(await form.locator(`input[name=${field}]`).count()).toBe(0);
+
+    await page.fill('input[name=venueName]', 'Kōwhai Room, evening');
+    await page.uncheck('input[name=queueEnabled]');
+    await page.getByTestId('save-settings').click();
+    await page.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+    expect(await form.locator('[role=alert]').count()).toBe(0);
+    const read = (await request(t.baseUrl).get(`/v1/venues/${venue.id}`).set(owner.auth).expect(200)).body as {
+      name: string;
+      queueEnabled: boolean;
+    };
+    expect(read).toMatchObject({ name: 'Kōwhai Room, evening', queueEnabled: false });
+    await screenshot(page, 'workshop-setup-fixed');
     await page.context().close();
   }, 120_000);
 });

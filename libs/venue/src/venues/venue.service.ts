@@ -27,7 +27,13 @@ import { VenueRepository } from './venue.repository.js';
 import { toVenueView, type VenueView } from './venue.view.js';
 
 /** The one venue's read: the venue, with its clock and its service now. */
-export type VenueReadView = VenueView & { now: string; serviceRunning: boolean; serviceChangesAt: string | null };
+export type VenueReadView = VenueView & {
+  now: string;
+  serviceRunning: boolean;
+  serviceChangesAt: string | null;
+  /** A seat pool's policy once anyone has joined or registered: a PATCH of it is refused (RULE_VIOLATION). */
+  policyFixed: boolean;
+};
 
 @Injectable()
 export class VenueService {
@@ -105,10 +111,15 @@ export class VenueService {
    * the rule of its own.
    */
   async get(venueId: string): Promise<VenueReadView> {
-    const { venue, windows } = await this.tx.run(async ({ manager }) => ({
-      venue: await this.venues.findById(manager, venueId),
-      windows: await this.serviceWindows.list(manager, venueId),
-    }));
+    const { venue, windows, opened } = await this.tx.run(async ({ manager }) => {
+      const found = await this.venues.findById(manager, venueId);
+      return {
+        venue: found,
+        windows: await this.serviceWindows.list(manager, venueId),
+        // Only a seat pool fixes its policy when registration opens (update() below).
+        opened: found?.seating === 'pool' && (await this.venues.registrationOpened(manager, venueId)),
+      };
+    });
     if (!venue) throw DomainException.notFound('The venue was not found.');
     const now = this.venueClock.now(venue);
     return {
@@ -116,6 +127,7 @@ export class VenueService {
       now: now.toISOString(),
       serviceRunning: runningWindowAt(windows, venue.timeZone, now) !== null,
       serviceChangesAt: nextServiceChangeAt(windows, venue.timeZone, now)?.toISOString() ?? null,
+      policyFixed: opened === true,
     };
   }
 
@@ -132,6 +144,13 @@ export class VenueService {
       const p = input.policy ?? {};
       if (p.poolCapacity !== undefined && venue.seating !== 'pool') {
         throw DomainException.validation('poolCapacity applies to pool venues only.');
+      }
+      // A seat pool takes any group up to its seats (the workshop guide); a cap stored there would
+      // be kept for nothing it applies, so it is refused as poolCapacity is at a table venue.
+      if (input.queuePartyCap !== undefined && venue.seating === 'pool') {
+        const message =
+          'queuePartyCap applies to table venues only: a seat pool takes any group of 1 up to its number of seats (policy.poolCapacity).';
+        throw DomainException.validation(message, { field: 'queuePartyCap', fields: [{ field: 'queuePartyCap', message }] });
       }
       // A pool's policy is chosen and communicated before registration: once anyone has registered
       // or joined, changing it would change the rules under people already counted.

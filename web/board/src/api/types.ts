@@ -29,6 +29,8 @@ export interface Venue {
    */
   serviceRunning?: boolean;
   serviceChangesAt?: string | null;
+  /** The venue's read only: a seat pool's policy once anyone has joined (a change is refused; older servers: absent). */
+  policyFixed?: boolean;
   published: boolean;
   queueEnabled: boolean;
   queuePartyCap: number;

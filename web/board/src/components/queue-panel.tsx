@@ -38,10 +38,15 @@ interface Props {
   afterAct: () => Promise<void>;
   onOfferTables: (row: QueueRow) => void;
   onDetails: (row: QueueRow) => void;
+  /**
+   * A withdrawn offer ends the party's place (the `leave-queue` policy, a seat pool's default): taking
+   * it back asks for a second tap, as every act that cannot be undone does.
+   */
+  leavesQueue: boolean;
 }
 
 /** The queue in order, searchable: who, how many, how long against what they were told, what to do next. */
-export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTables, onDetails }: Props) {
+export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTables, onDetails, leavesQueue }: Props) {
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const q = search.trim().toLowerCase();
@@ -77,7 +82,8 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
               data-filter={f}
               onClick={() => setFilter(f)}
             >
-              {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : 'Offered'} {n(f)}
+              {/* A seat pool holds seats (its rows and counts say held), it offers no table. */}
+              {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : board.venue.seating === 'pool' ? 'Held' : 'Offered'} {n(f)}
             </button>
           ))}
         </div>
@@ -98,12 +104,19 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
               afterAct={afterAct}
               onOfferTables={onOfferTables}
               onDetails={onDetails}
+              leavesQueue={leavesQueue}
             />
           ))}
         </ol>
       )}
     </section>
   );
+}
+
+/** What the host is told after taking an offer back: a seat pool's is a hold; a party out of the queue is said so. */
+export function takenBack(board: BoardSnapshot, name: string, leavesQueue: boolean): string {
+  const what = board.venue.seating === 'pool' ? `Hold for ${name}` : `Offer to ${name}`;
+  return `${what} taken back.${leavesQueue ? ' They have left the queue.' : ''}`;
 }
 
 function waitedText(row: QueueRow, now: number): string {
@@ -127,6 +140,7 @@ function Row({
   afterAct,
   onOfferTables,
   onDetails,
+  leavesQueue,
 }: {
   row: QueueRow;
   board: BoardSnapshot;
@@ -135,6 +149,7 @@ function Row({
   afterAct: () => Promise<void>;
   onOfferTables: (row: QueueRow) => void;
   onDetails: (row: QueueRow) => void;
+  leavesQueue: boolean;
 }) {
   const venueId = board.venue.id;
   const offer = row.offer?.state === 'live' ? row.offer : undefined;
@@ -224,7 +239,11 @@ function Row({
               {/* "Accept" where the row is short of room beside the party (styles.css). */}
               Accept<span class="long"> for them</span>
             </ActButton>
-            <ActButton testId="withdraw" onAct={() => act(`offers/${offer.id}/withdraw`, `Offer to ${row.name} taken back.`)}>
+            <ActButton
+              testId="withdraw"
+              confirm={leavesQueue ? 'Tap again: leaves the queue' : undefined}
+              onAct={() => act(`offers/${offer.id}/withdraw`, takenBack(board, row.name, leavesQueue))}
+            >
               Take back
             </ActButton>
           </>

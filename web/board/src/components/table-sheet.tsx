@@ -10,6 +10,7 @@ import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { tableWord, turnText } from './floor-map';
 import { Modal } from './modal';
+import { takenBack } from './queue-panel';
 import { Stepper } from './stepper';
 
 interface Props {
@@ -19,10 +20,12 @@ interface Props {
   onMove: (reservationId: string, name: string, tableIds: string[]) => void;
   onClose: () => void;
   afterAct: () => Promise<void>;
+  /** Taking the offer back ends the party's place (the `leave-queue` policy): a second tap first. */
+  leavesQueue: boolean;
 }
 
 /** One table: seat a walk-in at a free one, or seat, move and clear the party planned or sitting there. */
-export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }: Props) {
+export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, leavesQueue }: Props) {
   const p = table.placement;
   const base = `/v1/venues/${board.venue.id}`;
   const tablesOf = (reservationId: string): string[] =>
@@ -70,9 +73,10 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct }
         {p && offer && (
           <ActButton
             testId="table-withdraw"
+            confirm={leavesQueue ? 'Tap again: leaves the queue' : undefined}
             onAct={async () => {
               await api.post(`${base}/offers/${offer.id}/withdraw`);
-              await done(`Offer to ${p.name} taken back.`);
+              await done(takenBack(board, p.name, leavesQueue));
             }}
           >
             Take back the offer

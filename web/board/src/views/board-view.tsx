@@ -72,6 +72,8 @@ export function BoardView({ venueId, data, role }: TabProps) {
   const now = (b: BoardSnapshot) => (wall: number) => venueNow(b, readAt, wall);
   const afterAct = () => sync.refresh();
   const venue = data.venue.value;
+  // The venue's policy once read; until then a seat pool's default (its withdrawn group leaves the queue).
+  const leavesQueue = venue ? venue.policy.onOfferExpired === 'leave-queue' : board?.venue.seating === 'pool';
   const entryOf = (id: string): QueueRow | undefined => board?.queue.find((r) => r.id === id);
   const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
   // The page keeps room for the action bar as tall as it is (on a narrow phone its buttons wrap).
@@ -131,6 +133,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
                 })
               }
               onDetails={(row) => setSheet({ kind: 'entry', entryId: row.id })}
+              leavesQueue={leavesQueue}
             />
           </div>
           <div class="side">
@@ -202,6 +205,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           table={tableOf(sheet.tableId) as TableRow}
           venueNow={now(board)}
           afterAct={afterAct}
+          leavesQueue={leavesQueue}
           onClose={() => setSheet(null)}
           onMove={(reservationId, name, current) =>
             setSheet({

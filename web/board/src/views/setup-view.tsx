@@ -154,6 +154,9 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
   const set = <K extends keyof SettingsFields>(k: K, v: SettingsFields[K]): void => setFields((now) => ({ ...now, [k]: v }));
   const { name, country, published, queueEnabled, cap, holdMinutes, order, poolCapacity } = fields;
   const pool = venue.policy.seating === 'pool';
+  // A seat pool's seats, hold and order are fixed once a group has joined (the server refuses a change,
+  // and with it the whole save): they are stated, not offered for editing.
+  const fixed = pool && venue.policyFixed === true;
   // Venues carry a country once the server reads national phone numbers with it.
   const hasCountry = 'country' in venue;
   const f = useForm();
@@ -162,18 +165,21 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
     void f.run(async () => {
       if (name.trim() === '') throw new Error('The venue needs a name.');
       const changed = (k: keyof SettingsFields): boolean => fields[k] !== base.current[k];
-      const policy = {
-        ...(changed('holdMinutes') && { holdSeconds: holdMinutes * 60 }),
-        ...(changed('order') && { order }),
-        ...(pool && changed('poolCapacity') && { poolCapacity }),
-      };
+      const policy = fixed
+        ? {}
+        : {
+            ...(changed('holdMinutes') && { holdSeconds: holdMinutes * 60 }),
+            ...(changed('order') && { order }),
+            ...(pool && changed('poolCapacity') && { poolCapacity }),
+          };
       const body = {
         ...(changed('name') && { name: name.trim() }),
         // The Country field was shown and never sent: what a manager typed there was dropped.
         ...(hasCountry && changed('country') && { country: country.trim().toUpperCase() || null }),
         ...(changed('published') && { published }),
         ...(changed('queueEnabled') && { queueEnabled }),
-        ...(changed('cap') && { queuePartyCap: cap }),
+        // A seat pool's server refuses a party cap (its groups go up to the seats in all): never sent there.
+        ...(!pool && changed('cap') && { queuePartyCap: cap }),
         ...(Object.keys(policy).length > 0 && { policy }),
       };
       if (Object.keys(body).length > 0) await api.request('PATCH', `/v1/venues/${venue.id}`, { body });
@@ -207,53 +213,72 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         />
         Queue on (parties can join)
       </label>
-      {pool && (
-        <Stepper
-          label="Seats in all"
-          value={poolCapacity}
-          max={100000}
-          onChange={(v) => set('poolCapacity', v)}
-          name="poolCapacity"
-        />
-      )}
-      {pool ? (
-        // A seat pool takes groups of 1 to its seats (the workshop guide's rule) and ignores the
-        // restaurant's party cap: a cap shown here would promise a refusal that never comes.
-        <p class="muted" data-testid="group-sizes">
-          Groups of 1 to {poolCapacity} {poolCapacity === 1 ? 'person' : 'people'} may join (the seats in all); a group is never
-          split.
+      {fixed ? (
+        <p class="muted" data-testid="policy-fixed">
+          Fixed once registration opened: {venue.policy.poolCapacity} seats in all, groups of 1 to {venue.policy.poolCapacity};
+          seats held for a group {holdLengthWords(venue.policy.holdSeconds)};{' '}
+          {venue.policy.order === 'strict'
+            ? 'strictly in order (only the oldest group, never skipped)'
+            : 'the oldest group that fits (an older, larger group may be passed over)'}
+          .
         </p>
       ) : (
-        <Stepper label="Largest party that may join" value={cap} max={200} onChange={(v) => set('cap', v)} name="queuePartyCap" />
+        <>
+          {pool && (
+            <Stepper
+              label="Seats in all"
+              value={poolCapacity}
+              max={100000}
+              onChange={(v) => set('poolCapacity', v)}
+              name="poolCapacity"
+            />
+          )}
+          {pool ? (
+            // A seat pool takes groups of 1 to its seats (the workshop guide's rule) and ignores the
+            // restaurant's party cap: a cap shown here would promise a refusal that never comes.
+            <p class="muted" data-testid="group-sizes">
+              Groups of 1 to {poolCapacity} {poolCapacity === 1 ? 'person' : 'people'} may join (the seats in all); a group is
+              never split.
+            </p>
+          ) : (
+            <Stepper
+              label="Largest party that may join"
+              value={cap}
+              max={200}
+              onChange={(v) => set('cap', v)}
+              name="queuePartyCap"
+            />
+          )}
+          <Stepper
+            label={pool ? 'Minutes seats are held for a group' : 'Minutes a table is held for a party'}
+            value={holdMinutes}
+            max={1440}
+            onChange={(v) => set('holdMinutes', v)}
+            name="holdMinutes"
+          />
+          {venue.policy.holdSeconds % 60 !== 0 && holdMinutes === base.current.holdMinutes && (
+            <p class="muted" data-testid="hold-now">
+              Held now for {holdLengthWords(venue.policy.holdSeconds)}; a change here sets whole minutes.
+            </p>
+          )}
+          <fieldset class="choice">
+            <legend>Who is next</legend>
+            <label>
+              <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => set('order', 'host-pick')} />
+              {/* At a seat pool the promotion picks, not the host: the oldest group that fits. */}
+              {pool
+                ? 'The oldest group that fits (an older, larger group may be passed over)'
+                : 'The host picks (any party that fits the table)'}
+            </label>
+            <label>
+              <input type="radio" name="order" checked={order === 'strict'} onChange={() => set('order', 'strict')} />
+              {pool
+                ? 'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)'
+                : 'Strictly in order of arrival'}
+            </label>
+          </fieldset>
+        </>
       )}
-      <Stepper
-        label={pool ? 'Minutes seats are held for a group' : 'Minutes a table is held for a party'}
-        value={holdMinutes}
-        max={1440}
-        onChange={(v) => set('holdMinutes', v)}
-        name="holdMinutes"
-      />
-      {venue.policy.holdSeconds % 60 !== 0 && holdMinutes === base.current.holdMinutes && (
-        <p class="muted" data-testid="hold-now">
-          Held now for {holdLengthWords(venue.policy.holdSeconds)}; a change here sets whole minutes.
-        </p>
-      )}
-      <fieldset class="choice">
-        <legend>Who is next</legend>
-        <label>
-          <input type="radio" name="order" checked={order === 'host-pick'} onChange={() => set('order', 'host-pick')} />
-          {/* At a seat pool the promotion picks, not the host: the oldest group that fits. */}
-          {pool
-            ? 'The oldest group that fits (an older, larger group may be passed over)'
-            : 'The host picks (any party that fits the table)'}
-        </label>
-        <label>
-          <input type="radio" name="order" checked={order === 'strict'} onChange={() => set('order', 'strict')} />
-          {pool
-            ? 'Strictly in order: only the oldest group, never skipped (seats may stay free until it fits)'
-            : 'Strictly in order of arrival'}
-        </label>
-      </fieldset>
       {f.error && (
         <p class="error" role="alert">
           {f.error}
