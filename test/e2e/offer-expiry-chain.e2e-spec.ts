@@ -77,37 +77,38 @@ describeWithServerAndRedis('BullMQ needs PostgreSQL and Redis')('expiry jobs of 
     expect(await queue.getJobState(first.id)).toBe('delayed');
   });
 
-  it('keeps the job of a withdrawn hold while a later hold of the venue is live, and removes the job of the only one', async () => {
-    const v = await venueWithHold(t, owner, 300);
-    const first = await offered(t, owner, v, 'T1');
-    await offered(t, owner, v, 'T2');
-    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${first.id}/withdraw`).set(owner.auth).send({}).expect(200);
-    await written();
-    expect(await queue.getJobState(first.id)).toBe('delayed');
-    const w = await venueWithHold(t, owner, 300);
-    const only = await offered(t, owner, w, 'T1');
-    await written();
-    expect(await queue.getJobState(only.id)).toBe('delayed');
-    await request(t.baseUrl).post(`/v1/venues/${w.id}/offers/${only.id}/withdraw`).set(owner.auth).send({}).expect(200);
-    await written();
-    expect(await queue.getJobState(only.id)).toBe('unknown');
-  });
+  /** Where a host withdraws the offer, or its party leaves the queue holding it. */
+  const ending = {
+    withdrawn: (o: OfferAnswer['offer']) => `offers/${o.id}/withdraw`,
+    'given up (its party left the queue)': (o: OfferAnswer['offer']) => `queue/${o.entryId}/cancel`,
+  };
 
-  it('keeps the job of a party that leaves while holding while a later hold of the venue is live, and removes the only one’s', async () => {
-    const v = await venueWithHold(t, owner, 300);
-    const first = await offered(t, owner, v, 'T1');
-    await offered(t, owner, v, 'T2');
-    await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${first.entryId}/cancel`).set(owner.auth).send({}).expect(200);
-    await written();
-    expect(await queue.getJobState(first.id)).toBe('delayed');
-    const w = await venueWithHold(t, owner, 300);
-    const only = await offered(t, owner, w, 'T1');
-    await written();
-    expect(await queue.getJobState(only.id)).toBe('delayed');
-    await request(t.baseUrl).post(`/v1/venues/${w.id}/queue/${only.entryId}/cancel`).set(owner.auth).send({}).expect(200);
-    await written();
-    expect(await queue.getJobState(only.id)).toBe('unknown');
-  });
+  it.each(Object.entries(ending))(
+    'keeps the job of a hold %s while a later hold of the venue is live, and removes the job of the only one',
+    async (_how, path) => {
+      const v = await venueWithHold(t, owner, 300);
+      const first = await offered(t, owner, v, 'T1');
+      await offered(t, owner, v, 'T2');
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/${path(first)}`)
+        .set(owner.auth)
+        .send({})
+        .expect(200);
+      await written();
+      expect(await queue.getJobState(first.id)).toBe('delayed');
+      const w = await venueWithHold(t, owner, 300);
+      const only = await offered(t, owner, w, 'T1');
+      await written();
+      expect(await queue.getJobState(only.id)).toBe('delayed');
+      await request(t.baseUrl)
+        .post(`/v1/venues/${w.id}/${path(only)}`)
+        .set(owner.auth)
+        .send({})
+        .expect(200);
+      await written();
+      expect(await queue.getJobState(only.id)).toBe('unknown');
+    },
+  );
 
   it('removes the job of the venue’s only live hold when it is accepted', async () => {
     const v = await venueWithHold(t, owner, 300);
