@@ -44,19 +44,14 @@ export class PoolAllocator {
     return partySize <= this.counts(venue).available;
   }
 
-  /** Reserves the whole party as HELD until `expiresAt` (exclusive). */
-  async hold(tx: EntityManager, venue: Venue, party: Party, now: Date, expiresAt: Date): Promise<Reservation> {
-    return this.create(tx, venue, party, 'HELD', now, expiresAt);
-  }
-
   /** A confirmed registration counting against the pool. */
   async register(tx: EntityManager, venue: Venue, party: Party, now: Date): Promise<Reservation> {
     return this.create(tx, venue, party, 'CONFIRMED', now, null);
   }
 
   /**
-   * `hold` for a command that writes its new rows in one statement: the same check and the same
-   * reservation, answered with its row to travel with the command's others (insertTogether; the pool
+   * Reserves the whole party as HELD until `expiresAt` (exclusive), for a command that writes its new
+   * rows in one statement: the reservation, answered with its row to travel with the command's others (insertTogether; the pool
    * trigger and the venue's check apply to it there as to an insert of its own).
    */
   holdRow(venue: Venue, party: Party, now: Date, expiresAt: Date): { reservation: Reservation; row: PendingInsert<Reservation> } {

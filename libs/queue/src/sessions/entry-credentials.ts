@@ -23,12 +23,6 @@ export class EntryCredentials {
 
   /** `revoke` to travel with a command's new rows (insertTogether): the same two updates. */
   revokeStatements(entryId: string, now: Date): TogetherStatement[] {
-    return [
-      {
-        sql: 'UPDATE queue_tokens SET replaced_at = $2 WHERE entry_id = $1 AND used_at IS NULL AND replaced_at IS NULL',
-        params: [entryId, now],
-      },
-      { sql: 'UPDATE queue_sessions SET ended_at = $2 WHERE entry_id = $1 AND ended_at IS NULL', params: [entryId, now] },
-    ];
+    return [this.tokens.replaceOpenStatement(entryId, now), this.sessions.endForEntryStatement(entryId, now)];
   }
 }

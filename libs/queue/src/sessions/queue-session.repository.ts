@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { preparedQuery, storedAnswerOf, type KeyToRead, type PrefetchedAnswer } from '@hostboard/core';
+import { preparedQuery, storedAnswerOf, type KeyToRead, type PrefetchedAnswer, type TogetherStatement } from '@hostboard/core';
 import { QueueSession } from './queue-session.entity.js';
 
 /** A party's session as its requests are recognised (QueueSessionRepository.findForRequest). */
@@ -65,11 +65,12 @@ export class QueueSessionRepository {
   }
 
   async endForEntry(tx: EntityManager, entryId: string, at: Date): Promise<void> {
-    await tx
-      .createQueryBuilder()
-      .update(QueueSession)
-      .set({ endedAt: at })
-      .where('entry_id = :entryId AND ended_at IS NULL', { entryId })
-      .execute();
+    const { sql, params } = this.endForEntryStatement(entryId, at);
+    await tx.query(sql, params);
+  }
+
+  /** `endForEntry` to travel with a command's new rows (insertTogether). */
+  endForEntryStatement(entryId: string, at: Date): TogetherStatement {
+    return { sql: 'UPDATE queue_sessions SET ended_at = $2 WHERE entry_id = $1 AND ended_at IS NULL', params: [entryId, at] };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { entityRead, insertEntities, returningRows, type ScalarRead } from '@hostboard/core';
+import { entityRead, insertEntities, returningRows, type ScalarRead, type TogetherStatement } from '@hostboard/core';
 import { Venue } from '@hostboard/venue';
 import { QueueToken } from './queue-token.entity.js';
 
@@ -55,9 +55,15 @@ export class QueueTokenRepository {
 
   /** Retires the entry's open token (staff issue a new one); a used one stays as it is. */
   async replaceOpen(tx: EntityManager, entryId: string, now: Date): Promise<void> {
-    await tx.query('UPDATE queue_tokens SET replaced_at = $2 WHERE entry_id = $1 AND used_at IS NULL AND replaced_at IS NULL', [
-      entryId,
-      now,
-    ]);
+    const { sql, params } = this.replaceOpenStatement(entryId, now);
+    await tx.query(sql, params);
+  }
+
+  /** `replaceOpen` to travel with a command's new rows (insertTogether). */
+  replaceOpenStatement(entryId: string, now: Date): TogetherStatement {
+    return {
+      sql: 'UPDATE queue_tokens SET replaced_at = $2 WHERE entry_id = $1 AND used_at IS NULL AND replaced_at IS NULL',
+      params: [entryId, now],
+    };
   }
 }
