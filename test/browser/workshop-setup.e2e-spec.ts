@@ -260,4 +260,50 @@ d('a workshop’s Set up says the group sizes it takes', () => {
     ).toBe(true);
     await context.close();
   }, 120_000);
+  /**
+   * A workshop's Set up at 390×844 and 1280×800, as its organizer reads it: its service hours asked for
+   * "Minutes a table is used per party" and listed a window as "tables turn in 90 min" (a pool has no
+   * table: those minutes are the wait quoted for each group ahead), and it said parties where the
+   * rest of its page says groups. The page never runs wider than the screen.
+   */
+  for (const size of [
+    { name: 'phone', width: 390, height: 844 },
+    { name: 'desktop', width: 1280, height: 800 },
+  ]) {
+    it(`${size.name} ${size.width}×${size.height}: speaks of groups and quoted waits, not tables or parties`, async () => {
+      const venue = await sandboxVenue(t, owner, {
+        name: 'Tōtara Studio',
+        preset: 'workshop',
+        poolCapacity: 13,
+        timeZone: 'America/Regina',
+        clock: '2026-12-10T10:20:00-06:00',
+        patch: { policy: { holdSeconds: 420 }, published: true },
+      });
+      const context =
+        size.width < 600 ? await newPhone(browser, size) : await browser.newContext({ viewport: size, locale: 'en-US' });
+      const page = await context.newPage();
+      await openVenueBoard(page, t.baseUrl, owner, venue.id);
+      await page.goto(`${t.baseUrl}/board/venues/${venue.id}/setup`);
+      const windows = page.getByTestId('windows-setup');
+      await windows.waitFor();
+      expect(await windows.innerText()).toContain('Minutes of wait quoted for each group ahead');
+      await page.fill('input[name=turnMinutes]', '25');
+      await page.getByTestId('add-window').click();
+      await windows.getByTestId('window-line').waitFor();
+      expect(await windows.getByTestId('window-line').innerText()).toContain('~25 min quoted per group ahead');
+      await page.getByTestId('setup-ready').waitFor();
+      const text = await page.getByTestId('setup').innerText();
+      expect(text).not.toMatch(/\btables?\b|\bpart(y|ies)\b/i);
+      expect(text).toContain('Ready: groups can join now.');
+      expect(text).toContain('Queue on (groups can join)');
+      expect(await page.evaluate('document.scrollingElement.scrollWidth - innerWidth')).toBeLessThanOrEqual(0);
+      await screenshot(page, `workshop-setup-words-${size.name}`);
+
+      // The board's queue is searched for a group too.
+      await page.goto(`${t.baseUrl}/board/venues/${venue.id}`);
+      await page.locator('[data-testid=connection][data-state=live]').waitFor();
+      expect(await page.locator('input[name=search]').getAttribute('placeholder')).toBe('Find a group');
+      await context.close();
+    }, 120_000);
+  }
 });

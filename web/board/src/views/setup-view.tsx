@@ -32,7 +32,7 @@ export function SetupView({ venueId, data }: TabProps) {
           <Combinations venueId={venueId} tables={tables} data={data} reload={reload} />
         </>
       )}
-      <Windows venueId={venueId} data={data} reload={reload} />
+      <Windows venueId={venueId} data={data} reload={reload} pool={venue.policy.seating === 'pool'} />
     </main>
   );
 }
@@ -59,7 +59,7 @@ function Readiness({ data }: Pick<TabProps, 'data'>) {
     </section>
   ) : (
     <p class="ok-line" data-testid="setup-ready">
-      Ready: parties can join now.
+      Ready: {venue.policy.seating === 'pool' ? 'groups' : 'parties'} can join now.
     </p>
   );
 }
@@ -252,7 +252,7 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           checked={queueEnabled}
           onChange={(e) => set('queueEnabled', e.currentTarget.checked)}
         />
-        Queue on (parties can join)
+        Queue on ({pool ? 'groups' : 'parties'} can join)
       </label>
       {fixed ? (
         <>
@@ -507,7 +507,21 @@ function Combinations({
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['data']; reload: () => Promise<void> }) {
+/**
+ * Service hours. At a seat pool (a workshop) there is no table to turn: the minutes per window are the
+ * wait quoted for each group ahead (the quote is the place in line times them), said in those words.
+ */
+function Windows({
+  venueId,
+  data,
+  reload,
+  pool,
+}: {
+  venueId: string;
+  data: TabProps['data'];
+  reload: () => Promise<void>;
+  pool: boolean;
+}) {
   const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5, 6, 7]);
   const [start, setStart] = useState('17:00');
   const [end, setEnd] = useState('23:00');
@@ -543,7 +557,8 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
           <li key={w.id} class="setup-line" data-testid="window-line">
             <span>
               {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end}
-              {w.end <= w.start ? ' the next day' : ''} · tables turn in {w.turnMinutes} min
+              {w.end <= w.start ? ' the next day' : ''} ·{' '}
+              {pool ? `~${w.turnMinutes} min quoted per group ahead` : `tables turn in ${w.turnMinutes} min`}
               {w.depositRequired ? ' · deposit' : ''}
             </span>
             <ActButton
@@ -595,7 +610,13 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
             <input type="time" name="end" value={end} onInput={(e) => setEnd(e.currentTarget.value)} />
           </label>
         </div>
-        <Stepper label="Minutes a table is used per party" value={turn} max={720} onChange={setTurn} name="turnMinutes" />
+        <Stepper
+          label={pool ? 'Minutes of wait quoted for each group ahead' : 'Minutes a table is used per party'}
+          value={turn}
+          max={720}
+          onChange={setTurn}
+          name="turnMinutes"
+        />
         <label class="check">
           <input type="checkbox" checked={deposit} onChange={(e) => setDeposit(e.currentTarget.checked)} />
           Deposit required for bookings
