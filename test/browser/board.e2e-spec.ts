@@ -386,7 +386,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
       await a.getByTestId('clock-15').click();
       await a.locator('[data-testid=clock-now]', { hasNotText: before ?? '' }).waitFor({ timeout: PUSH_BOUND });
     }
-    await a.locator('[data-testid=notice]', { hasText: '; 1 offer ran out.' }).waitFor({ timeout: PUSH_BOUND });
+    await a.locator('[data-testid=notice]', { hasText: '; 1 hold ran out.' }).waitFor({ timeout: PUSH_BOUND });
     await dismissAll();
     await api().post(`/v1/venues/${sandboxId}/queue/${p.entry.id}/cancel`).set(owner.auth).send({}).expect(200);
   }, 60_000);
@@ -412,7 +412,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     expect(await alerts.count()).toBe(0);
     expect(await page.getByTestId('notices-waiting').count()).toBe(0);
     // A workshop's pool offers seats: no table is named.
-    for (const name of names) expect(read.filter((text) => text.includes(`The seat offer to ${name} ran out`))).toHaveLength(1);
+    for (const name of names) expect(read.filter((text) => text.includes(`The hold for ${name} ran out`))).toHaveLength(1);
   }, 60_000);
 
   it('a lapse pushed after the page has read the board without its party still names the party', async () => {
@@ -447,7 +447,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     const alerts = page.locator('[data-testid=notice][data-kind=alert]');
     await alerts.nth(names.length - 1).waitFor({ timeout: PUSH_BOUND });
     const read = await alerts.allTextContents();
-    for (const name of names) expect(read.filter((text) => text.includes(`The seat offer to ${name} ran out`))).toHaveLength(1);
+    for (const name of names) expect(read.filter((text) => text.includes(`The hold for ${name} ran out`))).toHaveLength(1);
   }, 60_000);
 
   it('a tablet still reading when the last of a burst of changes lands catches up at once, not at the next heartbeat', async () => {

@@ -4,7 +4,7 @@ import { startApp, type TestApp } from '../support/test-app.js';
 import { sandboxVenue } from '../support/restaurant.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newTablet, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, newTablet, screenshot } from './chromium.js';
 
 const d = describeWithChromium('the workshop set-up is tested in a real browser');
 
@@ -187,4 +187,123 @@ d('a workshop’s Set up says the group sizes it takes', () => {
     await screenshot(page, 'workshop-setup-fixed');
     await page.context().close();
   }, 120_000);
+  /**
+   * Set up opened before the first group joined offers the seats, hold and order for editing. A group
+   * then joins from another device; the organizer, on a 390×844 phone, renames the venue, switches the
+   * queue off and lengthens the hold, and saves. The server refuses the hold ("The policy is fixed once
+   * registration has opened."), and with it the whole save: the new name and the queue switch were
+   * lost until the page was reloaded. Now the form reads the venue again, states the policy as fixed,
+   * says plainly why the hold was not changed, and saves the name and the queue switch.
+   */
+  it('keeps the other edits when a group joins while the policy is being edited, and then states it as fixed', async () => {
+    const venue = await sandboxVenue(t, owner, {
+      name: 'Rimu Hall',
+      preset: 'workshop',
+      poolCapacity: 13,
+      timeZone: 'Europe/Lisbon',
+      clock: '2026-12-10T09:10:00Z',
+      patch: { policy: { holdSeconds: 420 } },
+    });
+    const context = await newPhone(browser);
+    const page = await context.newPage();
+    await openVenueBoard(page, t.baseUrl, owner, venue.id);
+    await page.goto(`${t.baseUrl}/board/venues/${venue.id}/setup`);
+    const form = page.getByTestId('settings');
+    await form.locator('input[name=holdMinutes]').waitFor();
+    expect(await form.getByTestId('policy-fixed').count()).toBe(0);
+
+    await page.fill('input[name=venueName]', 'Rimu Hall, upstairs');
+    await page.uncheck('input[name=queueEnabled]');
+    await page.fill('input[name=holdMinutes]', '11');
+    // The first group joins from the desk's tablet while this form is open.
+    await request(t.baseUrl)
+      .post(`/v1/venues/${venue.id}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Kahu', partySize: 6 })
+      .expect(201);
+
+    await page.getByTestId('save-settings').click();
+    const kept = form.getByTestId('policy-kept');
+    await kept.waitFor({ timeout: 10_000 });
+    expect(await kept.innerText()).toBe(
+      'A group has joined since this page opened, so the seats, hold and order are now fixed: your change to them was not saved. Your other changes were saved.',
+    );
+    expect(await form.getByTestId('policy-fixed').innerText()).toBe(
+      'Fixed once registration opened: 13 seats in all, groups of 1 to 13; seats held for a group 7 minutes; strictly in order (only the oldest group, never skipped).',
+    );
+    for (const field of ['poolCapacity', 'holdMinutes', 'order'])
+      expect(await form.locator(`input[name=${field}]`).count()).toBe(0);
+    // No refusal is left standing over the form: what was refused is said above, the rest was saved.
+    expect(await form.locator('[role=alert]').count()).toBe(0);
+    expect(await form.locator('input[name=venueName]').inputValue()).toBe('Rimu Hall, upstairs');
+    expect(await form.locator('input[name=queueEnabled]').isChecked()).toBe(false);
+    await kept.scrollIntoViewIfNeeded();
+    await screenshot(page, 'workshop-setup-fixed-while-open-phone');
+
+    const read = (await request(t.baseUrl).get(`/v1/venues/${venue.id}`).set(owner.auth).expect(200)).body as {
+      name: string;
+      queueEnabled: boolean;
+      policyFixed: boolean;
+      policy: { holdSeconds: number; poolCapacity: number };
+    };
+    expect(read).toMatchObject({ name: 'Rimu Hall, upstairs', queueEnabled: false, policyFixed: true });
+    expect(read.policy).toMatchObject({ holdSeconds: 420, poolCapacity: 13 });
+
+    // A later save sends no policy: switching the queue back on saves at once.
+    await page.check('input[name=queueEnabled]');
+    await page.getByTestId('save-settings').click();
+    await page.locator('.toast', { hasText: 'Settings saved.' }).waitFor();
+    await kept.waitFor({ state: 'detached' });
+    expect(
+      ((await request(t.baseUrl).get(`/v1/venues/${venue.id}`).set(owner.auth).expect(200)).body as { queueEnabled: boolean })
+        .queueEnabled,
+    ).toBe(true);
+    await context.close();
+  }, 120_000);
+  /**
+   * A workshop's Set up at 390×844 and 1280×800, as its organizer reads it: its service hours asked for
+   * "Minutes a table is used per party" and listed a window as "tables turn in 90 min" (a pool has no
+   * table: those minutes are the wait quoted for each group ahead), and it said parties where the
+   * rest of its page says groups. The page never runs wider than the screen.
+   */
+  for (const size of [
+    { name: 'phone', width: 390, height: 844 },
+    { name: 'desktop', width: 1280, height: 800 },
+  ]) {
+    it(`${size.name} ${size.width}×${size.height}: speaks of groups and quoted waits, not tables or parties`, async () => {
+      const venue = await sandboxVenue(t, owner, {
+        name: 'Tōtara Studio',
+        preset: 'workshop',
+        poolCapacity: 13,
+        timeZone: 'America/Regina',
+        clock: '2026-12-10T10:20:00-06:00',
+        patch: { policy: { holdSeconds: 420 }, published: true },
+      });
+      const context =
+        size.width < 600 ? await newPhone(browser, size) : await browser.newContext({ viewport: size, locale: 'en-US' });
+      const page = await context.newPage();
+      await openVenueBoard(page, t.baseUrl, owner, venue.id);
+      await page.goto(`${t.baseUrl}/board/venues/${venue.id}/setup`);
+      const windows = page.getByTestId('windows-setup');
+      await windows.waitFor();
+      expect(await windows.innerText()).toContain('Minutes of wait quoted for each group ahead');
+      await page.fill('input[name=turnMinutes]', '25');
+      await page.getByTestId('add-window').click();
+      await windows.getByTestId('window-line').waitFor();
+      expect(await windows.getByTestId('window-line').innerText()).toContain('~25 min quoted per group ahead');
+      await page.getByTestId('setup-ready').waitFor();
+      const text = await page.getByTestId('setup').innerText();
+      expect(text).not.toMatch(/\btables?\b|\bpart(y|ies)\b/i);
+      expect(text).toContain('Ready: groups can join now.');
+      expect(text).toContain('Queue on (groups can join)');
+      expect(await page.evaluate('document.scrollingElement.scrollWidth - innerWidth')).toBeLessThanOrEqual(0);
+      await screenshot(page, `workshop-setup-words-${size.name}`);
+
+      // The board's queue is searched for a group too.
+      await page.goto(`${t.baseUrl}/board/venues/${venue.id}`);
+      await page.locator('[data-testid=connection][data-state=live]').waitFor();
+      expect(await page.locator('input[name=search]').getAttribute('placeholder')).toBe('Find a group');
+      await context.close();
+    }, 120_000);
+  }
 });

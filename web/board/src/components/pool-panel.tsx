@@ -11,7 +11,9 @@ export function PoolPanel({ board, afterAct }: { board: BoardSnapshot; afterAct:
   const promote = async (): Promise<void> => {
     const result = await api.post<PromotionResult>(`/v1/venues/${board.venue.id}/promotions`);
     // Nobody to promote is an answer, not a failure: the API says why.
-    if (result.offer) say('ok', 'Seats offered to the next group.');
+    // Seats are held for the group (its row says "Seats held"): the pool offers no table.
+    const held = result.offer ? board.queue.find((r) => r.id === result.offer?.entryId) : undefined;
+    if (result.offer) say('ok', held ? `Seats held for ${held.name} (${held.partySize}).` : 'Seats held for the next group.');
     else say('info', result.reason ?? 'Nobody can be promoted now.');
     await afterAct();
   };

@@ -55,6 +55,8 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
       (filter === 'all' || r.status === filter) &&
       (q === '' || r.name.toLowerCase().includes(q) || (r.note ?? '').toLowerCase().includes(q)),
   );
+  // A workshop's queue holds groups (its seats panel and Set up say so), a restaurant's parties.
+  const who = board.venue.seating === 'pool' ? 'group' : 'party';
   const n = (s: Filter): number => (s === 'all' ? board.queue.length : board.queue.filter((r) => r.status === s).length);
   return (
     <section class="panel queue" aria-label="Queue">
@@ -67,8 +69,8 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
           class="search"
           type="search"
           name="search"
-          placeholder="Find a party"
-          aria-label="Find a party by name or note"
+          placeholder={`Find a ${who}`}
+          aria-label={`Find a ${who} by name or note`}
           value={search}
           onInput={(e) => setSearch(e.currentTarget.value)}
         />
@@ -91,7 +93,7 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
       {board.queue.length === 0 ? (
         <p class="empty">Nobody is waiting.</p>
       ) : rows.length === 0 ? (
-        <p class="empty">No party matches.</p>
+        <p class="empty">No {who} matches.</p>
       ) : (
         <ol class="rows" data-testid="queue">
           {rows.map((row) => (

@@ -49,9 +49,9 @@ export function BoardView({ venueId, data, role }: TabProps) {
         const entryId = e.data?.['entryId'];
         const name = sync.nameOf(entryId) ?? 'A party';
         const back = e.data?.['entryStatus'] === 'waiting';
-        // A seat pool (a workshop) offers seats, not a table.
-        const what = before?.venue.seating === 'pool' ? 'seat offer' : 'table offer';
-        say('alert', `The ${what} to ${name} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
+        // A seat pool (a workshop) holds seats for a group: it offers no table (its rows say held).
+        const what = before?.venue.seating === 'pool' ? `hold for ${name}` : `table offer to ${name}`;
+        say('alert', `The ${what} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
         chime();
       }
       const said = partyNotice(e, before, (id) => sync.nameOf(id));
@@ -170,7 +170,14 @@ export function BoardView({ venueId, data, role }: TabProps) {
           >
             <BarLabel first="Find by" second="code" />
           </button>
-          {board && <SweepButton venueId={board.venue.id} disabled={offline.value} afterAct={afterAct} />}
+          {board && (
+            <SweepButton
+              venueId={board.venue.id}
+              pool={board.venue.seating === 'pool'}
+              disabled={offline.value}
+              afterAct={afterAct}
+            />
+          )}
         </nav>
       )}
       {board && sheet?.kind === 'join' && (

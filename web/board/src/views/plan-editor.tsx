@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { TableDef } from '../api/types';
 import { fitTiles, layout, type TileFit } from '../floor-layout';
@@ -7,10 +7,11 @@ import { api } from '../state/session';
 import { rootRem, useMeasured } from '../components/use-measured';
 
 /**
- * Tile sizes in rem: a 40 px+ target wide enough for "12 seats" under the label (a long label is cut
- * with an ellipsis; the whole label is in the tables list above and in the hint once it is picked).
+ * Tile sizes in rem: a 40 px+ target wide enough for "12 seats" under the label, and tall enough for a
+ * label on two lines above it (styles.css: "Patio 12" wraps where the tile is narrow; a label longer
+ * than two lines is cut with an ellipsis, whole in the tables list above and in the hint once picked).
  */
-const TILE = { minWidth: 4.5, maxWidth: 7.5, height: 3.2, gap: 0.35 };
+const TILE = { minWidth: 4.5, maxWidth: 7.5, height: 3.8, gap: 0.35 };
 /** The widest the plan grows to when its tiles do not fit the screen (it then scrolls sideways in its frame). */
 const MAX_PLAN_PX = 1200;
 
@@ -60,14 +61,36 @@ function planFit(
   };
 }
 
+/** Border and side padding of a tile, in px (styles.css: 3 px borders, 0.25rem padding), and a pixel spare. */
+const tileSides = (rem: number): number => 2 * 3 + 0.5 * rem + 2;
+
+/**
+ * The widest single word of the tables' labels, in px, drawn as a tile draws it (bold, 0.9rem, the
+ * page's font): the narrowest tile that breaks a label between its words only ("Window 3" read
+ * "Windo / w 3" in a 72 px tile on a phone).
+ */
+function widestWord(labels: string[], rem: number): number {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return 0;
+  ctx.font = `700 ${0.9 * rem}px ${getComputedStyle(document.body).fontFamily}`;
+  let widest = 0;
+  for (const label of labels) for (const word of label.split(/\s+/)) widest = Math.max(widest, ctx.measureText(word).width);
+  return Math.ceil(widest);
+}
+
 /** Tap a table, then tap where it stands: positions are saved with the table. */
 export function PlanEditor({ venueId, tables, reload }: { venueId: string; tables: TableDef[]; reload: () => Promise<void> }) {
   const [picked, setPicked] = useState<string | null>(null);
   const [frameRef, frame] = useMeasured({ width: 0, frame: 0, rem: 16 }, frameSize, true);
+  const labelsKey = tables.map((t) => t.label).join('\n');
+  const word = useMemo(() => widestWord(labelsKey.split('\n'), frame.rem), [labelsKey, frame.rem]);
   if (tables.length === 0) return null;
   const placed = layout(tables);
   const px = (rem: number): number => rem * frame.rem;
-  const tile = { minWidth: px(TILE.minWidth), maxWidth: px(TILE.maxWidth), height: px(TILE.height), gap: px(TILE.gap) };
+  // No narrower than the longest word of a label (the plan then scrolls sideways on a phone), but no
+  // wider than the widest tile: a longer word is broken, a longer label cut after two lines.
+  const minWidth = Math.min(px(TILE.maxWidth), Math.max(px(TILE.minWidth), word + tileSides(frame.rem)));
+  const tile = { minWidth, maxWidth: px(TILE.maxWidth), height: px(TILE.height), gap: px(TILE.gap) };
   const { width, fit } = frame.width > 0 ? planFit(placed, frame.width, tile) : { width: 0, fit: null };
   const pickedTable = tables.find((t) => t.id === picked);
   const place = async (e: MouseEvent): Promise<void> => {
@@ -102,6 +125,7 @@ export function PlanEditor({ venueId, tables, reload }: { venueId: string; table
                   left: `${fit.centres[i]?.cx ?? 0}px`,
                   top: `${fit.centres[i]?.cy ?? 0}px`,
                   width: `${fit.width}px`,
+                  height: `${tile.height}px`,
                 }}
                 data-table-id={t.id}
                 aria-pressed={picked === t.id}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { messageOf } from '../api/client';
+import { ApiError, messageOf } from '../api/client';
 import type { ServiceWindow, TableDef, Venue } from '../api/types';
 import { byLabel } from '../floor-layout';
 import { holdLengthWords } from '../format';
@@ -32,7 +32,7 @@ export function SetupView({ venueId, data }: TabProps) {
           <Combinations venueId={venueId} tables={tables} data={data} reload={reload} />
         </>
       )}
-      <Windows venueId={venueId} data={data} reload={reload} />
+      <Windows venueId={venueId} data={data} reload={reload} pool={venue.policy.seating === 'pool'} />
     </main>
   );
 }
@@ -59,7 +59,7 @@ function Readiness({ data }: Pick<TabProps, 'data'>) {
     </section>
   ) : (
     <p class="ok-line" data-testid="setup-ready">
-      Ready: parties can join now.
+      Ready: {venue.policy.seating === 'pool' ? 'groups' : 'parties'} can join now.
     </p>
   );
 }
@@ -160,6 +160,8 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
   // Venues carry a country once the server reads national phone numbers with it.
   const hasCountry = 'country' in venue;
   const f = useForm();
+  // Why a policy change was not saved (a group joined after this page read the venue): kept in view.
+  const [policyKept, setPolicyKept] = useState<string | null>(null);
   const save = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
@@ -182,8 +184,47 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
         ...(!pool && changed('cap') && { queuePartyCap: cap }),
         ...(Object.keys(policy).length > 0 && { policy }),
       };
-      if (Object.keys(body).length > 0) await api.request('PATCH', `/v1/venues/${venue.id}`, { body });
-      say('ok', Object.keys(body).length > 0 ? 'Settings saved.' : 'Nothing to save: no setting was changed.');
+      setPolicyKept(null);
+      if (Object.keys(body).length === 0) {
+        say('ok', 'Nothing to save: no setting was changed.');
+        await reload();
+        return;
+      }
+      try {
+        await api.request('PATCH', `/v1/venues/${venue.id}`, { body });
+      } catch (err) {
+        // A group joined (on another device) since this page read the venue: the server now refuses
+        // any policy change, and with it the whole save. Read the venue again: once it says the policy
+        // is fixed, the form states it as fixed and the host's other changes are saved without it.
+        if (!('policy' in body) || !(err instanceof ApiError) || err.code !== 'RULE_VIOLATION') throw err;
+        const reread = await api.get<Venue>(`/v1/venues/${venue.id}`);
+        if (reread.policyFixed !== true) throw err;
+        const rest: Record<string, unknown> = { ...body };
+        delete rest['policy'];
+        const others = Object.keys(rest).length > 0;
+        if (others) await api.request('PATCH', `/v1/venues/${venue.id}`, { body: rest });
+        // The refused policy edits are dropped: the fixed policy is what the form shows now.
+        setFields((now) => ({
+          ...now,
+          holdMinutes: base.current.holdMinutes,
+          order: base.current.order,
+          poolCapacity: base.current.poolCapacity,
+        }));
+        setPolicyKept(
+          `A group has joined since this page opened, so the seats, hold and order are now fixed: your change to them was not saved.${
+            others ? ' Your other changes were saved.' : ''
+          }`,
+        );
+        say(
+          'ok',
+          others
+            ? 'Settings saved, except the seats, hold and order (now fixed).'
+            : 'Nothing saved: the seats, hold and order are now fixed.',
+        );
+        await reload();
+        return;
+      }
+      say('ok', 'Settings saved.');
       await reload();
     });
   };
@@ -211,17 +252,24 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           checked={queueEnabled}
           onChange={(e) => set('queueEnabled', e.currentTarget.checked)}
         />
-        Queue on (parties can join)
+        Queue on ({pool ? 'groups' : 'parties'} can join)
       </label>
       {fixed ? (
-        <p class="muted" data-testid="policy-fixed">
-          Fixed once registration opened: {venue.policy.poolCapacity} seats in all, groups of 1 to {venue.policy.poolCapacity};
-          seats held for a group {holdLengthWords(venue.policy.holdSeconds)};{' '}
-          {venue.policy.order === 'strict'
-            ? 'strictly in order (only the oldest group, never skipped)'
-            : 'the oldest group that fits (an older, larger group may be passed over)'}
-          .
-        </p>
+        <>
+          <p class="muted" data-testid="policy-fixed">
+            Fixed once registration opened: {venue.policy.poolCapacity} seats in all, groups of 1 to {venue.policy.poolCapacity};
+            seats held for a group {holdLengthWords(venue.policy.holdSeconds)};{' '}
+            {venue.policy.order === 'strict'
+              ? 'strictly in order (only the oldest group, never skipped)'
+              : 'the oldest group that fits (an older, larger group may be passed over)'}
+            .
+          </p>
+          {policyKept && (
+            <p class="warnings" role="status" data-testid="policy-kept">
+              {policyKept}
+            </p>
+          )}
+        </>
       ) : (
         <>
           {pool && (
@@ -459,7 +507,21 @@ function Combinations({
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['data']; reload: () => Promise<void> }) {
+/**
+ * Service hours. At a seat pool (a workshop) there is no table to turn: the minutes per window are the
+ * wait quoted for each group ahead (the quote is the place in line times them), said in those words.
+ */
+function Windows({
+  venueId,
+  data,
+  reload,
+  pool,
+}: {
+  venueId: string;
+  data: TabProps['data'];
+  reload: () => Promise<void>;
+  pool: boolean;
+}) {
   const [days, setDays] = useState<number[]>([1, 2, 3, 4, 5, 6, 7]);
   const [start, setStart] = useState('17:00');
   const [end, setEnd] = useState('23:00');
@@ -495,7 +557,8 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
           <li key={w.id} class="setup-line" data-testid="window-line">
             <span>
               {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end}
-              {w.end <= w.start ? ' the next day' : ''} · tables turn in {w.turnMinutes} min
+              {w.end <= w.start ? ' the next day' : ''} ·{' '}
+              {pool ? `~${w.turnMinutes} min quoted per group ahead` : `tables turn in ${w.turnMinutes} min`}
               {w.depositRequired ? ' · deposit' : ''}
             </span>
             <ActButton
@@ -547,7 +610,13 @@ function Windows({ venueId, data, reload }: { venueId: string; data: TabProps['d
             <input type="time" name="end" value={end} onInput={(e) => setEnd(e.currentTarget.value)} />
           </label>
         </div>
-        <Stepper label="Minutes a table is used per party" value={turn} max={720} onChange={setTurn} name="turnMinutes" />
+        <Stepper
+          label={pool ? 'Minutes of wait quoted for each group ahead' : 'Minutes a table is used per party'}
+          value={turn}
+          max={720}
+          onChange={setTurn}
+          name="turnMinutes"
+        />
         <label class="check">
           <input type="checkbox" checked={deposit} onChange={(e) => setDeposit(e.currentTarget.checked)} />
           Deposit required for bookings
