@@ -262,15 +262,16 @@ d('a workshop’s Set up says the group sizes it takes', () => {
   }, 120_000);
   /**
    * A workshop's Set up at 390×844 and 1280×800, as its organizer reads it: its service hours asked for
-   * "Minutes a table is used per party" and listed a window as "tables turn in 90 min" (a pool has no
-   * table: those minutes are the wait quoted for each group ahead), and it said parties where the
-   * rest of its page says groups. The page never runs wider than the screen.
+   * "Minutes a table is used per party" and "Deposit required for bookings" and listed a window as
+   * "tables turn in 90 min" (a pool quotes a place in line, never minutes, and books no table: neither
+   * setting decides anything there), and it said parties where the rest of its page says groups. The
+   * page never runs wider than the screen.
    */
   for (const size of [
     { name: 'phone', width: 390, height: 844 },
     { name: 'desktop', width: 1280, height: 800 },
   ]) {
-    it(`${size.name} ${size.width}×${size.height}: speaks of groups and quoted waits, not tables or parties`, async () => {
+    it(`${size.name} ${size.width}×${size.height}: speaks of groups, not tables, turns, deposits or parties`, async () => {
       const venue = await sandboxVenue(t, owner, {
         name: 'Tōtara Studio',
         preset: 'workshop',
@@ -286,11 +287,15 @@ d('a workshop’s Set up says the group sizes it takes', () => {
       await page.goto(`${t.baseUrl}/board/venues/${venue.id}/setup`);
       const windows = page.getByTestId('windows-setup');
       await windows.waitFor();
-      expect(await windows.innerText()).toContain('Minutes of wait quoted for each group ahead');
-      await page.fill('input[name=turnMinutes]', '25');
+      expect(await windows.locator('input[name=turnMinutes]').count()).toBe(0);
+      expect(await windows.innerText()).not.toMatch(/minutes|deposit/i);
+      await page.fill('input[name=start]', '09:00');
+      await page.fill('input[name=end]', '12:30');
       await page.getByTestId('add-window').click();
       await windows.getByTestId('window-line').waitFor();
-      expect(await windows.getByTestId('window-line').innerText()).toContain('~25 min quoted per group ahead');
+      expect((await windows.getByTestId('window-line').innerText()).split('\n')[0]).toBe(
+        'Mon Tue Wed Thu Fri Sat Sun · 09:00–12:30',
+      );
       await page.getByTestId('setup-ready').waitFor();
       const text = await page.getByTestId('setup').innerText();
       expect(text).not.toMatch(/\btables?\b|\bpart(y|ies)\b/i);

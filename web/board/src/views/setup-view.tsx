@@ -508,8 +508,9 @@ function Combinations({
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 /**
- * Service hours. At a seat pool (a workshop) there is no table to turn: the minutes per window are the
- * wait quoted for each group ahead (the quote is the place in line times them), said in those words.
+ * Service hours. At a seat pool (a workshop) they are only when groups may join: a pool quotes a place
+ * in line, never minutes (QuoteService), and books no table, so a window's turn and deposit decide
+ * nothing there and are neither asked for nor shown (the turn is sent as its default: the API needs one).
  */
 function Windows({
   venueId,
@@ -557,9 +558,9 @@ function Windows({
           <li key={w.id} class="setup-line" data-testid="window-line">
             <span>
               {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end}
-              {w.end <= w.start ? ' the next day' : ''} ·{' '}
-              {pool ? `~${w.turnMinutes} min quoted per group ahead` : `tables turn in ${w.turnMinutes} min`}
-              {w.depositRequired ? ' · deposit' : ''}
+              {w.end <= w.start ? ' the next day' : ''}
+              {!pool && ` · tables turn in ${w.turnMinutes} min`}
+              {!pool && w.depositRequired ? ' · deposit' : ''}
             </span>
             <ActButton
               kind="danger"
@@ -610,17 +611,15 @@ function Windows({
             <input type="time" name="end" value={end} onInput={(e) => setEnd(e.currentTarget.value)} />
           </label>
         </div>
-        <Stepper
-          label={pool ? 'Minutes of wait quoted for each group ahead' : 'Minutes a table is used per party'}
-          value={turn}
-          max={720}
-          onChange={setTurn}
-          name="turnMinutes"
-        />
-        <label class="check">
-          <input type="checkbox" checked={deposit} onChange={(e) => setDeposit(e.currentTarget.checked)} />
-          Deposit required for bookings
-        </label>
+        {!pool && (
+          <>
+            <Stepper label="Minutes a table is used per party" value={turn} max={720} onChange={setTurn} name="turnMinutes" />
+            <label class="check">
+              <input type="checkbox" checked={deposit} onChange={(e) => setDeposit(e.currentTarget.checked)} />
+              Deposit required for bookings
+            </label>
+          </>
+        )}
         {f.error && (
           <p class="error" role="alert">
             {f.error}
