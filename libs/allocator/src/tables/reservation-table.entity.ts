@@ -4,6 +4,8 @@ import { Column, Entity, Exclusion, ForeignKey, Index, PrimaryColumn } from 'typ
  * A table a reservation occupies for its time slot. Invariant 2: no table carries two active
  * reservations whose slots overlap, refused by the database itself (btree_gist exclusion). `active`
  * is kept by a trigger from the reservation's state (HELD, CONFIRMED or SEATED), never by code.
+ * So is `holding` (CONFIRMED or SEATED; migration HoldingTurnStart), which no code reads or writes but
+ * EndedDayTables.factsRead's SQL, through its index (venue, turn start): not mapped here.
  */
 @Entity({ name: 'reservation_tables' })
 @Index('reservation_tables_table_idx', ['tableId'])
