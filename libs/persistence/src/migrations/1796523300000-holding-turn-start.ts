@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * already keep `active` (HELD, CONFIRMED or SEATED) in step with the reservation's state, so no code
  * path can leave it wrong; an index of the holding placements by venue and turn start answers the
  * question with its first entry. The one write it adds: a placement's row is updated when its
- * reservation goes from HELD to CONFIRMED (an acceptance) or from CONFIRMED to SEATED, by the trigger,
- * in the same statement.
+ * reservation goes from HELD to CONFIRMED (an acceptance), by the trigger, in the same statement
+ * (every other change of state either changed `active` already or leaves both as they are).
  */
 export class HoldingTurnStart1796523300000 implements MigrationInterface {
   name = 'HoldingTurnStart1796523300000';
