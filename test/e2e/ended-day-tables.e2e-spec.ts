@@ -313,6 +313,57 @@ describe('tables held by an earlier business day', () => {
     // The window's 60 minutes, not five "visits" of 24 hours.
     expect(rows[0]?.floor_inputs.turns).toEqual({ '2': { minutes: 60, source: 'window' } });
   });
+  it('asks for the earliest turn without reading every confirmed booking of the venue (issue 18)', async () => {
+    // Friday 12 June 2026, 6 PM in Chicago; 40 bookings confirmed ahead on four tables (ten evenings
+    // each, 7 PM), an earlier one cancelled, and a live offer on T5 now: a hold, which the question skips.
+    const v = await sandboxVenue(t, owner, {
+      clock: '2026-06-12T23:00:00.000Z',
+      windows: [{ days: EVERY_DAY, start: '17:00', end: '23:00', turnMinutes: 90 }],
+      tables: ['T1', 'T2', 'T3', 'T4', 'T5'].map((label) => ({ label, capacity: 4 })),
+    });
+    const cancelled = await booked(v, owner, 'Early Cancelled', 2, 'T1', '2026-06-13T00:00:00.000Z');
+    await api().post(`/v1/venues/${v.id}/reservations/${cancelled}/cancel`).set(owner.auth).send({}).expect(200);
+    for (let day = 1; day <= 10; day++) {
+      const start = new Date(Date.UTC(2026, 5, 13 + day, 0, 0, 0)).toISOString();
+      for (const table of ['T1', 'T2', 'T3', 'T4']) await booked(v, owner, `Ahead ${day} ${table}`, 2, table, start);
+    }
+    const j = await joined(t, owner, v.id, party(2, 'Held Now'));
+    await api()
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: j.entry.id, entryVersion: j.entry.version, tableIds: [v.tableIds['T5']] })
+      .expect(201);
+
+    const ds = t.app.get<DataSource>(getDataSourceToken());
+    // The sweep's question as every offer and acceptance asks it (its venue's own clock: a sandbox).
+    const read = t.app.get(SweepService).dueAfterLockReads(v.id).heldTables;
+    const [row] = (await ds.query(read.sql, read.params)) as Array<Record<string, unknown>>;
+    // The same answer: the first evening booked ahead (the cancelled one and the hold are not counted).
+    expect(read.parse(Object.values(row ?? {})[0])?.earliestStart?.toISOString()).toBe('2026-06-14T00:00:00.000Z');
+
+    // The placements it reads: the first booking's, not the venue's 40 (before, it joined every
+    // confirmed booking of the venue to its tables). With the tables' statistics as autovacuum keeps them.
+    await ds.query('ANALYZE reservations, reservation_tables');
+    const [plan] = (await ds.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${read.sql}`, read.params)) as Array<{
+      'QUERY PLAN': unknown;
+    }>;
+    const planText = typeof plan?.['QUERY PLAN'] === 'string' ? plan['QUERY PLAN'] : JSON.stringify(plan?.['QUERY PLAN']);
+    interface PlanNode {
+      'Relation Name'?: string;
+      'Actual Rows'?: number;
+      'Actual Loops'?: number;
+      'Rows Removed by Filter'?: number;
+      Plans?: PlanNode[];
+    }
+    let placementsRead = 0;
+    const walk = (n: PlanNode): void => {
+      if (n['Relation Name'] === 'reservation_tables')
+        placementsRead += ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1);
+      for (const c of n.Plans ?? []) walk(c);
+    };
+    walk((JSON.parse(planText) as Array<{ Plan: PlanNode }>)[0]?.Plan ?? {});
+    expect(placementsRead).toBe(1);
+  });
 });
 
 /**

@@ -220,6 +220,31 @@ describe('table offers (restaurant preset)', () => {
     expect(refusal(await offer(v, b.entry, ['T2']))).toEqual({ status: 422, code: 'RULE_VIOLATION' });
   });
 
+  it("answers a malformed offer body in class-validator's words, and takes a plain one (issue 18: offers checked without it)", async () => {
+    const v = await restaurant();
+    const a = await joined(t, owner, v.id, party(2));
+    const body = { entryId: a.entry.id, entryVersion: a.entry.version, tableIds: [v.tableIds['T1']] };
+    const post = (b: Record<string, unknown>): request.Test =>
+      request(t.baseUrl).post(`/v1/venues/${v.id}/offers`).set(owner.auth).send(b);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...body, tableIds: [] }, 'tableIds must contain at least 1 elements'],
+      [{ ...body, tableIds: ['T1'] }, 'each value in tableIds must be a UUID'],
+      [{ ...body, entryVersion: String(a.entry.version) }, 'entryVersion must be an integer number'],
+      [{ ...body, entryId: 'ana' }, 'entryId must be a UUID'],
+      [{ ...body, note: 'x' }, 'property note should not exist'],
+    ];
+    for (const [b, message] of cases) {
+      const res = await post(b);
+      expect({ b, status: res.status, code: errorOf(res).code, message: errorOf(res).message }).toEqual({
+        b,
+        status: 400,
+        code: 'VALIDATION',
+        message,
+      });
+    }
+    expect(((await post(body).expect(201)).body as OfferBody).offer.tableIds).toEqual([v.tableIds['T1']]);
+  });
+
   it('a party that confirmed and has not come keeps its table past its turn: no offer, booking or move takes it meanwhile', async () => {
     // A Friday service running past midnight, 45-minute turns (not the sample's figures).
     const v = await restaurant({ windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '02:00', turnMinutes: 45 }] });

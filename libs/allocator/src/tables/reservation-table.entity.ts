@@ -4,9 +4,13 @@ import { Column, Entity, Exclusion, ForeignKey, Index, PrimaryColumn } from 'typ
  * A table a reservation occupies for its time slot. Invariant 2: no table carries two active
  * reservations whose slots overlap, refused by the database itself (btree_gist exclusion). `active`
  * is kept by a trigger from the reservation's state (HELD, CONFIRMED or SEATED), never by code.
+ * So is `holding` (CONFIRMED or SEATED; migration HoldingTurnStart), which only EndedDayTables.factsRead's
+ * SQL reads, through its index of holding placements by venue and turn start (an expression index,
+ * which TypeORM cannot state: declared here unsynchronized, so the schema check neither adds nor drops it).
  */
 @Entity({ name: 'reservation_tables' })
 @Index('reservation_tables_table_idx', ['tableId'])
+@Index('reservation_tables_holding_start_idx', { synchronize: false })
 @Exclusion('reservation_tables_no_overlap', `USING gist ("table_id" WITH =, "slot" WITH &&) WHERE ("active")`)
 export class ReservationTable {
   @ForeignKey('reservations', { onDelete: 'CASCADE' })
@@ -27,4 +31,8 @@ export class ReservationTable {
 
   @Column({ type: 'boolean', default: true })
   active: boolean;
+
+  /** Kept by the database's triggers, as `active` is: never inserted, updated or selected by code. */
+  @Column({ type: 'boolean', default: false, insert: false, update: false, select: false })
+  holding?: boolean;
 }

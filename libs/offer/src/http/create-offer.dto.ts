@@ -1,5 +1,35 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsUUID, Min } from 'class-validator';
+import { AcceptedAtOnce } from '@hostboard/core';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsUUID,
+  Min,
+  arrayMaxSize,
+  arrayMinSize,
+  isArray,
+  isInt,
+  isUUID,
+  min,
+} from 'class-validator';
 
+const FIELDS = new Set(['entryId', 'entryVersion', 'tableIds']);
+
+/**
+ * The decorators below as one plain check, for the bodies every offer sends (accepted-at-once.ts): it
+ * accepts only what they accept, with class-validator's own functions and arguments. Anything else (a
+ * missing or unknown key, a null, a wrong type) goes through class-validator, which gives the refusal.
+ */
+export function offerBodyAcceptedAtOnce(body: Record<string, unknown>): boolean {
+  for (const key of Object.keys(body)) if (!FIELDS.has(key)) return false;
+  const { entryId, entryVersion, tableIds } = body;
+  if (!isUUID(entryId) || !isInt(entryVersion) || !min(entryVersion, 1)) return false;
+  if (!isArray(tableIds) || !arrayMinSize(tableIds, 1) || !arrayMaxSize(tableIds, 4)) return false;
+  return tableIds.every((id) => isUUID(id, 'all'));
+}
+
+@AcceptedAtOnce(offerBodyAcceptedAtOnce)
 export class CreateOfferDto {
   @IsUUID()
   entryId: string;

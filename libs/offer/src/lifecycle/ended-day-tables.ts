@@ -47,15 +47,18 @@ export class EndedDayTables {
    * Lock-free, as a part of the sweep's one combined read: the venue's zone, its own now (a sandbox's
    * simulated clock, else `wallNow`) and the earliest turn start of a confirmed or seated party on
    * tables (null for a pool venue). With the venue's windows, `anyToRelease` answers the question.
+   * The placements of confirmed and seated parties (`reservation_tables.holding`, kept by the database's
+   * triggers from the reservation's state) are indexed by venue and turn start: the minimum is the
+   * index's first entry, where min() over every confirmed booking of the venue joined to its tables
+   * read them all (an acceptance adds one; a restaurant's bookings days ahead are all confirmed). A
+   * placement's venue is its reservation's (both written from the one venue, TableAllocator).
    */
   factsRead(venueId: string, wallNow: Date): ScalarRead<HeldTablesFacts | null> {
     return {
       sql: `SELECT json_build_object(
               'timeZone', v.time_zone,
               'now', CASE WHEN v.sandbox AND v.clock_now IS NOT NULL THEN v.clock_now ELSE $2::timestamptz END,
-              'earliestStart', (SELECT min(lower(rt.slot))
-                                  FROM reservations r JOIN reservation_tables rt ON rt.reservation_id = r.id AND rt.active
-                                 WHERE r.venue_id = $1 AND r.state IN ('CONFIRMED', 'SEATED')))
+              'earliestStart', (SELECT min(lower(rt.slot)) FROM reservation_tables rt WHERE rt.venue_id = $1 AND rt.holding))
               FROM venues v WHERE v.id = $1 AND v.seating = 'tables'`,
       params: [venueId, wallNow],
       parse: (value) => {

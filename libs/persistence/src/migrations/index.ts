@@ -18,6 +18,7 @@ import { OutboxClaimedAt1796400250000 } from './1796400250000-outbox-claimed-at.
 import { InvitationEndReason1796400300000 } from './1796400300000-invitation-end-reason.js';
 import { InvitationName1796400400000 } from './1796400400000-invitation-name.js';
 import { HoldingTablesIndex1796523213494 } from './1796523213494-holding-tables-index.js';
+import { HoldingTurnStart1796523300000 } from './1796523300000-holding-turn-start.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InvitationEndReason1796400300000,
   InvitationName1796400400000,
   HoldingTablesIndex1796523213494,
+  HoldingTurnStart1796523300000,
 ];
