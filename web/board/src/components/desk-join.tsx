@@ -70,7 +70,11 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   };
   const contactNeeded = board.venue.seating === 'tables';
   return (
-    <Modal title="Add a party to the queue" onClose={onClose} testId="desk-join">
+    <Modal
+      title={`Add a ${board.venue.seating === 'pool' ? 'group' : 'party'} to the queue`}
+      onClose={onClose}
+      testId="desk-join"
+    >
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
