@@ -166,7 +166,7 @@ function refusalOf(err: unknown, board: BoardSnapshot): Refusal {
   if (err.code !== 'WAITLIST_DUPLICATE') return { text: said, about: partsOf(err.details) };
   const row = board.queue.find((r) => r.id === err.details['entryId']);
   const text = row
-    ? `${said} They are in the queue as ${row.name}, party of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
+    ? `${said} They are in the queue as ${row.name}, ${board.venue.seating === 'pool' ? 'group' : 'party'} of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
     : said;
   return { text, about: ['contact'] };
 }
