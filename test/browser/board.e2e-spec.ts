@@ -536,7 +536,7 @@ d('board page in Chromium (two tablets on one venue)', () => {
     // In the desk's words: the guest's "ask the venue for a fresh one" means nothing to the venue.
     await a
       .getByTestId('lookup-error')
-      .filter({ hasText: 'No party has this code now: it may be mistyped, already used, expired or replaced by a newer one.' })
+      .filter({ hasText: 'No group has this code now: it may be mistyped, already used, expired or replaced by a newer one.' })
       .waitFor({ timeout: PUSH_BOUND });
     await a.getByRole('button', { name: 'Close' }).click();
   }, 60_000);

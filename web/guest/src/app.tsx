@@ -246,7 +246,7 @@ export function App() {
             This phone follows <strong>{partyLine(shown.mine)}</strong>. The link you just opened is for{' '}
             <strong>{partyLine(shown.theirs)}</strong>.
           </p>
-          <p>Only follow a link the desk gave your own party.</p>
+          <p>Only follow a link the desk gave your own {wordsFor(shown.mine.venue.seating).who}.</p>
           <div class="row">
             <button type="button" class="btn btn-primary" data-testid="keep-mine" onClick={() => setShown({ kind: 'loading' })}>
               Keep <bdi>{shown.mine.entry.name}</bdi>
@@ -278,7 +278,10 @@ export function App() {
             {` ${wordsFor(creds.current.seating).staff} `}removes you from it. Once it is used to confirm or leave on one phone,
             it works on that phone only, for an hour.
           </p>
-          <p>Did someone in your party confirm or leave on their phone? Their phone shows where you stand.</p>
+          <p>
+            Did someone in your {wordsFor(creds.current.seating).who} confirm or leave on their phone? Their phone shows where you
+            stand.
+          </p>
           <p class="strong">
             Ask at the desk: {wordsFor(creds.current.seating).staff} gives you a new code to scan if you are still in the queue,
             or adds you again if you are no longer in it.

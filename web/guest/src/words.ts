@@ -31,6 +31,8 @@ export interface Words {
   withdrewPlaceKept: string;
   /** Who removes a party and gives new codes: "the host" or "the organizer". */
   staff: string;
+  /** Who queues: a restaurant's "party", a seat pool's "group". */
+  who: string;
 }
 
 const seats = (n: number): string => `${n} seat${n === 1 ? '' : 's'}`;
@@ -54,6 +56,7 @@ export const TABLE_WORDS: Words = {
   withdrew: 'The host withdrew the table offered to you.',
   withdrewPlaceKept: 'The host withdrew the table offered to you; you keep your place in the queue.',
   staff: 'the host',
+  who: 'party',
 };
 
 export const POOL_WORDS: Words = {
@@ -77,6 +80,7 @@ export const POOL_WORDS: Words = {
   withdrew: 'The organizer withdrew the seats held for you.',
   withdrewPlaceKept: 'The organizer withdrew the seats held for you; you keep your place in the queue.',
   staff: 'the organizer',
+  who: 'group',
 };
 
 export const wordsFor = (seating: Seating | undefined): Words => (seating === 'pool' ? POOL_WORDS : TABLE_WORDS);

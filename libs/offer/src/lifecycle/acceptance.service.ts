@@ -15,6 +15,13 @@ export const OFFER_EXPIRED = 'The offer expired and its table was released.';
 /** The same refusal at a seat-pool venue, in the workshop policy's words: a hold of seats, released once. */
 export const HOLD_EXPIRED = 'The hold expired and its seats were released.';
 export const OFFER_NOT_OPEN = 'This offer is no longer open.';
+/** The same refusal at a seat-pool venue: its guest page and board speak of a hold, never an offer. */
+export const HOLD_NOT_OPEN = 'This hold is no longer open.';
+
+/** WAITLIST_OFFER_CONFLICT for an offer already accepted or withdrawn, in the venue's words (the restaurant spec's for tables). */
+export function offerNotOpen(seating: Seating): DomainException {
+  return new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, seating === 'pool' ? HOLD_NOT_OPEN : OFFER_NOT_OPEN);
+}
 
 /** WAITLIST_OFFER_EXPIRED in the venue's words: the restaurant spec's for tables, the workshop's for a pool. */
 export function offerExpired(seating: Seating): DomainException {
@@ -28,7 +35,7 @@ export function offerExpired(seating: Seating): DomainException {
  */
 export function endedOfferRefusal(state: OfferState, seating: Seating): DomainException | null {
   if (state === 'expired') return offerExpired(seating);
-  if (state !== 'live') return new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+  if (state !== 'live') return offerNotOpen(seating);
   return null;
 }
 
@@ -204,7 +211,7 @@ export class AcceptanceService {
       await this.lifecycle.end(tx, venue, offer, 'expired', now, expiryOperationId(offer.id));
       throw new CommitThenRefuse(offerExpired(venue.seating));
     }
-    if (offer.state !== 'live') throw new DomainException(ErrorCode.WAITLIST_OFFER_CONFLICT, OFFER_NOT_OPEN);
+    if (offer.state !== 'live') throw offerNotOpen(venue.seating);
     // Read live under this lock: the ending's rows and the answer go with the COMMIT.
     const result = { offer: toOfferView({ ...offer, state: 'withdrawn', resolvedAt: now }, tableIds) };
     const read = { offer, reservation, entry, laterLive };

@@ -70,7 +70,11 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   };
   const contactNeeded = board.venue.seating === 'tables';
   return (
-    <Modal title="Add a party to the queue" onClose={onClose} testId="desk-join">
+    <Modal
+      title={`Add a ${board.venue.seating === 'pool' ? 'group' : 'party'} to the queue`}
+      onClose={onClose}
+      testId="desk-join"
+    >
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
@@ -162,7 +166,7 @@ function refusalOf(err: unknown, board: BoardSnapshot): Refusal {
   if (err.code !== 'WAITLIST_DUPLICATE') return { text: said, about: partsOf(err.details) };
   const row = board.queue.find((r) => r.id === err.details['entryId']);
   const text = row
-    ? `${said} They are in the queue as ${row.name}, party of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
+    ? `${said} They are in the queue as ${row.name}, ${board.venue.seating === 'pool' ? 'group' : 'party'} of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
     : said;
   return { text, about: ['contact'] };
 }

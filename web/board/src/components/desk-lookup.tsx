@@ -45,6 +45,8 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
   const [busy, setBusy] = useState(false);
   const [found, setFound] = useState<LookedUp | null>(null);
   const base = `/v1/venues/${board.venue.id}`;
+  /** A seat pool (a workshop) queues groups; a restaurant, parties. */
+  const who = board.venue.seating === 'pool' ? 'group' : 'party';
   const [scanning, setScanning] = useState(false);
   const find = async (e: Event | null, code = token): Promise<void> => {
     e?.preventDefault();
@@ -62,7 +64,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
       // at the desk is the venue.
       setError(
         err instanceof ApiError && err.code === 'TOKEN_INVALID'
-          ? 'No party has this code now: it may be mistyped, already used, expired or replaced by a newer one. Check it, or find the party in the queue.'
+          ? `No ${who} has this code now: it may be mistyped, already used, expired or replaced by a newer one. Check it, or find the ${who} in the queue.`
           : messageOf(err),
       );
     } finally {
@@ -75,7 +77,7 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
   };
   if (!found) {
     return (
-      <Modal title="Find a party by their code" onClose={close} testId="lookup">
+      <Modal title={`Find a ${who} by their code`} onClose={close} testId="lookup">
         <form class="form" onSubmit={(e) => void find(e)}>
           <label>
             Their queue code or queue link

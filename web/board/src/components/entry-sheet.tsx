@@ -156,6 +156,8 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
 
   const sameTags = (a: string[], b: string[]): boolean => a.length === b.length && a.every((t) => b.includes(t));
 
+  /** A seat pool (a workshop) queues groups; a restaurant, parties. */
+  const who = board.venue.seating === 'pool' ? 'group' : 'party';
   const refused = async (err: unknown): Promise<void> => {
     if (!(err instanceof ApiError)) {
       setProblems({ form: messageOf(err) });
@@ -167,12 +169,12 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
         const moved = await reread(read);
         setProblems({
           form:
-            `Someone changed this party on another screen a moment ago` +
+            `Someone changed this ${who} on another screen a moment ago` +
             (moved.length > 0 ? ` (${moved.join(', ')})` : '') +
             `. The form now shows their change; what you typed is kept. Check it, then save again.`,
         });
       } catch (again) {
-        setProblems({ form: `This party was changed on another screen. Close and open it again. (${messageOf(again)})` });
+        setProblems({ form: `This ${who} was changed on another screen. Close and open it again. (${messageOf(again)})` });
       }
       return;
     }

@@ -40,7 +40,7 @@ export function PoolPanel({ board, afterAct }: { board: BoardSnapshot; afterAct:
         {!board.head
           ? 'Nobody is waiting for seats.'
           : board.head.fits
-            ? `Next: ${head?.name ?? 'the oldest group'} (party of ${head?.partySize ?? '?'}) fits.`
+            ? `Next: ${head?.name ?? 'the oldest group'} (group of ${head?.partySize ?? '?'}) fits.`
             : (board.head.reason ?? 'The oldest group does not fit yet.')}
       </p>
       <ActButton kind="primary" testId="promote" onAct={promote}>

@@ -15,6 +15,8 @@ interface Props {
   token: string | null;
   /** The guest page on PUBLIC_URL (the board snapshot's `queuePage`), or null: the board's own origin. */
   queuePage?: string | null;
+  /** Who follows the code: a restaurant's party, a seat pool's (a workshop's) group. */
+  who?: 'party' | 'group';
   onDone: () => void;
 }
 
@@ -24,7 +26,7 @@ interface Props {
  * (`…/q/#<token>`): the party scans it to follow its place, the desk's "Find by code" reads it back. It closes only with its button,
  * never with a stray tap; a lost token is replaced from the party's row.
  */
-export function TokenCard({ name, quote, token, queuePage, onDone }: Props) {
+export function TokenCard({ name, quote, token, queuePage, who = 'party', onDone }: Props) {
   const [svg, setSvg] = useState<string | null>(null);
   const link = token ? queueLink(token, queuePage) : null;
   useEffect(() => {
@@ -49,12 +51,12 @@ export function TokenCard({ name, quote, token, queuePage, onDone }: Props) {
             data-testid="token-qr"
             data-link={link ?? undefined}
             role="img"
-            aria-label="QR code of the party's queue link"
+            aria-label={`QR code of the ${who}'s queue link`}
             dangerouslySetInnerHTML={svg ? { __html: svg } : undefined}
           />
           <div>
             <p class="muted">
-              Shown only now. The party scans the square to follow its place; the code finds them under Find by code.
+              Shown only now. The {who} scans the square to follow its place; the code finds them under Find by code.
             </p>
             <output class="token" data-testid="queue-token" data-token={token}>
               {tokenGroups(token).map((g, i) => (
@@ -64,7 +66,7 @@ export function TokenCard({ name, quote, token, queuePage, onDone }: Props) {
           </div>
         </div>
       ) : (
-        <p class="empty">This was already done once; the code was shown then. Give the party a new code from their row.</p>
+        <p class="empty">This was already done once; the code was shown then. Give the {who} a new code from their row.</p>
       )}
       <button type="button" class="btn btn-primary wide" data-testid="token-done" onClick={onDone}>
         Done, handed over

@@ -238,6 +238,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           quote={sheet.quote}
           token={sheet.token}
           queuePage={board?.queuePage}
+          who={board?.venue.seating === 'pool' ? 'group' : 'party'}
           onDone={() => setSheet(null)}
         />
       )}

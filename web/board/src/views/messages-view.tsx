@@ -186,7 +186,10 @@ export function MessagesView({ venueId, data }: TabProps) {
             ? `No ${failedOnly ? 'undelivered ' : ''}messages to ${recipient}.`
             : failedOnly
               ? 'No undelivered messages.'
-              : 'No messages sent to guests yet.'}
+              : data.venue.value?.policy.seating === 'pool'
+                ? // A seat pool records no guest message: its joins, holds, lapses and leaves send none.
+                  'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.'
+                : 'No messages sent to guests yet.'}
         </p>
       )}
       <ul class="message-list" data-testid="messages">

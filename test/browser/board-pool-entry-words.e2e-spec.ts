@@ -1,0 +1,90 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { joined, sandboxVenue } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
+import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+
+const d = describeWithChromium('the board at a seat-pool venue is tested in a real browser');
+
+/** A restaurant's word for who queues ("Party size" stays: the workshop guide's own column name). */
+const PARTY = /\bpart(y|ies)\b(?! size)/i;
+
+/**
+ * A workshop organizer on a 390×844 phone (13 seats, 7-minute holds, Kolkata time, one entry per
+ * contact) corrects a group in its More sheet while a second screen corrected it first, and adds a
+ * group whose email is already in the queue. The sheet said "Someone changed this party on another
+ * screen a moment ago", and Add to queue "They are in the queue as Eru Group, party of 4, …", on a
+ * board whose rows, search and seats panel say group. A restaurant keeps "party" (entry-contacts,
+ * board-desk).
+ */
+d('a workshop organizer’s corrections and refused joins speak of groups', () => {
+  let t: TestApp;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let owner: Staff;
+
+  beforeAll(async () => {
+    t = await startApp();
+    browser = await launchChromium();
+    owner = await signUp(t, 'organizer');
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  const phone = async (venueId: string): Promise<Page> => {
+    const context = await newPhone(browser);
+    contexts.push(context);
+    const page = await context.newPage();
+    await openVenueBoard(page, t.baseUrl, owner, venueId);
+    await boardLive(page);
+    return page;
+  };
+
+  it('a correction made meanwhile on another screen, and a contact already queued, are told in groups', async () => {
+    const v = await sandboxVenue(t, owner, {
+      name: 'Quandong Studio',
+      timeZone: 'Asia/Kolkata',
+      clock: '2026-12-11T09:40:00+05:30',
+      preset: 'workshop',
+      poolCapacity: 13,
+      patch: { policy: { holdSeconds: 420, oneEntryPerContact: true } },
+    });
+    const eru = await joined(t, owner, v.id, { name: 'Eru Group', partySize: 4, email: 'eru@example.test' });
+    const page = await phone(v.id);
+
+    await page.locator('[data-testid=entry] [data-testid=entry-more]').first().click();
+    const sheet = page.getByTestId('entry-sheet');
+    await sheet.waitFor();
+    await page.locator('input[name=entrySize]').waitFor();
+    // Another screen renames the group after this sheet read it.
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${v.id}/queue/${eru.entry.id}`)
+      .set(owner.auth)
+      .send({ entryVersion: eru.entry.version, name: 'Eru Whānau Group' })
+      .expect(200);
+    await page.fill('input[name=entrySize]', '5');
+    await page.getByTestId('entry-save').click();
+    const said = page.getByTestId('entry-error');
+    await said.waitFor();
+    expect(await said.innerText()).toMatch(/^Someone changed this group on another screen a moment ago/);
+    expect(await said.innerText()).not.toMatch(PARTY);
+    await screenshot(page, 'board-pool-entry-stale');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('open-join').click();
+    await page.fill('input[name=name]', 'Eru Again');
+    await page.fill('input[name=email]', 'eru@example.test');
+    await page.getByTestId('join-submit').click();
+    const refused = page.getByTestId('desk-join').getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.innerText()).toContain('They are in the queue as Eru Whānau Group, group of 4, number 1 in line.');
+    expect(await refused.innerText()).not.toMatch(PARTY);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(page, 'board-pool-join-duplicate');
+  }, 120_000);
+});
