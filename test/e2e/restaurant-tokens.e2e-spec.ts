@@ -457,7 +457,7 @@ describe('restaurant queue: tokens and sessions', () => {
         reservation: { id: (promoted.body as { reservation: { id: string } }).reservation.id, state: 'CONFIRMED' },
       });
       const twice = await request(t.baseUrl).post('/v1/queue-session/accept').set(sa).send({});
-      expect(errorOf(twice)).toMatchObject({ code: 'WAITLIST_OFFER_CONFLICT', message: 'This offer is no longer open.' });
+      expect(errorOf(twice)).toMatchObject({ code: 'WAITLIST_OFFER_CONFLICT', message: 'This hold is no longer open.' });
 
       // B is promoted and lets the hold lapse: its acceptance is too late.
       const promotedB = await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).expect(201);
