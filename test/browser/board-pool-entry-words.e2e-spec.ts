@@ -1,10 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { joined, sandboxVenue } from '../support/restaurant.js';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
-import { boardLive, openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, screenshot } from './chromium.js';
+import { phoneBoardFile } from './phone-board-file.js';
 
 const d = describeWithChromium('the board at a seat-pool venue is tested in a real browser');
 
@@ -20,33 +17,11 @@ const PARTY = /\bpart(y|ies)\b(?! size)/i;
  * board-desk).
  */
 d('a workshop organizer’s corrections and refused joins speak of groups', () => {
-  let t: TestApp;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  let owner: Staff;
-
-  beforeAll(async () => {
-    t = await startApp();
-    browser = await launchChromium();
-    owner = await signUp(t, 'organizer');
-  }, 120_000);
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
-
-  const phone = async (venueId: string): Promise<Page> => {
-    const context = await newPhone(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    await openVenueBoard(page, t.baseUrl, owner, venueId);
-    await boardLive(page);
-    return page;
-  };
+  const file = phoneBoardFile('organizer');
+  const { phone } = file;
 
   it('a correction made meanwhile on another screen, and a contact already queued, are told in groups', async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Quandong Studio',
       timeZone: 'Asia/Kolkata',
       clock: '2026-12-11T09:40:00+05:30',
@@ -54,7 +29,7 @@ d('a workshop organizer’s corrections and refused joins speak of groups', () =
       poolCapacity: 13,
       patch: { policy: { holdSeconds: 420, oneEntryPerContact: true } },
     });
-    const eru = await joined(t, owner, v.id, { name: 'Eru Group', partySize: 4, email: 'eru@example.test' });
+    const eru = await joined(file.t, file.owner, v.id, { name: 'Eru Group', partySize: 4, email: 'eru@example.test' });
     const page = await phone(v.id);
 
     await page.locator('[data-testid=entry] [data-testid=entry-more]').first().click();
@@ -62,9 +37,9 @@ d('a workshop organizer’s corrections and refused joins speak of groups', () =
     await sheet.waitFor();
     await page.locator('input[name=entrySize]').waitFor();
     // Another screen renames the group after this sheet read it.
-    await request(t.baseUrl)
+    await request(file.t.baseUrl)
       .patch(`/v1/venues/${v.id}/queue/${eru.entry.id}`)
-      .set(owner.auth)
+      .set(file.owner.auth)
       .send({ entryVersion: eru.entry.version, name: 'Eru Whānau Group' })
       .expect(200);
     await page.fill('input[name=entrySize]', '5');

@@ -1,10 +1,8 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { joined, sandboxVenue } from '../support/restaurant.js';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
-import { boardLive, openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, screenshot } from './chromium.js';
+import { phoneBoardFile } from './phone-board-file.js';
 
 const d = describeWithChromium('the board at a seat-pool venue is tested in a real browser');
 
@@ -20,36 +18,14 @@ const RESTAURANT_WORDS = /\boffers?\b|\boffered\b|\bsweep|\bswept\b|\btables?\b/
  * "Sweep expired offers" among them).
  */
 d('a workshop board speaks of holds, a restaurant board of offers', () => {
-  let t: TestApp;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  let owner: Staff;
-  const api = () => request(t.baseUrl);
-
-  beforeAll(async () => {
-    t = await startApp();
-    browser = await launchChromium();
-    owner = await signUp(t, 'organizer');
-  }, 120_000);
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
-
-  const phone = async (venueId: string): Promise<Page> => {
-    const context = await newPhone(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    await openVenueBoard(page, t.baseUrl, owner, venueId);
-    await boardLive(page);
-    return page;
-  };
+  const file = phoneBoardFile('organizer');
+  const { phone } = file;
+  const api = () => request(file.t.baseUrl);
   const notice = (page: Page, text: string) => page.locator('[data-testid=notice]', { hasText: text }).first();
   const noticesText = async (page: Page): Promise<string[]> => page.locator('[data-testid=notice]').allInnerTexts();
 
   it('at a seat pool: the bar, the practice clock, a promotion, a lapse and a hand release all say hold', async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Quandong Studio',
       timeZone: 'Australia/Adelaide',
       clock: '2026-12-11T09:40:00+10:30',
@@ -57,7 +33,7 @@ d('a workshop board speaks of holds, a restaurant board of offers', () => {
       poolCapacity: 13,
       patch: { policy: { holdSeconds: 420 } },
     });
-    await joined(t, owner, v.id, { name: 'Tui Group', partySize: 5, email: 'tui@example.test' });
+    await joined(file.t, file.owner, v.id, { name: 'Tui Group', partySize: 5, email: 'tui@example.test' });
     const page = await phone(v.id);
 
     const release = page.getByTestId('sweep-offers');
@@ -92,17 +68,17 @@ d('a workshop board speaks of holds, a restaurant board of offers', () => {
   }, 120_000);
 
   it('at a restaurant: the bar and the practice clock keep their words', async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Kererū Kitchen',
       timeZone: 'Australia/Adelaide',
       clock: '2026-12-11T19:40:00+10:30',
       tables: [{ label: 'Patio 7', capacity: 4 }],
       patch: { policy: { holdSeconds: 420 } },
     });
-    const p = await joined(t, owner, v.id, { name: 'Hemi Party', partySize: 3, email: 'hemi@example.test' });
+    const p = await joined(file.t, file.owner, v.id, { name: 'Hemi Party', partySize: 3, email: 'hemi@example.test' });
     await api()
       .post(`/v1/venues/${v.id}/offers`)
-      .set(owner.auth)
+      .set(file.owner.auth)
       .send({ entryId: p.entry.id, entryVersion: p.entry.version, tableIds: [v.tableIds['Patio 7']] })
       .expect(201);
     const page = await phone(v.id);

@@ -1,9 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { joined, sandboxVenue } from '../support/restaurant.js';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
-import { boardLive, openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, screenshot } from './chromium.js';
+import { phoneBoardFile } from './phone-board-file.js';
 
 const d = describeWithChromium('the board at a seat-pool venue is tested in a real browser');
 
@@ -23,30 +21,8 @@ const RESTAURANT_WORDS = /\bpart(y|ies)\b(?! size)|\btables?\b|\boffers?\b|\boff
  * (board.e2e-spec, guest-page.e2e-spec).
  */
 d('a workshop organizer’s sheets speak of groups, on a 390×844 phone', () => {
-  let t: TestApp;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  let owner: Staff;
-
-  beforeAll(async () => {
-    t = await startApp();
-    browser = await launchChromium();
-    owner = await signUp(t, 'organizer');
-  }, 120_000);
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
-
-  const phone = async (venueId: string): Promise<Page> => {
-    const context = await newPhone(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    await openVenueBoard(page, t.baseUrl, owner, venueId);
-    await boardLive(page);
-    return page;
-  };
+  const file = phoneBoardFile('organizer');
+  const { phone } = file;
   const leaks = async (page: Page, testId: string): Promise<{ text: string; leaks: boolean }> => {
     const text = await page.getByTestId(testId).innerText();
     return { text, leaks: RESTAURANT_WORDS.test(text) };
@@ -55,7 +31,7 @@ d('a workshop organizer’s sheets speak of groups, on a 390×844 phone', () => 
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
 
   it('the seats panel, Add to queue, the queue code, Find by code and Messages say group', async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Quandong Studio',
       timeZone: 'Asia/Kolkata',
       clock: '2026-12-11T09:40:00+05:30',
@@ -63,7 +39,7 @@ d('a workshop organizer’s sheets speak of groups, on a 390×844 phone', () => 
       poolCapacity: 13,
       patch: { policy: { holdSeconds: 420 } },
     });
-    await joined(t, owner, v.id, { name: 'Eru Group', partySize: 4, email: 'eru@example.test' });
+    await joined(file.t, file.owner, v.id, { name: 'Eru Group', partySize: 4, email: 'eru@example.test' });
     const page = await phone(v.id);
 
     const seats = page.getByTestId('counts').locator('xpath=..');
@@ -102,7 +78,7 @@ d('a workshop organizer’s sheets speak of groups, on a 390×844 phone', () => 
     await screenshot(page, 'board-pool-sheets-lookup');
     await page.keyboard.press('Escape');
 
-    await page.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
+    await page.goto(`${file.t.baseUrl}/board/venues/${v.id}/messages`);
     const empty = page.locator('p.empty');
     await empty.waitFor();
     expect(await empty.innerText()).toBe(
@@ -113,7 +89,7 @@ d('a workshop organizer’s sheets speak of groups, on a 390×844 phone', () => 
   }, 120_000);
 
   it('a restaurant’s sheets keep their words: a party joins, scans its code and is found by it', async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Kererū Kitchen',
       timeZone: 'Asia/Kolkata',
       clock: '2026-12-11T19:40:00+05:30',
