@@ -70,6 +70,11 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
         : await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     contexts.push(context);
     const page = await context.newPage();
+    // The board's cancels, with the Idempotency-Key each carries.
+    const cancels: Array<string | undefined> = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/cancel')) cancels.push(r.headers()['idempotency-key']);
+    });
     await openVenueBoard(page, t.baseUrl, owner, v.id);
     await boardLive(page);
 
@@ -93,6 +98,7 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     await page.waitForTimeout(500);
     expect(await counts(v.id)).toEqual({ confirmed: 9, held: 0, available: 4 });
     expect(await rows.count()).toBe(2);
+    expect(cancels).toEqual([]);
     await screenshot(page, `board-pool-confirmed-asks-${screen}`);
 
     // The second tap cancels: the seats come back and the group leaves the list.
@@ -103,6 +109,8 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     await row(tui).waitFor({ state: 'detached' });
     expect(await rows.count()).toBe(1);
     expect(await counts(v.id)).toEqual({ confirmed: 5, held: 0, available: 8 });
+    expect(cancels).toHaveLength(1);
+    expect(cancels[0]).toMatch(/^[0-9a-f]{32}$/);
     await screenshot(page, `board-pool-confirmed-cancelled-${screen}`);
 
     // Repeating that cancel (a retry) releases nothing again: Kea's seats stay counted.
