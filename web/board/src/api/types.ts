@@ -264,3 +264,15 @@ export type SubscribeAck =
   | { version: number; events: BoardPush[] }
   | { version: number; snapshot: BoardSnapshot }
   | { error: { code: string; message: string } };
+
+/** A reservation as `GET /v1/venues/:venueId/reservations` lists it (the fields the board reads). */
+export interface ReservationRow {
+  id: string;
+  entryId: string | null;
+  kind: 'pool' | 'tables';
+  name: string;
+  partySize: number;
+  state: 'HELD' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'EXPIRED';
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { BoardPush, BoardSnapshot, JoinResult, QueueRow, TableRow } from '../api/types';
 import { BarLabel } from '../components/bar-label';
+import { ConfirmedGroups } from '../components/confirmed-groups';
 import { ConnectionBadge } from '../components/connection-badge';
 import { DeskJoin } from '../components/desk-join';
 import { DeskLookup } from '../components/desk-lookup';
@@ -138,6 +139,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           </div>
           <div class="side">
             <PoolPanel board={board} afterAct={afterAct} />
+            <ConfirmedGroups board={board} afterAct={afterAct} />
             {board.venue.seating === 'tables' && (
               <FloorMap
                 board={board}
