@@ -56,15 +56,23 @@ export class ReservationRepository {
 
   /**
    * Newest first, one page: `beforeId` is the last reservation of the previous page; the page holds
-   * those strictly older in (created_at, id) order. Read `limit + 1` to know whether more follow.
+   * those strictly older in (created_at, id) order, in `state` alone when given. Read `limit + 1` to
+   * know whether more follow.
    */
-  page(tx: EntityManager, venueId: string, limit: number, beforeId: string | null): Promise<Reservation[]> {
+  page(
+    tx: EntityManager,
+    venueId: string,
+    limit: number,
+    beforeId: string | null,
+    state?: ReservationState,
+  ): Promise<Reservation[]> {
     const qb = tx
       .createQueryBuilder(Reservation, 'r')
       .where('r.venue_id = :venueId', { venueId })
       .orderBy('r.created_at', 'DESC')
       .addOrderBy('r.id', 'DESC')
       .limit(limit);
+    if (state) qb.andWhere('r.state = :state', { state });
     if (beforeId) {
       qb.andWhere(
         '(r.created_at, r.id) < (SELECT c.created_at, c.id FROM reservations c WHERE c.id = :beforeId AND c.venue_id = :venueId)',

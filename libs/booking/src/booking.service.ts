@@ -17,6 +17,7 @@ import {
   TableAllocator,
   tableTaken,
   toReservationView,
+  type ReservationState,
   type ReservationView,
 } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
@@ -162,14 +163,19 @@ export class BookingService {
    * Newest first, a page at a time (`before`: the cursor of the previous page's Link header). Lapsed
    * holds are swept first, as the board's reads do: a hold past its expiry reads EXPIRED, not HELD.
    */
-  async list(venueId: string, query: { limit: number; before?: string }): Promise<Page<ReservationView>> {
+  async list(
+    venueId: string,
+    query: { limit: number; before?: string; state?: ReservationState },
+  ): Promise<Page<ReservationView>> {
     const beforeId = cursor.decode(query.before);
     if (beforeId !== null && !UUID.test(beforeId))
       throw DomainException.validation('before must be a cursor from a Link header', { field: 'before' });
     await this.sweep.sweepFirst(venueId);
     return this.tx.run(async ({ manager }) => {
-      const page = toPage(await this.reservations.page(manager, venueId, query.limit + 1, beforeId), query.limit, (r) =>
-        cursor.encode(r.id),
+      const page = toPage(
+        await this.reservations.page(manager, venueId, query.limit + 1, beforeId, query.state),
+        query.limit,
+        (r) => cursor.encode(r.id),
       );
       const tables = await this.tables.tableIdsOf(
         manager,

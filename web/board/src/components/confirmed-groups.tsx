@@ -6,13 +6,13 @@ import { say } from '../state/notice';
 import { api } from '../state/session';
 import { ActButton } from './act-button';
 
-/** Pages of the reservations list read at most (500 each, newest first): a workshop's whole history. */
+/** Pages of confirmed reservations read at most (500 each, newest first). */
 const MAX_PAGES = 20;
 
 /** Every confirmed group of a seat pool, oldest confirmation first, following the list's pages. */
 async function readConfirmed(venueId: string): Promise<ReservationRow[]> {
   const found: ReservationRow[] = [];
-  let path: string | null = `/v1/venues/${venueId}/reservations?limit=500`;
+  let path: string | null = `/v1/venues/${venueId}/reservations?state=CONFIRMED&limit=500`;
   for (let page = 0; path && page < MAX_PAGES; page++) {
     let next: string | null = null;
     const rows: ReservationRow[] = await api.get<ReservationRow[]>(path, {
