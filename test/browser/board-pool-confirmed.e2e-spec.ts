@@ -82,6 +82,18 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     const row = (id: string) => page.locator(`[data-testid=confirmed-group][data-reservation-id="${id}"]`);
     await rows.nth(1).waitFor();
     expect(await rows.count()).toBe(2);
+    // Every device lists them in one order: by when confirmed, then by reservation id. On a standing
+    // practice clock both were confirmed at 9:40, and the phone and the desktop listed them in
+    // opposite orders (the list's own order, newest first, reversed only where the times differ).
+    const confirmed = (await api().get(`/v1/venues/${v.id}/reservations?state=CONFIRMED`).set(owner.auth).expect(200))
+      .body as Array<{ id: string; updatedAt: string }>;
+    const oneOrder = confirmed
+      .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : 1))
+      .map((r) => r.id);
+    expect([
+      await rows.nth(0).getAttribute('data-reservation-id'),
+      await rows.nth(1).getAttribute('data-reservation-id'),
+    ]).toEqual(oneOrder);
     expect(await row(tui).innerText()).toContain('Tui Group');
     expect(await row(tui).innerText()).toContain('group of 4');
     expect(await row(kea).innerText()).toContain('Kea Group');

@@ -21,7 +21,9 @@ async function readConfirmed(venueId: string): Promise<ReservationRow[]> {
     found.push(...rows.filter((r) => r.state === 'CONFIRMED' && r.kind === 'pool'));
     path = next;
   }
-  return found.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+  // Then by id: groups confirmed at one instant (a practice clock stands still) are listed in one
+  // order on every device, not in whatever order the page read them.
+  return found.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
