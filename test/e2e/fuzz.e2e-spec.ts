@@ -8,7 +8,7 @@ import { startApp, type TestApp } from '../support/test-app.js';
 import { createVenue, signIn, signUp, type Staff } from '../support/staff.js';
 import { EVERY_DAY, freshAddress, joined, party, queueSession, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { violations } from '../support/invariants.js';
-import { holdsMoreValuesThan, MAX_JSON_DEPTH, MAX_JSON_VALUES, nestsDeeperThan } from '@hostboard/core';
+import { holdsMoreValuesThan, MAX_JSON_DEPTH, MAX_JSON_VALUES, nestsDeeperThan, withTimeout } from '@hostboard/core';
 import { declaredRoutes, type DeclaredRoute } from '../support/app-routes.js';
 import {
   extremeNumber,
@@ -44,18 +44,8 @@ const LONG_TEST_MS = 240_000;
 /** Room for the ack id socket.io writes into an acked frame (this test sends far fewer than 10^8 messages). */
 const ACK_ID_ROOM = '99999999';
 
-/** A wait that fails the test after 10 s instead of hanging it to the test's timeout. */
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no ${what} in 10 s`)), 10_000);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** How long a wait for a drop or a reconnection may take before it fails the test instead of hanging it. */
+const SOCKET_WAIT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 15_000;
 const SEED = process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : Date.now() % 2 ** 31;
 
@@ -492,11 +482,11 @@ describe('fuzz: hostile input on every route', () => {
               // refusal is the drop. Check it happens, then connect again for the next message.
               const dropped = new Promise<void>((resolve) => board.socket.once('disconnect', () => resolve()));
               board.socket.emit(event, sent);
-              await within(dropped, `the drop of a ${frame}-byte ${event}`);
+              await withTimeout(dropped, SOCKET_WAIT_MS, `the drop of a ${frame}-byte ${event}`);
               oversized++;
               const back = board.connected();
               board.socket.connect();
-              await within(back, 'connecting again after a drop');
+              await withTimeout(back, SOCKET_WAIT_MS, 'connecting again after a drop');
               return;
             }
             await answered(event, sent, `${event} ${short(text)}`);
