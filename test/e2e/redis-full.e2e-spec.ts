@@ -191,6 +191,9 @@ describeHere('the built api with its Redis full: the log', () => {
       expect((await call(base, 'POST', '/v1/auth/sessions', OWNER)).status).toBe(201);
     }
     expect((await call(base, 'GET', '/ready')).body['checks']).toEqual({ database: 'ok', redis: 'full' });
+    // A promotion's job is added after its answer: its refusal is logged a moment later (a CI run read
+    // the log before that line had arrived).
+    await waitFor(() => api!.lines('Redis is refusing writes', from).length > 0, 15_000, '"Redis is refusing writes"');
     const refusing = api.lines('Redis is refusing writes', from);
     expect(refusing).toHaveLength(1);
     expect(refusing[0]).toContain('sweep');
