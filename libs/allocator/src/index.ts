@@ -7,6 +7,7 @@ export * from './seat-words.js';
 export * from './tables/reservation-table.entity.js';
 export * from './tables/table-placement.js';
 export * from './tables/table.allocator.js';
+export * from './tables/table-checks.js';
 export * from './tables/visit.entity.js';
 export * from './tables/table-floor.reader.js';
 export * from './policy-model/index.js';

@@ -3,16 +3,12 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   DomainException,
-  ErrorCode,
   insertEntities,
   jsonRows,
   preparedQuery,
   type PendingInsert,
   type ScalarRead,
   type TogetherStatement,
-  sqlState,
-  SQLSTATE,
-  violatedConstraint,
 } from '@hostboard/core';
 import { TablesRepository, type Venue } from '@hostboard/venue';
 import { Reservation } from '../reservation.entity.js';
@@ -20,8 +16,7 @@ import { ReservationRepository } from '../reservation.repository.js';
 import type { Party } from '../pool.allocator.js';
 import { ReservationTable } from './reservation-table.entity.js';
 import { parseSlot, slotLiteral, type TablePlacement } from './table-placement.js';
-
-export const TABLES_DO_NOT_FIT = 'Offer one table the party fits, or an approved combination that seats it.';
+import { checkFree, checkNotOccupied, checkTarget, checkTargetShape, type TargetFacts } from './table-checks.js';
 
 /**
  * The only code that decides tables. A reservation takes 1–4 tables for a slot: one table the party
@@ -353,36 +348,6 @@ export class TableAllocator {
   }
 }
 
-/** What `checkTarget` needs: the venue's live tables among the ids, and its approved combinations. */
-export interface TargetFacts {
-  tables: Array<{ capacity: number }>;
-  combinations: Array<{ capacity: number; tableIds: string[] }>;
-}
-
-/** VALIDATION unless `tableIds` names 1–4 distinct tables. */
-function checkTargetShape(tableIds: string[]): void {
-  const unique = new Set(tableIds);
-  if (unique.size !== tableIds.length || unique.size < 1 || unique.size > 4)
-    throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds });
-}
-
-/** VALIDATION unless `tableIds` is one live table that seats the party or an approved combination that does. */
-export function checkTarget(facts: TargetFacts, tableIds: string[], partySize: number): void {
-  checkTargetShape(tableIds);
-  if (facts.tables.length !== tableIds.length)
-    throw DomainException.validation('One of the tables is not a table of this venue.', { tableIds });
-  if (tableIds.length === 1) {
-    if ((facts.tables[0]?.capacity ?? 0) < partySize)
-      throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds, partySize });
-    return;
-  }
-  const key = [...tableIds].sort().join(',');
-  const combination = facts.combinations.find((c) => [...c.tableIds].sort().join(',') === key);
-  if (!combination || combination.capacity < partySize)
-    throw DomainException.validation(TABLES_DO_NOT_FIT, { tableIds, partySize });
-}
-
-/** OCCUPANCY_CONFLICT naming the first seated party among `placements` (ordered by table label). */
 /** The instant a `placementsFromVenueNowRead` read from: the venue's simulated clock, else the wall clock it was given. */
 export function placementsReadAt(venue: Pick<Venue, 'sandbox' | 'clockNow'>, wallNow: Date): Date {
   return venue.sandbox && venue.clockNow ? venue.clockNow : wallNow;
@@ -400,49 +365,4 @@ function placementsRead(venueId: string, tableIds: string[], from: Date, fromSql
     parse: (value) =>
       jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
   };
-}
-
-export function checkNotOccupied(placements: TablePlacement[]): void {
-  const seated = placements.find((p) => p.state === 'SEATED');
-  if (seated) {
-    throw new DomainException(ErrorCode.OCCUPANCY_CONFLICT, `Table ${seated.label} is occupied by ${seated.name}.`, {
-      placement: seated,
-    });
-  }
-}
-
-/**
- * CONFLICT naming the first held or confirmed placement whose slot overlaps `[start, end)`. A
- * confirmed party not seated yet is still expected after its slot has ended, so at the venue's `now`
- * its tables stay booked (docs/api-additions.md): its slot counts as running at least until then.
- * A later slot (a booking for after `now`) is judged by the slots alone.
- */
-export function checkFree(placements: TablePlacement[], start: Date, end: Date, now: Date): void {
-  const endOf = (p: TablePlacement): number => {
-    const slotEnd = new Date(p.slot.end).getTime();
-    return p.state === 'CONFIRMED' ? Math.max(slotEnd, now.getTime() + 1) : slotEnd;
-  };
-  const taken = placements.find(
-    (p) =>
-      (p.state === 'HELD' || p.state === 'CONFIRMED') &&
-      // Written as "not clearly apart", so a slot that did not parse counts as overlapping.
-      !(new Date(p.slot.start).getTime() >= end.getTime() || endOf(p) <= start.getTime()),
-  );
-  if (!taken) return;
-  const kept = taken.state === 'CONFIRMED' && new Date(taken.slot.end).getTime() <= start.getTime();
-  throw new DomainException(
-    ErrorCode.CONFLICT,
-    kept
-      ? `Table ${taken.label} is kept for ${taken.name}, who confirmed and has not been seated yet. Seat them or mark a no-show first.`
-      : `Table ${taken.label} is already planned for ${taken.name} (${taken.state}).`,
-    { placement: taken },
-  );
-}
-
-/** The exclusion constraint refused an overlapping table: a race the check above lost. */
-export function tableTaken(err: unknown): DomainException | undefined {
-  if (sqlState(err) === SQLSTATE.exclusionViolation && violatedConstraint(err) === 'reservation_tables_no_overlap') {
-    return new DomainException(ErrorCode.CONFLICT, 'The table was just taken for that time; reload the floor.', {});
-  }
-  return undefined;
 }
