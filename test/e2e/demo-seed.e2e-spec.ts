@@ -53,6 +53,17 @@ describe('first-start demo (embedded default)', () => {
         .set(auth)
         .send({ name: 'Walk-in', partySize: 2, email: 'w@example.test' })
         .expect(201);
+      // The largest party the demo restaurant takes has a table or combination to sit at: the board
+      // opens without "larger parties are refused".
+      const cap = (
+        (await request(t.baseUrl).get(`/v1/venues/${bistro?.id}`).set(auth).expect(200)).body as { queuePartyCap: number }
+      ).queuePartyCap;
+      expect(cap).toBeGreaterThan(6);
+      await request(t.baseUrl)
+        .post(`/v1/venues/${bistro?.id}/queue`)
+        .set(auth)
+        .send({ name: 'Large walk-in', partySize: cap, email: 'large@example.test' })
+        .expect(201);
       await t.app.close();
       // A second start finds accounts and seeds nothing more.
       t = await startApp({ db, env });

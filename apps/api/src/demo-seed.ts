@@ -68,6 +68,9 @@ export class DemoSeed {
     ] as const)
       ids.push((await this.tables.createTable(bistro.id, { label, capacity })).id);
     await this.tables.createCombination(bistro.id, { tableIds: [ids[0] ?? '', ids[1] ?? ''], capacity: 4 });
+    // The largest party the restaurant preset lets join must have somewhere to sit, or the demo's
+    // first board opens on "larger parties are refused".
+    await this.tables.createCombination(bistro.id, { tableIds: [ids[2] ?? '', ids[3] ?? ''], capacity: 10 });
     await this.venues.update(bistro.id, { published: true });
     this.logger.log('seeded the demo venues Maple Room (workshop sandbox) and Corner Bistro (restaurant)');
   }
