@@ -134,6 +134,40 @@ d('the guest page at a seat-pool (workshop) venue, on a 390×844 phone, speaks o
     expect(await shown(page2)).not.toMatch(RESTAURANT_WORDS);
   });
 
+  it('a waiting group reads its place in line, which moves up as the groups ahead are confirmed', async () => {
+    // A pool of its own (9 seats, Auckland), so the groups of the other cases are not ahead.
+    const pool = await sandboxVenue(t, owner, {
+      clock: '2026-10-08T20:00:00.000Z',
+      preset: 'workshop',
+      poolCapacity: 9,
+      timeZone: 'Pacific/Auckland',
+    });
+    const first = await joined(t, owner, pool.id, { name: 'Kea Group', partySize: 4, email: 'kea@example.test' });
+    const second = await joined(t, owner, pool.id, { name: 'Tui Group', partySize: 3, email: 'tui@example.test' });
+    const third = await joined(t, owner, pool.id, { name: 'Ruru Group', partySize: 2, email: 'ruru@example.test' });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${third.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const place = page.getByTestId('place');
+    expect(await place.textContent()).toBe('Place in line: 3 (2 groups ahead).');
+    const accept = async (group: { queueToken: string | null }): Promise<void> => {
+      const held = (await request(t.baseUrl).post(`/v1/venues/${pool.id}/promotions`).set(owner.auth).send({}).expect(201))
+        .body as { offer: { id: string } | null };
+      const session = (await exchange(t, group.queueToken ?? '').expect(201)).body as { sessionToken: string };
+      await request(t.baseUrl)
+        .post('/v1/queue-session/accept')
+        .set(queueSession(session.sessionToken))
+        .send({ offerId: held.offer?.id })
+        .expect(200);
+    };
+    await accept(first);
+    await page.getByText('Place in line: 2 (1 group ahead).').waitFor({ timeout: SHOW_BOUND });
+    await accept(second);
+    await page.getByText('Your group is next in line.').waitFor({ timeout: SHOW_BOUND });
+    expect(await shown(page)).not.toMatch(RESTAURANT_WORDS);
+    await screenshot(page, 'guest-workshop-place');
+  });
+
   it('a group that leaves reads how to join again in the workshop’s words, also after a reload', async () => {
     const group = await joined(t, owner, v.id, { name: 'Dee Leaves', partySize: 2, email: 'dee@example.test' });
     const page = await phone();

@@ -66,6 +66,8 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     await state(page, 'waiting');
     expect(await page.getByTestId('venue').textContent()).toBe('The Test Kitchen');
     expect(await page.getByTestId('party').textContent()).toBe('Ada Phone, party of 2');
+    // The restaurant spec: the position is stated once, at join time; nothing later re-promises it.
+    expect(await page.getByTestId('place').count()).toBe(0);
     // The fragment is wiped from the address bar once the page has kept the token.
     expect(page.url()).toBe(`${t.baseUrl}/q/`);
     await screenshot(page, 'guest-waiting');

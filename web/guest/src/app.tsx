@@ -346,6 +346,9 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         {entry.status === 'waiting' && (
           <>
             <h2>You are in the queue</h2>
+            {w.place && view.position !== null && (
+              <p data-testid="place">{w.place(view.position, view.ahead ?? view.position - 1)}</p>
+            )}
             <BackInQueue last={view.lastOffer} words={w} />
             {view.serviceRunning === false ? (
               <p data-testid="no-service">

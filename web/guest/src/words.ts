@@ -13,6 +13,13 @@ export interface Words {
   /** After the party's name (isolated on its own: a right-to-left name must not turn these words around). */
   partyOf: (size: number) => string;
   waiting: string;
+  /**
+   * A waiting party's place, told on its page while it waits; null where it is not. A restaurant's
+   * queueing email states the position once, at join time, and "nothing later re-promises it" (the
+   * restaurant spec): its guesses by table kind move as parties of other sizes come and go. A seat
+   * pool serves whole groups in strict order, so its place is a fact worth following.
+   */
+  place: ((position: number, ahead: number) => string) | null;
   offeredTitle: (size: number) => string;
   confirmWithin: string;
   expiresAt: string;
@@ -40,6 +47,7 @@ const seats = (n: number): string => `${n} seat${n === 1 ? '' : 's'}`;
 export const TABLE_WORDS: Words = {
   partyOf: (size) => `party of ${size}`,
   waiting: 'Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.',
+  place: null,
   offeredTitle: () => 'Your table is ready',
   confirmWithin: 'Please confirm within',
   expiresAt: 'the offer expires at',
@@ -63,6 +71,10 @@ export const POOL_WORDS: Words = {
   partyOf: (size) => `group of ${size}`,
   waiting:
     'When seats are held for your whole group, they show here, with the time to accept them. Keep this page; nothing to do until then.',
+  place: (position, ahead) =>
+    ahead === 0
+      ? 'Your group is next in line.'
+      : `Place in line: ${position} (${ahead} ${ahead === 1 ? 'group' : 'groups'} ahead).`,
   offeredTitle: (size) => `${seats(size)} held for your group`,
   confirmWithin: 'Please accept within',
   expiresAt: 'the hold expires at',
