@@ -88,6 +88,10 @@ const WITHDRAWAL = 3; // 6 before
 const CANCELLATION = 3; // 9 before
 const SEAT = 3; // 12 before
 const RESERVATION_CANCELLATION = 3; // 16 before
+/** A confirmed party's entry cancelled (its booking with it): as a confirmed booking's cancellation. */
+const CONFIRMED_ENTRY_CANCELLATION = 3; // 19 before
+/** A held reservation (a live offer's) cancelled: as a held offer's entry cancellation. */
+const HELD_RESERVATION_CANCELLATION = 3; // 10 before
 const BOOKING = 8;
 
 /**
@@ -323,13 +327,14 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         writes.cancellation.push(c.writes);
       }
 
-      // A restaurant: offer and accept, then seat the booking, or cancel it.
-      const labels = Array.from({ length: 2 * (rounds + warm) }, (_, i) => `S${i + 1}`);
+      // A restaurant: offer and accept, then seat the booking, or cancel it, or cancel the party's entry;
+      // or offer, and cancel the hold.
+      const labels = Array.from({ length: 4 * (rounds + warm) }, (_, i) => `S${i + 1}`);
       const v = await sandboxVenue(t, owner, {
         clock: '2026-10-09T23:00:00.000Z',
         tables: labels.map((label) => ({ label, capacity: 4 })),
       });
-      const booked = async (label: string): Promise<string> => {
+      const offered = async (label: string): Promise<Offered['offer']> => {
         const p = await joined(t, owner, v.id, party(2));
         const made = (
           await keyed(`/v1/venues/${v.id}/offers`, {
@@ -338,19 +343,36 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
             tableIds: [v.tableIds[label]],
           }).expect(201)
         ).body as Offered;
-        await keyed(`/v1/venues/${v.id}/offers/${made.offer.id}/accept`).expect(200);
-        return made.offer.reservationId;
+        return made.offer;
+      };
+      const booked = async (label: string): Promise<Offered['offer']> => {
+        const offer = await offered(label);
+        await keyed(`/v1/venues/${v.id}/offers/${offer.id}/accept`).expect(200);
+        return offer;
       };
       const seats: number[] = [];
       const reservationCancels: number[] = [];
+      const confirmedEntryCancels: number[] = [];
+      const heldCancels: number[] = [];
       for (let i = 0; i < rounds + warm; i++) {
-        const toSeat = await booked(labels[2 * i] ?? '');
-        const toCancel = await booked(labels[2 * i + 1] ?? '');
-        const s = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toSeat}/seat`).expect(201));
-        const c = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toCancel}/cancel`).expect(200));
+        const toSeat = await booked(labels[4 * i] ?? '');
+        const toCancel = await booked(labels[4 * i + 1] ?? '');
+        const toLeave = await booked(labels[4 * i + 2] ?? '');
+        const toRelease = await offered(labels[4 * i + 3] ?? '');
+        const s = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toSeat.reservationId}/seat`).expect(201));
+        const c = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toCancel.reservationId}/cancel`).expect(200));
+        const l = await counted(() => keyed(`/v1/venues/${v.id}/queue/${toLeave.entryId}/cancel`).expect(200));
+        expect(l.result.body).toMatchObject({
+          entry: { id: toLeave.entryId, status: 'cancelled' },
+          cancelledBooking: { id: toLeave.reservationId, state: 'CANCELLED' },
+        });
+        const h = await counted(() => keyed(`/v1/venues/${v.id}/reservations/${toRelease.reservationId}/cancel`).expect(200));
+        expect(h.result.body).toMatchObject({ reservation: { id: toRelease.reservationId, state: 'CANCELLED' } });
         if (i < warm) continue;
         seats.push(s.writes);
         reservationCancels.push(c.writes);
+        confirmedEntryCancels.push(l.writes);
+        heldCancels.push(h.writes);
       }
       // A desk booking at a workshop where nobody waits.
       const desk = (await createVenue(t, owner, { preset: 'workshop', poolCapacity: 500 })).id;
@@ -359,13 +381,22 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         const b = await counted(() => keyed(`/v1/venues/${desk}/reservations`, { name: `Desk ${i}`, partySize: 2 }).expect(201));
         if (i >= warm) bookings.push(b.writes);
       }
-      const all = { ...writes, seat: seats, reservationCancellation: reservationCancels, booking: bookings };
+      const all = {
+        ...writes,
+        seat: seats,
+        reservationCancellation: reservationCancels,
+        confirmedEntryCancellation: confirmedEntryCancels,
+        heldReservationCancellation: heldCancels,
+        booking: bookings,
+      };
       expect(all).toEqual({
         promotion: Array.from({ length: 2 * rounds }, () => PROMOTION),
         withdrawal: Array.from({ length: rounds }, () => WITHDRAWAL),
         cancellation: Array.from({ length: rounds }, () => CANCELLATION),
         seat: Array.from({ length: rounds }, () => SEAT),
         reservationCancellation: Array.from({ length: rounds }, () => RESERVATION_CANCELLATION),
+        confirmedEntryCancellation: Array.from({ length: rounds }, () => CONFIRMED_ENTRY_CANCELLATION),
+        heldReservationCancellation: Array.from({ length: rounds }, () => HELD_RESERVATION_CANCELLATION),
         booking: Array.from({ length: rounds }, () => BOOKING),
       });
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);

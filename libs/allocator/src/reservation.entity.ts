@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 
 export type ReservationState = 'HELD' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'EXPIRED';
 /**
@@ -21,6 +21,16 @@ export const ACTIVE_RESERVATION_STATES: ReservationState[] = ['HELD', 'CONFIRMED
 @Index('reservations_venue_created_idx', ['venueId', 'createdAt'])
 // The safety sweep's "which venues still have tables held by a confirmed or seated party" (EndedDayTables).
 @Index('reservations_holding_tables_idx', ['venueId'], { where: `"state" IN ('CONFIRMED', 'SEATED') AND "kind" = 'tables'` })
+// What the rows of a reservation (its placements, visit and offer) name together with their venue_id,
+// so the database keeps each of them in its reservation's venue (migration CrossVenueKeys).
+@Unique('reservations_id_venue_key', ['id', 'venueId'])
+// Its entry is of its own venue. The migration states the delete as SET NULL ("entry_id"): an entry's
+// removal clears the reference and keeps venue_id; TypeORM cannot state the column list (it reads the
+// action alone, so the schema check agrees), and a plain SET NULL would fail on the NOT NULL venue_id.
+@ForeignKey('queue_entries', ['entryId', 'venueId'], ['id', 'venueId'], {
+  name: 'reservations_entry_same_venue',
+  onDelete: 'SET NULL',
+})
 @Check('reservations_state_check', `"state" IN ('HELD', 'CONFIRMED', 'SEATED', 'COMPLETED', 'CANCELLED', 'EXPIRED')`)
 @Check('reservations_held_expiry_check', `"state" <> 'HELD' OR "hold_expires_at" IS NOT NULL`)
 @Check('reservations_kind_check', `"kind" IN ('pool', 'tables')`)
@@ -33,7 +43,6 @@ export class Reservation {
   @Column({ name: 'venue_id', type: 'uuid' })
   venueId: string;
 
-  @ForeignKey('queue_entries', { onDelete: 'SET NULL' })
   @Column({ name: 'entry_id', type: 'uuid', nullable: true })
   entryId: string | null;
 

@@ -9,15 +9,24 @@ import { Column, Entity, Exclusion, ForeignKey, Index, PrimaryColumn } from 'typ
  * which TypeORM cannot state: declared here unsynchronized, so the schema check neither adds nor drops it).
  */
 @Entity({ name: 'reservation_tables' })
+// `venue_id` is its reservation's venue and its table's venue, by the database (migration
+// CrossVenueKeys): the holding index below is searched by venue, so a placement filed under another
+// venue would hide a kept table from its own venue's floor and show it on another's.
+@ForeignKey('reservations', ['reservationId', 'venueId'], ['id', 'venueId'], {
+  name: 'reservation_tables_reservation_same_venue',
+  onDelete: 'CASCADE',
+})
+@ForeignKey('venue_tables', ['tableId', 'venueId'], ['id', 'venueId'], {
+  name: 'reservation_tables_table_same_venue',
+  onDelete: 'CASCADE',
+})
 @Index('reservation_tables_table_idx', ['tableId'])
 @Index('reservation_tables_holding_start_idx', { synchronize: false })
 @Exclusion('reservation_tables_no_overlap', `USING gist ("table_id" WITH =, "slot" WITH &&) WHERE ("active")`)
 export class ReservationTable {
-  @ForeignKey('reservations', { onDelete: 'CASCADE' })
   @PrimaryColumn({ name: 'reservation_id', type: 'uuid' })
   reservationId: string;
 
-  @ForeignKey('venue_tables', { onDelete: 'CASCADE' })
   @PrimaryColumn({ name: 'table_id', type: 'uuid' })
   tableId: string;
 

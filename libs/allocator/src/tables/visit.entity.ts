@@ -5,6 +5,11 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 @Index('visits_one_open_per_reservation', ['reservationId'], { unique: true, where: `"closed_at" IS NULL` })
 // The floor-aware quote learns turn lengths from a venue's recent completed visits on every join.
 @Index('visits_venue_closed_idx', ['venueId', 'closedAt'])
+// Its reservation's venue, by the database (migration CrossVenueKeys): that learning reads by venue.
+@ForeignKey('reservations', ['reservationId', 'venueId'], ['id', 'venueId'], {
+  name: 'visits_reservation_same_venue',
+  onDelete: 'CASCADE',
+})
 export class Visit {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -13,7 +18,6 @@ export class Visit {
   @Column({ name: 'venue_id', type: 'uuid' })
   venueId: string;
 
-  @ForeignKey('reservations', { onDelete: 'CASCADE' })
   @Column({ name: 'reservation_id', type: 'uuid' })
   reservationId: string;
 

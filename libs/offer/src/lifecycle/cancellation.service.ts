@@ -73,6 +73,7 @@ export class CancellationService {
         live: this.offers.liveForEntryRead(m, venueId, entryId),
         held: this.offers.liveReservationForEntryRead(m, venueId, entryId),
         accepted: this.offers.acceptedForEntryRead(m, venueId, entryId),
+        booking: this.offers.acceptedReservationForEntryRead(m, venueId, entryId),
         laterLive: this.offers.laterLiveForEntryRead(venueId, entryId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
@@ -90,7 +91,14 @@ export class CancellationService {
     tx: Tx,
     venue: Venue,
     now: Date,
-    found: { entry: QueueEntry | null; live: Offer | null; held: Reservation | null; accepted: Offer | null; laterLive: boolean },
+    found: {
+      entry: QueueEntry | null;
+      live: Offer | null;
+      held: Reservation | null;
+      accepted: Offer | null;
+      booking: Reservation | null;
+      laterLive: boolean;
+    },
     onlyEntryId: string | undefined,
   ): Promise<CancelledEntry> {
     const venueId = venue.id;
@@ -106,6 +114,15 @@ export class CancellationService {
     }
     if (entry.status === 'confirmed') {
       const accepted = found.accepted;
+      const booking = found.booking;
+      if (accepted && booking?.id === accepted.reservationId && booking.state === 'CONFIRMED' && booking.entryId === entry.id) {
+        // The entry confirmed and its booking CONFIRMED, both read under this lock: every guarded step
+        // of the release is known, and it travels with the COMMIT (as a confirmed booking's
+        // cancellation does), the answer as the guarded moves leave both.
+        const result = { entry: toEntryView(leftAs(entry)), cancelledBooking: toReservationView(cancelledAt(booking, now)) };
+        await this.releaseConfirmedAtCommit(tx, venue, booking, entry, now, operationId, by, result);
+        return result;
+      }
       if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId, by))) {
         const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
         if (booking) cancelledBooking = toReservationView(booking);
@@ -155,6 +172,9 @@ export class CancellationService {
       const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         reservation: this.reservations.findRead(m, venueId, reservationId),
         entry: this.entries.ofReservationRead(m, venueId, reservationId),
+        // A hold: the live offer that holds it, and whether a later hold of the venue is live.
+        live: this.offers.liveForReservationRead(m, venueId, reservationId),
+        laterLive: this.offers.laterLiveForReservationRead(venueId, reservationId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
       const venue = locked.venue;
@@ -162,8 +182,32 @@ export class CancellationService {
       // A hold that lapsed is expired first, in a transaction of its own, not cancelled
       // (SweepService.sweepThenDecide).
       return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async () => {
-        const { reservation, entry } = locked.found;
+        const { reservation, entry, live, laterLive } = locked.found;
         if (!reservation) throw DomainException.notFound('The reservation was not found.');
+        if (
+          reservation.state === 'HELD' &&
+          live?.reservationId === reservation.id &&
+          entry?.id === live.entryId &&
+          entry.status === 'offered'
+        ) {
+          // A hold, its live offer and the party read under this lock: the offer's ending (as an entry's
+          // cancellation ends it), the revoked token and sessions and the answer go with the COMMIT.
+          const result = { reservation: toReservationView(cancelledAt(reservation, now)) };
+          const read = { offer: live, reservation, entry, laterLive };
+          const revoke = this.credentials.revokeStatements(live.entryId, now);
+          await this.lifecycle.endReadAtCommit(
+            tx,
+            venue,
+            read,
+            'cancelled',
+            now,
+            `cancel-reservation-${reservation.id}`,
+            'staff',
+            result,
+            revoke,
+          );
+          return result;
+        }
         if (reservation.state === 'CONFIRMED') {
           // Read CONFIRMED under this lock: its release is known, and travels with the COMMIT.
           const result = { reservation: toReservationView(cancelledAt(reservation, now)) };

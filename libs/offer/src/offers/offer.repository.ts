@@ -64,6 +64,16 @@ export class OfferRepository {
     );
   }
 
+  /** As a part of a combined read: the reservation (the booking) of entry `entryId`'s accepted offer, if it has one. */
+  acceptedReservationForEntryRead(tx: EntityManager, venueId: string, entryId: string): ScalarRead<Reservation | null> {
+    return entityRead(
+      tx,
+      Reservation,
+      "venue_id = $1 AND id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'accepted')",
+      [venueId, entryId],
+    );
+  }
+
   /** As a part of a combined read: the tables of the reservation offer `id` holds, in id order. */
   tableIdsRead(id: string): ScalarRead<string[]> {
     return {
@@ -167,6 +177,22 @@ export class OfferRepository {
   }
 
   /** `laterLiveRead` for the live offer entry `entryId` holds (false when it holds none). */
+  /** As a part of a combined read: the live offer that holds reservation `reservationId`, if one does. */
+  liveForReservationRead(tx: EntityManager, venueId: string, reservationId: string): ScalarRead<Offer | null> {
+    return entityRead(tx, Offer, "venue_id = $1 AND reservation_id = $2 AND state = 'live'", [venueId, reservationId]);
+  }
+
+  /** `laterLiveForEntryRead` for the live offer that holds reservation `reservationId` (its entry not yet known). */
+  laterLiveForReservationRead(venueId: string, reservationId: string): ScalarRead<boolean> {
+    return {
+      sql: `SELECT EXISTS (SELECT 1 FROM offers o, (SELECT entry_id, expires_at FROM offers
+                                                     WHERE venue_id = $1 AND reservation_id = $2 AND state = 'live' LIMIT 1) h
+                       WHERE o.venue_id = $1 AND o.state = 'live' AND o.entry_id <> h.entry_id AND o.expires_at >= h.expires_at)`,
+      params: [venueId, reservationId],
+      parse: (value) => value === true,
+    };
+  }
+
   laterLiveForEntryRead(venueId: string, entryId: string): ScalarRead<boolean> {
     return {
       sql: `SELECT EXISTS (SELECT 1 FROM offers o WHERE o.venue_id = $1 AND o.state = 'live' AND o.entry_id <> $2

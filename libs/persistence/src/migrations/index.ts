@@ -19,6 +19,7 @@ import { InvitationEndReason1796400300000 } from './1796400300000-invitation-end
 import { InvitationName1796400400000 } from './1796400400000-invitation-name.js';
 import { HoldingTablesIndex1796523213494 } from './1796523213494-holding-tables-index.js';
 import { HoldingTurnStart1796523300000 } from './1796523300000-holding-turn-start.js';
+import { CrossVenueKeys1796523400000 } from './1796523400000-cross-venue-keys.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InvitationName1796400400000,
   HoldingTablesIndex1796523213494,
   HoldingTurnStart1796523300000,
+  CrossVenueKeys1796523400000,
 ];

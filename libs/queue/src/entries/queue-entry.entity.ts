@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 
 export type EntryStatus = 'waiting' | 'offered' | 'confirmed' | 'seated' | 'cancelled' | 'expired';
 export const ACTIVE_STATUSES: EntryStatus[] = ['waiting', 'offered'];
@@ -22,6 +22,9 @@ export const ACTIVE_STATUSES: EntryStatus[] = ['waiting', 'offered'];
   unique: true,
   where: `"status" IN ('waiting', 'offered') AND "contact_key" IS NOT NULL`,
 })
+// Named with venue_id by the rows of an entry (offers, reservations, tokens, sessions, quotes), so the
+// database keeps each of them in its entry's venue (migration CrossVenueKeys).
+@Unique('queue_entries_id_venue_key', ['id', 'venueId'])
 @Check('queue_entries_status_check', `"status" IN ('waiting', 'offered', 'confirmed', 'seated', 'cancelled', 'expired')`)
 @Check('queue_entries_party_size_check', `"party_size" BETWEEN 1 AND 100000`)
 export class QueueEntry {

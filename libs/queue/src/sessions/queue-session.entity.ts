@@ -3,6 +3,11 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 /** A party's session, opened by exchanging its queue token once; it opens that one entry only. */
 @Entity({ name: 'queue_sessions' })
 @Index('queue_sessions_entry_idx', ['entryId'])
+// Its entry's venue, by the database (migration CrossVenueKeys).
+@ForeignKey('queue_entries', ['entryId', 'venueId'], ['id', 'venueId'], {
+  name: 'queue_sessions_entry_same_venue',
+  onDelete: 'CASCADE',
+})
 export class QueueSession {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -11,7 +16,6 @@ export class QueueSession {
   @Column({ name: 'venue_id', type: 'uuid' })
   venueId: string;
 
-  @ForeignKey('queue_entries', { onDelete: 'CASCADE' })
   @Column({ name: 'entry_id', type: 'uuid' })
   entryId: string;
 

@@ -7,6 +7,11 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'queue_tokens' })
 @Index('queue_tokens_one_open_per_entry', ['entryId'], { unique: true, where: `"used_at" IS NULL AND "replaced_at" IS NULL` })
+// Its entry's venue, by the database (migration CrossVenueKeys).
+@ForeignKey('queue_entries', ['entryId', 'venueId'], ['id', 'venueId'], {
+  name: 'queue_tokens_entry_same_venue',
+  onDelete: 'CASCADE',
+})
 export class QueueToken {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -15,7 +20,6 @@ export class QueueToken {
   @Column({ name: 'venue_id', type: 'uuid' })
   venueId: string;
 
-  @ForeignKey('queue_entries', { onDelete: 'CASCADE' })
   @Column({ name: 'entry_id', type: 'uuid' })
   entryId: string;
 

@@ -9,8 +9,12 @@ import type { QuoteModel } from '@hostboard/venue';
 @Entity({ name: 'entry_quotes' })
 @Index('entry_quotes_venue_date_idx', ['venueId', 'businessDate'])
 @Check('entry_quotes_model_check', `"model" IN ('turns', 'floor')`)
+// Its entry's venue, by the database (migration CrossVenueKeys).
+@ForeignKey('queue_entries', ['entryId', 'venueId'], ['id', 'venueId'], {
+  name: 'entry_quotes_entry_same_venue',
+  onDelete: 'CASCADE',
+})
 export class EntryQuote {
-  @ForeignKey('queue_entries', { onDelete: 'CASCADE' })
   @PrimaryColumn({ name: 'entry_id', type: 'uuid' })
   entryId: string;
 

@@ -1,8 +1,10 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 
 /** A table of a restaurant venue: a label the floor knows it by, and how many it seats. */
 @Entity({ name: 'venue_tables' })
 @Index('venue_tables_label_key', ['venueId', 'label'], { unique: true })
+// Named with venue_id by a reservation's placements, so they stay in their table's venue (migration CrossVenueKeys).
+@Unique('venue_tables_id_venue_key', ['id', 'venueId'])
 @Check('venue_tables_capacity_check', `"capacity" BETWEEN 1 AND 200`)
 export class VenueTable {
   @PrimaryColumn({ type: 'uuid' })
