@@ -176,7 +176,6 @@ export class OfferRepository {
     };
   }
 
-  /** `laterLiveRead` for the live offer entry `entryId` holds (false when it holds none). */
   /** As a part of a combined read: the live offer that holds reservation `reservationId`, if one does. */
   liveForReservationRead(tx: EntityManager, venueId: string, reservationId: string): ScalarRead<Offer | null> {
     return entityRead(tx, Offer, "venue_id = $1 AND reservation_id = $2 AND state = 'live'", [venueId, reservationId]);
@@ -193,6 +192,7 @@ export class OfferRepository {
     };
   }
 
+  /** `laterLiveRead` for the live offer entry `entryId` holds (false when it holds none). */
   laterLiveForEntryRead(venueId: string, entryId: string): ScalarRead<boolean> {
     return {
       sql: `SELECT EXISTS (SELECT 1 FROM offers o WHERE o.venue_id = $1 AND o.state = 'live' AND o.entry_id <> $2
