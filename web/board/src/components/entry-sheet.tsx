@@ -6,6 +6,7 @@ import { say } from '../state/notice';
 import { offline } from '../state/offline';
 import { api } from '../state/session';
 import { TAGS } from '../tags';
+import { boardWords } from '../words';
 import { ActButton } from './act-button';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
@@ -156,8 +157,7 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
 
   const sameTags = (a: string[], b: string[]): boolean => a.length === b.length && a.every((t) => b.includes(t));
 
-  /** A seat pool (a workshop) queues groups; a restaurant, parties. */
-  const who = board.venue.seating === 'pool' ? 'group' : 'party';
+  const { who } = boardWords(board.venue.seating);
   const refused = async (err: unknown): Promise<void> => {
     if (!(err instanceof ApiError)) {
       setProblems({ form: messageOf(err) });
