@@ -36,6 +36,10 @@ export interface BoardWords {
   confirmedBy: (name: string, where: string) => string;
   /** The sweep's answer, by how many ran out. */
   swept: (n: number) => string;
+  /** The party sheet's Remove, asking for the second tap: a group holding seats is told they go. */
+  removeAsk: (status: EntryStatus, size: number) => string;
+  /** Told once removed. */
+  removed: (name: string, status: EntryStatus, size: number) => string;
   /** The sweep button's two lines. */
   sweepLabel: [string, string];
   /** The Messages tab with none sent. */
@@ -79,10 +83,15 @@ export const TABLE_WORDS: BoardWords = {
     n === 0
       ? 'Swept: no offer had run out.'
       : `Swept: ${plural(n, 'offer')} had run out and ${n === 1 ? 'is' : 'are'} now released.`,
+  removeAsk: () => 'Tap again to remove',
+  removed: (name) => `${name} was removed from the queue.`,
   sweepLabel: ['Sweep', 'expired offers'],
   noMessages: 'No messages sent to guests yet.',
   holdMinutesLabel: 'Minutes a table is held for a party',
 };
+
+/** A group held or confirmed has seats to release; a waiting one has none (the guide). */
+const holdsSeats = (status: EntryStatus): boolean => status === 'offered' || status === 'confirmed';
 
 export const POOL_WORDS: BoardWords = {
   who: 'group',
@@ -107,6 +116,11 @@ export const POOL_WORDS: BoardWords = {
     n === 0
       ? 'No hold had run out: nothing to release.'
       : `Released: ${plural(n, 'hold')} had run out; ${n === 1 ? 'its' : 'their'} seats are free again.`,
+  removeAsk: (status, size) => (holdsSeats(status) ? `Tap again: releases ${plural(size, 'seat')}` : 'Tap again to remove'),
+  removed: (name, status, size) =>
+    holdsSeats(status)
+      ? `${name} was removed from the queue; their ${plural(size, 'seat')} ${size === 1 ? 'is' : 'are'} released.`
+      : `${name} was removed from the queue.`,
   sweepLabel: ['Release', 'expired holds'],
   // A seat pool records no guest message: its joins, holds, lapses and leaves send none.
   noMessages: 'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.',
