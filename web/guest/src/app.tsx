@@ -415,13 +415,19 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         <section class="leave">
           {askLeave ? (
             <>
-              <p>{entry.status === 'confirmed' ? w.leaveConfirmed : 'Leave the queue? Your place will be given up.'}</p>
+              <p>
+                {entry.status === 'confirmed'
+                  ? w.leaveConfirmed
+                  : entry.status === 'offered'
+                    ? w.leaveHeld(entry.partySize)
+                    : 'Leave the queue? Your place will be given up.'}
+              </p>
               <div class="row">
                 <button type="button" class="btn btn-danger" data-testid="leave-confirm" disabled={busy} onClick={onLeave}>
                   Yes, leave
                 </button>
                 <button type="button" class="btn" data-testid="leave-keep" disabled={busy} onClick={onKeep}>
-                  {entry.status === 'confirmed' ? w.keepConfirmed : 'Keep my place'}
+                  {entry.status === 'confirmed' ? w.keepConfirmed : entry.status === 'offered' ? w.keepHeld : 'Keep my place'}
                 </button>
               </div>
             </>

@@ -29,6 +29,9 @@ export interface Words {
   seatedTitle: string;
   seatedNext: string;
   leaveConfirmed: string;
+  /** Asked before leaving while an offer or hold is live: a pool group is told its held seats go. */
+  leaveHeld: (size: number) => string;
+  keepHeld: string;
   keepConfirmed: string;
   cancelConfirmed: string;
   joinAgain: string;
@@ -57,6 +60,8 @@ export const TABLE_WORDS: Words = {
   seatedTitle: 'You are seated',
   seatedNext: 'Enjoy your meal.',
   leaveConfirmed: 'Leave the queue? Your table will be given up.',
+  leaveHeld: () => 'Leave the queue? Your place will be given up.',
+  keepHeld: 'Keep my place',
   keepConfirmed: 'Keep my table',
   cancelConfirmed: 'Cancel my table and leave',
   joinAgain: 'To join again, ask at the desk.',
@@ -85,6 +90,8 @@ export const POOL_WORDS: Words = {
   seatedTitle: 'Your seats are confirmed',
   seatedNext: 'Nothing more to do.',
   leaveConfirmed: 'Cancel your reservation? Your seats will be released to the next group.',
+  leaveHeld: (size) => `Leave the queue? The ${seats(size)} held for your group will be released to the next group.`,
+  keepHeld: 'Keep my seats',
   keepConfirmed: 'Keep my seats',
   cancelConfirmed: 'Cancel my seats and leave',
   joinAgain: 'To join again, ask the organizer; a new request gets a new position at the end of the queue.',

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { VenueRole } from '@hostboard/core';
 import type { PoolCounts, ReservationView, TableCounts } from '@hostboard/allocator';
 import { AcceptanceService } from '../lifecycle/acceptance.service.js';
-import { CancellationService, type CancelledEntry } from '../lifecycle/cancellation.service.js';
+import { CancellationService, type CancelledEntry, type CancelledReservation } from '../lifecycle/cancellation.service.js';
 import { PromotionService, type PromotionResult } from '../lifecycle/promotion.service.js';
 import { QueueReadService, type QueueView } from '../lifecycle/queue-read.service.js';
 import { SandboxClockService } from '../lifecycle/sandbox-clock.service.js';
@@ -97,7 +97,7 @@ export class FloorController {
   cancelReservation(
     @Param('venueId', ParseUUIDPipe) venueId: string,
     @Param('reservationId', ParseUUIDPipe) reservationId: string,
-  ): Promise<{ reservation: ReservationView }> {
+  ): Promise<CancelledReservation> {
     return this.cancellations.cancelReservation(venueId, reservationId);
   }
 

@@ -39,6 +39,11 @@ export interface CancelledEntry {
  * first (when any is due under the venue lock, in a transaction of their own), so an offer that ran out
  * before the cancellation is recorded as expired, not cancelled.
  */
+export interface CancelledReservation {
+  reservation: ReservationView;
+  released: boolean;
+}
+
 @Injectable()
 export class CancellationService {
   constructor(
@@ -164,7 +169,12 @@ export class CancellationService {
     return { entry: toEntryView(current ?? entry), ...(cancelledBooking ? { cancelledBooking } : {}) };
   }
 
-  async cancelReservation(venueId: string, reservationId: string): Promise<{ reservation: ReservationView }> {
+  /**
+   * `released`: this request cancelled the reservation and freed its seats or tables. False when it
+   * was no longer held or confirmed (another device, or the party, cancelled it first; it expired):
+   * the answer is its current state and nothing changed, so the board can say so.
+   */
+  async cancelReservation(venueId: string, reservationId: string): Promise<CancelledReservation> {
     return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
       // The reservation and the entry it came from, with the sweep's question, in the lock's own write
@@ -210,7 +220,7 @@ export class CancellationService {
         }
         if (reservation.state === 'CONFIRMED') {
           // Read CONFIRMED under this lock: its release is known, and travels with the COMMIT.
-          const result = { reservation: toReservationView(cancelledAt(reservation, now)) };
+          const result = { reservation: toReservationView(cancelledAt(reservation, now)), released: true };
           await this.releaseConfirmedAtCommit(
             tx,
             venue,
@@ -223,9 +233,9 @@ export class CancellationService {
           );
           return result;
         }
-        await this.release(tx, venue, reservation.id, reservation.state, now);
+        const released = await this.release(tx, venue, reservation.id, reservation.state, now);
         const current = await this.reservations.find(m, venueId, reservation.id);
-        return { reservation: toReservationView(current ?? reservation) };
+        return { reservation: toReservationView(current ?? reservation), released };
       });
     });
   }

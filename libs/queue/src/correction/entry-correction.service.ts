@@ -16,7 +16,7 @@ import {
   assertPartySizeRange,
   assertSeatable,
   CONTACT_MISSING,
-  DUPLICATE_MESSAGE,
+  duplicateMessage,
   duplicateContact,
 } from '../join/join-rules.js';
 import { ENTRY_NOT_IN_QUEUE } from '../tokens/token-replacement.service.js';
@@ -58,8 +58,10 @@ export class EntryCorrectionService {
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
-    return this.tx.command({ venueId, translate: duplicateContact }, async (tx) => {
+    const seen: { seating?: Venue['seating'] } = {};
+    return this.tx.command({ venueId, translate: duplicateContact(seen) }, async (tx) => {
       const venue = await this.venues.lock(tx.manager, venueId);
+      seen.seating = venue.seating;
       const entry = await this.entries.find(tx.manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');
       if (entry.version !== input.entryVersion) {
@@ -103,7 +105,8 @@ export class EntryCorrectionService {
       }
       if (venue.oneEntryPerContact && (next.email !== entry.email || next.phone !== entry.phone)) {
         const other = await this.entries.activeWithContact(tx.manager, venueId, entry.businessDate, contact, entry.id);
-        if (other) throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, { entryId: other.id });
+        if (other)
+          throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, duplicateMessage(venue.seating), { entryId: other.id });
       }
 
       const now = this.clock.now(venue);

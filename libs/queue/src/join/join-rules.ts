@@ -3,6 +3,10 @@ import type { Venue } from '@hostboard/venue';
 
 // The first two are the spec's words, exactly.
 export const DUPLICATE_MESSAGE = 'This contact is already in the queue for today.';
+/** A seat pool's (a workshop's) own: its queue holds groups, and the workshop spec words no duplicate. */
+export const POOL_DUPLICATE_MESSAGE = 'This contact already has a group in the queue for today.';
+export const duplicateMessage = (seating: Venue['seating'] | undefined): string =>
+  seating === 'pool' ? POOL_DUPLICATE_MESSAGE : DUPLICATE_MESSAGE;
 export const CONTACT_MISSING = 'A queue party needs an email or a phone number.';
 export const QUEUE_OFF = 'The queue is switched off at this venue.';
 export const NO_SERVICE_WINDOW = 'No service window is running now; the queue is same-day and live-service only.';
@@ -41,10 +45,11 @@ export function assertSeatable(size: number, capacities: number[]): void {
 /**
  * The partial unique index refused a second active entry for this contact today. Only reachable if
  * something wrote past the venue lock; the transaction is gone, so the existing entry is not named.
+ * `seen.seating` is the venue's, once the command has read it (a pool's words, else the spec's).
  */
-export function duplicateContact(err: unknown): DomainException | undefined {
-  if (sqlState(err) === SQLSTATE.uniqueViolation && violatedConstraint(err) === 'queue_entries_one_active_per_contact') {
-    return new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE);
-  }
-  return undefined;
+export function duplicateContact(seen: { seating?: Venue['seating'] } = {}): (err: unknown) => DomainException | undefined {
+  return (err) =>
+    sqlState(err) === SQLSTATE.uniqueViolation && violatedConstraint(err) === 'queue_entries_one_active_per_contact'
+      ? new DomainException(ErrorCode.WAITLIST_DUPLICATE, duplicateMessage(seen.seating))
+      : undefined;
 }

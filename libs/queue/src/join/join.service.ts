@@ -36,7 +36,7 @@ import {
   assertPartySizeRange,
   assertSeatable,
   CONTACT_MISSING,
-  DUPLICATE_MESSAGE,
+  duplicateMessage,
   duplicateContact,
   NO_SERVICE_WINDOW,
   QUEUE_OFF,
@@ -94,13 +94,15 @@ export class JoinService {
 
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
-    return this.command(venueId, async (tx) => {
+    const seen: { seating?: Venue['seating'] } = {};
+    return this.command(venueId, seen, async (tx) => {
       const { venue, found } = await this.venues.lockTakingSequenceThenRead(
         tx.manager,
         venueId,
         tx.keyLock,
         this.setupReads(venueId),
       );
+      seen.seating = venue.seating;
       // A national phone number is read with the venue's country, so the contact is checked here.
       return this.join(tx, venue, found, input, normaliseContact(input.email, input.phone, venue.country), true);
     });
@@ -118,7 +120,7 @@ export class JoinService {
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
     refuseTextsAbroad(contact.phone, found.country);
     await this.limiter.intoVenue(found.id);
-    return this.command(found.id, async (tx) => {
+    return this.command(found.id, { seating: found.seating }, async (tx) => {
       const locked = await this.venues.lockTakingSequenceThenRead(tx.manager, found.id, tx.keyLock, this.setupReads(found.id));
       const venue = locked.venue;
       // Read again under the lock: it may have been unpublished since.
@@ -143,10 +145,15 @@ export class JoinService {
     };
   }
 
-  private command(venueId: string, fn: (tx: Tx) => Promise<JoinResult>): Promise<JoinResult> {
+  /** `seen`: the venue's seating, once read, for the words of a duplicate the index refused. */
+  private command(
+    venueId: string,
+    seen: { seating?: Venue['seating'] },
+    fn: (tx: Tx) => Promise<JoinResult>,
+  ): Promise<JoinResult> {
     // The lock's statement takes the Idempotency-Key's lock too (tx.keyLock).
     return this.tx.command<JoinResult>(
-      { venueId, translate: duplicateContact, storedAs: (r) => ({ ...r, queueToken: null }), keyLockedByCommand: true },
+      { venueId, translate: duplicateContact(seen), storedAs: (r) => ({ ...r, queueToken: null }), keyLockedByCommand: true },
       fn,
     );
   }
@@ -234,7 +241,11 @@ export class JoinService {
       ...this.quotes.joinReads(venue, facts),
     });
     if (found.duplicate) {
-      throw new DomainException(ErrorCode.WAITLIST_DUPLICATE, DUPLICATE_MESSAGE, staff ? { entryId: found.duplicate } : {});
+      throw new DomainException(
+        ErrorCode.WAITLIST_DUPLICATE,
+        duplicateMessage(venue.seating),
+        staff ? { entryId: found.duplicate } : {},
+      );
     }
     const standing = this.quotes.standingFrom(venue, facts, found);
     // Told with the quote when the wait runs past it, venue-local with its zone ("10:00 PM CDT").

@@ -55,10 +55,21 @@ export function ConfirmedGroups({ board, afterAct }: { board: BoardSnapshot; aft
   if (!pool) return null;
 
   const cancel = async (g: ReservationRow): Promise<void> => {
-    await api.post(`/v1/venues/${venueId}/reservations/${g.id}/cancel`);
-    setGroups((list) => list?.filter((r) => r.id !== g.id) ?? null);
+    const r = await api.post<{ reservation: ReservationRow; released?: boolean }>(
+      `/v1/venues/${venueId}/reservations/${g.id}/cancel`,
+    );
+    setGroups((list) => list?.filter((x) => x.id !== g.id) ?? null);
     const seats = plural(g.partySize, 'seat');
-    say('ok', `Booking for ${g.name} cancelled; ${seats} ${g.partySize === 1 ? 'is' : 'are'} free again.`);
+    const are = g.partySize === 1 ? 'is' : 'are';
+    // Another device (or the group on its phone) cancelled it first: this tap released nothing.
+    if (r.released === false)
+      say(
+        'info',
+        r.reservation.state === 'CANCELLED'
+          ? `The booking for ${g.name} had already been cancelled; ${seats} ${g.partySize === 1 ? 'was' : 'were'} already free.`
+          : `The booking for ${g.name} was no longer confirmed; nothing changed.`,
+      );
+    else say('ok', `Booking for ${g.name} cancelled; ${seats} ${are} free again.`);
     await afterAct();
   };
 

@@ -6,6 +6,7 @@ import { api } from '../state/session';
 import { offline } from '../state/offline';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
+import { boardWords } from '../words';
 
 /** What of the form a refusal was about: the contact (phone or email), the party size, the name. */
 type Part = 'contact' | 'partySize' | 'name';
@@ -70,11 +71,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   };
   const contactNeeded = board.venue.seating === 'tables';
   return (
-    <Modal
-      title={`Add a ${board.venue.seating === 'pool' ? 'group' : 'party'} to the queue`}
-      onClose={onClose}
-      testId="desk-join"
-    >
+    <Modal title={`Add a ${boardWords(board.venue.seating).who} to the queue`} onClose={onClose} testId="desk-join">
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
@@ -166,7 +163,7 @@ function refusalOf(err: unknown, board: BoardSnapshot): Refusal {
   if (err.code !== 'WAITLIST_DUPLICATE') return { text: said, about: partsOf(err.details) };
   const row = board.queue.find((r) => r.id === err.details['entryId']);
   const text = row
-    ? `${said} They are in the queue as ${row.name}, ${board.venue.seating === 'pool' ? 'group' : 'party'} of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
+    ? `${said} They are in the queue as ${row.name}, ${boardWords(board.venue.seating).who} of ${row.partySize}, number ${row.kindPosition ?? row.position} in line.`
     : said;
   return { text, about: ['contact'] };
 }

@@ -9,6 +9,7 @@ import { Countdown } from './countdown';
 import { Modal } from './modal';
 import { canScan, QrScanner } from './qr-scanner';
 import { tokenFrom } from '../queue-link';
+import { boardWords } from '../words';
 
 interface Props {
   board: BoardSnapshot;
@@ -17,23 +18,6 @@ interface Props {
   afterAct: () => Promise<void>;
   onClose: () => void;
 }
-
-const STATUS: Record<string, string> = {
-  waiting: 'waiting in line',
-  offered: 'a table is offered',
-  confirmed: 'accepted, to be seated',
-  seated: 'seated',
-  cancelled: 'left the queue',
-  expired: 'the offer lapsed',
-};
-
-/** At a seat pool (a workshop): seats held for the whole group, then confirmed; no table, no seating. */
-const POOL_STATUS: Record<string, string> = {
-  ...STATUS,
-  offered: 'seats are held for them',
-  confirmed: 'accepted, seats confirmed',
-  expired: 'the hold lapsed',
-};
 
 /**
  * A party shows its queue code: the desk finds the party without using the code up (the party
@@ -45,8 +29,8 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
   const [busy, setBusy] = useState(false);
   const [found, setFound] = useState<LookedUp | null>(null);
   const base = `/v1/venues/${board.venue.id}`;
-  /** A seat pool (a workshop) queues groups; a restaurant, parties. */
-  const who = board.venue.seating === 'pool' ? 'group' : 'party';
+  const words = boardWords(board.venue.seating);
+  const who = words.who;
   const [scanning, setScanning] = useState(false);
   const find = async (e: Event | null, code = token): Promise<void> => {
     e?.preventDefault();
@@ -128,16 +112,12 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
     >
       <p data-testid="found-status">
         {position !== null ? `Number ${position} in line, ` : ''}
-        {(board.venue.seating === 'pool' ? POOL_STATUS : STATUS)[entry.status] ?? entry.status}.
+        {words.lookupStatus[entry.status] ?? entry.status}.
       </p>
       {live ? (
         <div class="offer-box">
           <p>
-            {labels.length > 0
-              ? `Table ${labels.join(' + ')} is held for them: `
-              : board.venue.seating === 'pool'
-                ? `${entry.partySize} ${entry.partySize === 1 ? 'seat' : 'seats'} held for them: `
-                : 'Held for them: '}
+            {labels.length > 0 ? `Table ${labels.join(' + ')} is held for them: ` : words.heldForThem(entry.partySize)}
             <Countdown until={live.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />
           </p>
           <ActButton

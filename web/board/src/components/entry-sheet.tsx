@@ -5,7 +5,8 @@ import { checkPhone, displayPhone, phoneHint } from '../phone';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
 import { api } from '../state/session';
-import { TAGS } from '../tags';
+import { tagsFor } from '../tags';
+import { boardWords } from '../words';
 import { ActButton } from './act-button';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
@@ -156,8 +157,8 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
 
   const sameTags = (a: string[], b: string[]): boolean => a.length === b.length && a.every((t) => b.includes(t));
 
-  /** A seat pool (a workshop) queues groups; a restaurant, parties. */
-  const who = board.venue.seating === 'pool' ? 'group' : 'party';
+  const words = boardWords(board.venue.seating);
+  const { who } = words;
   const refused = async (err: unknown): Promise<void> => {
     if (!(err instanceof ApiError)) {
       setProblems({ form: messageOf(err) });
@@ -305,7 +306,7 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
         </label>
         <fieldset class="tag-picker">
           <legend>Needs (staff only)</legend>
-          {TAGS.map((t) => (
+          {tagsFor(board.venue.seating, opened.tags).map((t) => (
             <button
               key={t.id}
               type="button"
@@ -362,11 +363,11 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
         <ActButton
           kind="danger"
           testId="cancel"
-          confirm="Tap again to remove"
+          confirm={words.removeAsk(row.status, row.partySize)}
           onAct={async () => {
             await api.post(`${base}/cancel`);
             // The host removed them: they did not leave (their message says the host removed them too).
-            say('ok', `${row.name} was removed from the queue.`);
+            say('ok', words.removed(row.name, row.status, row.partySize));
             await afterAct();
             onClose();
           }}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { BoardSnapshot, EntryStatus, QueueRow } from '../api/types';
+import type { BoardSnapshot, QueueRow } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
 import { wallSecond } from '../state/clock';
@@ -7,26 +7,10 @@ import { offline } from '../state/offline';
 import { markOwn } from '../state/own-acts';
 import { duration, plural, waitShort } from '../format';
 import { tagLabel } from '../tags';
+import { boardWords } from '../words';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { ReachMarker } from './reach-marker';
-
-const STATUS: Record<EntryStatus, string> = {
-  waiting: 'Waiting',
-  offered: 'Table offered',
-  confirmed: 'Accepted, to be seated',
-  seated: 'Seated',
-  cancelled: 'Left',
-  expired: 'Offer lapsed',
-};
-
-/** A seat pool (a workshop) holds seats for a whole group and confirms them: no table, no seating. */
-const POOL_STATUS: Record<EntryStatus, string> = {
-  ...STATUS,
-  offered: 'Seats held',
-  confirmed: 'Seats confirmed',
-  expired: 'Hold lapsed',
-};
 
 type Filter = 'all' | 'waiting' | 'offered';
 
@@ -56,7 +40,7 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
       (q === '' || r.name.toLowerCase().includes(q) || (r.note ?? '').toLowerCase().includes(q)),
   );
   // A workshop's queue holds groups (its seats panel and Set up say so), a restaurant's parties.
-  const who = board.venue.seating === 'pool' ? 'group' : 'party';
+  const { who, heldFilter } = boardWords(board.venue.seating);
   const n = (s: Filter): number => (s === 'all' ? board.queue.length : board.queue.filter((r) => r.status === s).length);
   return (
     <section class="panel queue" aria-label="Queue">
@@ -85,7 +69,7 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
               onClick={() => setFilter(f)}
             >
               {/* A seat pool holds seats (its rows and counts say held), it offers no table. */}
-              {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : board.venue.seating === 'pool' ? 'Held' : 'Offered'} {n(f)}
+              {f === 'all' ? 'All' : f === 'waiting' ? 'Waiting' : heldFilter} {n(f)}
             </button>
           ))}
         </div>
@@ -117,8 +101,7 @@ export function QueuePanel({ board, venueNow, openedEntryId, afterAct, onOfferTa
 
 /** What the host is told after taking an offer back: a seat pool's is a hold; a party out of the queue is said so. */
 export function takenBack(board: BoardSnapshot, name: string, leavesQueue: boolean): string {
-  const what = board.venue.seating === 'pool' ? `Hold for ${name}` : `Offer to ${name}`;
-  return `${what} taken back.${leavesQueue ? ' They have left the queue.' : ''}`;
+  return `${boardWords(board.venue.seating).takenBack(name)} taken back.${leavesQueue ? ' They have left the queue.' : ''}`;
 }
 
 function waitedText(row: QueueRow, now: number): string {
@@ -196,7 +179,7 @@ function Row({
         </div>
         {/* Status, offer and wait on one line where the row is wide enough; staff tags and note under it. */}
         <div class="state">
-          <span class={`chip chip-${row.status}`}>{(board.venue.seating === 'pool' ? POOL_STATUS : STATUS)[row.status]}</span>
+          <span class={`chip chip-${row.status}`}>{boardWords(board.venue.seating).status[row.status]}</span>
           {offer && <Countdown until={offer.expiresAt} venueNow={venueNow} stopped={board.venue.sandbox} />}
           {labels.length > 0 && <span class="muted">{labels.join(' + ')}</span>}
           <span class="meta">
@@ -234,8 +217,7 @@ function Row({
               testId="accept"
               onAct={() => {
                 markOwn(`accept:${offer.id}`);
-                const done = board.venue.seating === 'pool' ? 'their seats are confirmed.' : 'to be seated.';
-                return act(`offers/${offer.id}/accept`, `${row.name} accepted: ${done}`);
+                return act(`offers/${offer.id}/accept`, `${row.name} accepted: ${boardWords(board.venue.seating).acceptedNext}`);
               }}
             >
               {/* "Accept" where the row is short of room beside the party (styles.css). */}

@@ -3,16 +3,17 @@ import { localTime, plural } from '../format';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { ActButton } from './act-button';
+import { boardWords } from '../words';
 
 /** A sandbox venue's simulated clock, and moving it forward (manager+; it then sweeps). */
 export function SandboxClock({ board, afterAct }: { board: BoardSnapshot; afterAct: () => Promise<void> }) {
   // A seat pool (a workshop) holds seats for a group: what runs out there is a hold, not an offer.
-  const pool = board.venue.seating === 'pool';
+  const { hold } = boardWords(board.venue.seating);
   const move = async (minutes: number): Promise<void> => {
     const to = new Date(Date.parse(board.now) + minutes * 60_000).toISOString();
     const r = await api.post<{ now: string; expired: string[] }>(`/v1/venues/${board.venue.id}/clock`, { now: to });
     const expired = r.expired.length;
-    const lapsed = plural(expired, pool ? 'hold' : 'offer');
+    const lapsed = plural(expired, hold);
     say('info', `Practice clock now ${localTime(r.now, board.venue.timeZone)}${expired ? `; ${lapsed} ran out` : ''}.`);
     await afterAct();
   };
@@ -24,9 +25,7 @@ export function SandboxClock({ board, afterAct }: { board: BoardSnapshot; afterA
           {localTime(board.now, board.venue.timeZone)}
         </span>
       </h2>
-      <p class="muted">
-        This practice venue's clock stands still until you move it; {pool ? 'holds' : 'offers'} whose time is up then run out.
-      </p>
+      <p class="muted">This practice venue's clock stands still until you move it; {hold}s whose time is up then run out.</p>
       <div class="clock-acts">
         <ActButton testId="clock-1" onAct={() => move(1)}>
           +1 min

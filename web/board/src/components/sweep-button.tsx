@@ -1,8 +1,8 @@
-import { plural } from '../format';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { ActButton } from './act-button';
 import { BarLabel } from './bar-label';
+import { boardWords } from '../words';
 
 /**
  * The spec's "Sweep expired offers": a host runs the sweep of lapsed holds by hand (each press its own
@@ -12,34 +12,25 @@ import { BarLabel } from './bar-label';
  */
 export function SweepButton({
   venueId,
-  pool,
+  seating,
   disabled,
   afterAct,
 }: {
   venueId: string;
-  pool: boolean;
+  seating: 'tables' | 'pool';
   disabled: boolean;
   afterAct: () => Promise<void>;
 }) {
+  const words = boardWords(seating);
   const sweep = async (): Promise<void> => {
     const r = await api.post<{ expired: string[] }>(`/v1/venues/${venueId}/sweeps`);
     const n = r.expired.length;
-    say('info', pool ? released(n) : swept(n));
+    say('info', words.swept(n));
     await afterAct();
   };
   return (
     <ActButton big testId="sweep-offers" disabled={disabled} onAct={sweep}>
-      {pool ? <BarLabel first="Release" second="expired holds" /> : <BarLabel first="Sweep" second="expired offers" />}
+      <BarLabel first={words.sweepLabel[0]} second={words.sweepLabel[1]} />
     </ActButton>
   );
 }
-
-const swept = (n: number): string =>
-  n === 0
-    ? 'Swept: no offer had run out.'
-    : `Swept: ${plural(n, 'offer')} had run out and ${n === 1 ? 'is' : 'are'} now released.`;
-
-const released = (n: number): string =>
-  n === 0
-    ? 'No hold had run out: nothing to release.'
-    : `Released: ${plural(n, 'hold')} had run out; ${n === 1 ? 'its' : 'their'} seats are free again.`;

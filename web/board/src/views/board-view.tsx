@@ -10,6 +10,7 @@ import { FloorMap } from '../components/floor-map';
 import { PoolPanel } from '../components/pool-panel';
 import { QueuePanel } from '../components/queue-panel';
 import { SandboxClock } from '../components/sandbox-clock';
+import { boardWords } from '../words';
 import { SweepButton } from '../components/sweep-button';
 import { TablePicker, type TablePurpose } from '../components/table-picker';
 import { TableSheet } from '../components/table-sheet';
@@ -51,8 +52,10 @@ export function BoardView({ venueId, data, role }: TabProps) {
         const name = sync.nameOf(entryId) ?? 'A party';
         const back = e.data?.['entryStatus'] === 'waiting';
         // A seat pool (a workshop) holds seats for a group: it offers no table (its rows say held).
-        const what = before?.venue.seating === 'pool' ? `hold for ${name}` : `table offer to ${name}`;
-        say('alert', `The ${what} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`);
+        say(
+          'alert',
+          `The ${boardWords(before?.venue.seating).ranOut(name)} ran out. ${back ? 'They are back in line.' : 'They have left the queue.'}`,
+        );
         chime();
       }
       const said = partyNotice(e, before, (id) => sync.nameOf(id));
@@ -173,12 +176,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
             <BarLabel first="Find by" second="code" />
           </button>
           {board && (
-            <SweepButton
-              venueId={board.venue.id}
-              pool={board.venue.seating === 'pool'}
-              disabled={offline.value}
-              afterAct={afterAct}
-            />
+            <SweepButton venueId={board.venue.id} seating={board.venue.seating} disabled={offline.value} afterAct={afterAct} />
           )}
         </nav>
       )}
@@ -240,7 +238,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           quote={sheet.quote}
           token={sheet.token}
           queuePage={board?.queuePage}
-          who={board?.venue.seating === 'pool' ? 'group' : 'party'}
+          who={boardWords(board?.venue.seating).who}
           onDone={() => setSheet(null)}
         />
       )}
@@ -280,16 +278,13 @@ function partyNotice(
       ? (d['tableIds'] as string[])
       : (before?.offers.find((o) => o.id === text('offerId'))?.tableIds ?? []);
     const tables = before && ids.length > 0 ? tableLabels(before, ids) : '';
-    // A seat pool (a workshop) confirms the group's seats: nobody is seated at a table.
-    if (before?.venue.seating === 'pool') return `${name} confirmed their seats.`;
     const where = tables ? `: ${ids.length > 1 ? 'tables' : 'table'} ${tables}, to be seated.` : ', to be seated.';
-    return `${name} confirmed${where}`;
+    return boardWords(before?.venue.seating).confirmedBy(name, where);
   }
   if (e.type === 'tables.day-ended') return dayEndedNotice(d['tableIds'], before);
   const left = e.type === 'entry.cancelled' || e.type === 'offer.cancelled' || e.type === 'reservation.cancelled';
   if (left && text('by') === 'party') {
-    const freed = before?.venue.seating === 'pool' ? ' Their seats are released.' : ' Their table is free again.';
-    const released = e.type === 'entry.cancelled' ? '' : freed;
+    const released = e.type === 'entry.cancelled' ? '' : boardWords(before?.venue.seating).leftFreed;
     return `${name} left the queue from their phone.${released}`;
   }
   return null;

@@ -5,6 +5,7 @@ import { localDateTime, localTime } from '../format';
 import { ACCESS_ENDED } from '../state/board-sync';
 import { api } from '../state/session';
 import type { TabProps } from './registry';
+import { boardWords } from '../words';
 
 /** How often the open Messages tab reads the newest page again, so new messages appear by themselves. */
 const REFRESH_MS = 5000;
@@ -186,10 +187,7 @@ export function MessagesView({ venueId, data }: TabProps) {
             ? `No ${failedOnly ? 'undelivered ' : ''}messages to ${recipient}.`
             : failedOnly
               ? 'No undelivered messages.'
-              : data.venue.value?.policy.seating === 'pool'
-                ? // A seat pool records no guest message: its joins, holds, lapses and leaves send none.
-                  'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.'
-                : 'No messages sent to guests yet.'}
+              : boardWords(data.venue.value?.policy.seating).noMessages}
         </p>
       )}
       <ul class="message-list" data-testid="messages">

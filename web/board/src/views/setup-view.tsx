@@ -10,6 +10,7 @@ import { wallSecond } from '../state/clock';
 import { say } from '../state/notice';
 import { api } from '../state/session';
 import { venueNowAt } from '../state/venue-data';
+import { boardWords } from '../words';
 import { PlanEditor } from './plan-editor';
 import type { TabProps } from './registry';
 
@@ -59,7 +60,7 @@ function Readiness({ data }: Pick<TabProps, 'data'>) {
     </section>
   ) : (
     <p class="ok-line" data-testid="setup-ready">
-      Ready: {venue.policy.seating === 'pool' ? 'groups' : 'parties'} can join now.
+      Ready: {boardWords(venue.policy.seating).whoPlural} can join now.
     </p>
   );
 }
@@ -252,7 +253,7 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
           checked={queueEnabled}
           onChange={(e) => set('queueEnabled', e.currentTarget.checked)}
         />
-        Queue on ({pool ? 'groups' : 'parties'} can join)
+        Queue on ({boardWords(venue.policy.seating).whoPlural} can join)
       </label>
       {fixed ? (
         <>
@@ -298,7 +299,7 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
             />
           )}
           <Stepper
-            label={pool ? 'Minutes seats are held for a group' : 'Minutes a table is held for a party'}
+            label={boardWords(venue.policy.seating).holdMinutesLabel}
             value={holdMinutes}
             max={1440}
             onChange={(v) => set('holdMinutes', v)}

@@ -1,0 +1,161 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import request from 'supertest';
+import { joined, sandboxVenue } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+import { boardLive, openVenueBoard } from './board-page.js';
+import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+
+const d = describeWithChromium('a workshop’s releases are told in a real browser');
+
+/**
+ * A review's workshop leftovers. The party sheet offered "High chair", which only means something at a
+ * restaurant table. Removing a group whose seats are held (the board's Remove, the group's own Leave)
+ * asked only "to remove" or whether to give up a place, never that the held seats go back. And a
+ * confirmed group's Cancel booking that raced another device's cancel said "cancelled; 5 seats are
+ * free again" though the other device had freed them. A 13-seat pool, 7-minute holds, St John's time
+ * (UTC−3:30), on a 390×844 phone and a 1280×800 screen.
+ */
+d('a workshop board and guest page tell what a removal releases', () => {
+  let t: TestApp;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let owner: Staff;
+  const api = () => request(t.baseUrl);
+
+  beforeAll(async () => {
+    t = await startApp();
+    browser = await launchChromium();
+    owner = await signUp(t, 'organizer');
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  const workshop = (name: string) =>
+    sandboxVenue(t, owner, {
+      name,
+      timeZone: 'America/St_Johns',
+      clock: '2026-12-11T09:40:00-03:30',
+      preset: 'workshop',
+      poolCapacity: 13,
+      patch: { policy: { holdSeconds: 420 } },
+    });
+  const counts = async (venueId: string) => {
+    const c = (await api().get(`/v1/venues/${venueId}/counts`).set(owner.auth).expect(200)).body as Record<string, number>;
+    return { confirmed: c['confirmed'], held: c['held'], available: c['available'] };
+  };
+  const promote = async (venueId: string) =>
+    (await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201)).body as {
+      offer: { id: string; reservationId: string };
+    };
+  const screen = async (which: 'phone' | 'desktop'): Promise<Page> => {
+    const context =
+      which === 'phone'
+        ? await newPhone(browser)
+        : await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    contexts.push(context);
+    return context.newPage();
+  };
+  const notice = (page: Page, text: string) => page.locator('[data-testid=notice]', { hasText: text }).first();
+
+  const board = async (which: 'phone' | 'desktop'): Promise<void> => {
+    const v = await workshop(`Kōwhai Studio ${which}`);
+    const tui = await joined(t, owner, v.id, { name: 'Tui Group', partySize: 4, email: 'tui@example.test' });
+    await promote(v.id);
+    await joined(t, owner, v.id, { name: 'Kea Group', partySize: 2, email: 'kea@example.test' });
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 4, available: 9 });
+    const page = await screen(which);
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page);
+    const row = (id: string) => page.locator(`[data-testid=entry][data-entry-id="${id}"]`);
+    await row(tui.entry.id).waitFor();
+
+    // The sheet offers the tags a workshop group can use; no high chair.
+    await row(tui.entry.id).getByTestId('entry-more').click();
+    const sheet = page.getByTestId('entry-sheet');
+    await sheet.waitFor();
+    await sheet.locator('[data-tag=wheelchair]').waitFor();
+    const tags = await Promise.all((await sheet.locator('[data-tag]').all()).map((tag) => tag.getAttribute('data-tag')));
+    expect(tags).toEqual(['wheelchair', 'vip', 'allergy']);
+    expect(await sheet.innerText()).not.toContain('High chair');
+
+    // Removing the group holding seats says that the seats go back, before and after.
+    const remove = sheet.getByTestId('cancel');
+    await remove.scrollIntoViewIfNeeded();
+    await remove.click();
+    expect((await remove.textContent())?.trim()).toBe('Tap again: releases 4 seats');
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 4, available: 9 });
+    await screenshot(page, `board-pool-remove-asks-${which}`);
+    await remove.click();
+    await notice(page, 'Tui Group was removed from the queue; their 4 seats are released.').waitFor();
+    await page.locator('[data-testid=count-available]', { hasText: /^13$/ }).waitFor();
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 0, available: 13 });
+    await screenshot(page, `board-pool-removed-${which}`);
+
+    // Kea's booking, confirmed; another device cancels it while this board's cancel is on its way.
+    const kea = await promote(v.id);
+    await api().post(`/v1/venues/${v.id}/offers/${kea.offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    const listed = page.locator(`[data-testid=confirmed-group][data-reservation-id="${kea.offer.reservationId}"]`);
+    await listed.waitFor();
+    await page.route('**/reservations/*/cancel', async (route) => {
+      await api().post(`/v1/venues/${v.id}/reservations/${kea.offer.reservationId}/cancel`).set(owner.auth).send({}).expect(200);
+      await route.continue();
+    });
+    const cancel = listed.getByTestId('confirmed-cancel');
+    await cancel.scrollIntoViewIfNeeded();
+    await cancel.click();
+    await cancel.click();
+    await notice(page, 'The booking for Kea Group had already been cancelled; 2 seats were already free.').waitFor();
+    expect(await page.locator('[data-testid=notice]', { hasText: 'Booking for Kea Group cancelled' }).count()).toBe(0);
+    await page.getByTestId('confirmed-none').waitFor();
+    await page.locator('[data-testid=count-available]', { hasText: /^13$/ }).waitFor();
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 0, available: 13 });
+    await screenshot(page, `board-pool-cancel-raced-${which}`);
+  };
+
+  it('the board, on a 390×844 phone', () => board('phone'), 120_000);
+  it('the board, on a 1280×800 screen', () => board('desktop'), 120_000);
+
+  it('a group holding seats that leaves from its page is told the seats are released', async () => {
+    const v = await workshop('Rātā Studio');
+    const group = await joined(t, owner, v.id, { name: 'Aroha Group', partySize: 3, email: 'aroha@example.test' });
+    await promote(v.id);
+    for (const which of ['phone', 'desktop'] as const) {
+      const page = await screen(which);
+      await page.goto(`${t.baseUrl}/q/#${group.queueToken ?? ''}`);
+      await page.locator('[data-testid=guest-page][data-state=offered]').waitFor();
+      await page.getByTestId('leave').click();
+      await page.getByTestId('leave-confirm').waitFor();
+      expect(await page.locator('section.leave').innerText()).toContain(
+        'Leave the queue? The 3 seats held for your group will be released to the next group.',
+      );
+      expect(await page.getByTestId('leave-keep').textContent()).toBe('Keep my seats');
+      await screenshot(page, `guest-workshop-leave-held-${which}`);
+      await page.getByTestId('leave-keep').click();
+    }
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 3, available: 10 });
+  }, 120_000);
+
+  it("a restaurant's sheet still offers a high chair and asks the spec's way", async () => {
+    const v = await sandboxVenue(t, owner, {
+      name: 'Kererū Kitchen',
+      timeZone: 'America/St_Johns',
+      clock: '2026-12-11T19:40:00-03:30',
+      tables: [{ label: 'Patio 7', capacity: 4 }],
+    });
+    const p = await joined(t, owner, v.id, { name: 'Hemi Party', partySize: 3, email: 'hemi@example.test' });
+    const page = await screen('phone');
+    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await boardLive(page);
+    await page.locator(`[data-testid=entry][data-entry-id="${p.entry.id}"]`).getByTestId('entry-more').click();
+    const sheet = page.getByTestId('entry-sheet');
+    await sheet.locator('[data-tag=high-chair]').waitFor();
+    const remove = sheet.getByTestId('cancel');
+    await remove.scrollIntoViewIfNeeded();
+    await remove.click();
+    expect((await remove.textContent())?.trim()).toBe('Tap again to remove');
+  }, 120_000);
+});
