@@ -31,6 +31,12 @@ export interface CancelledEntry {
   cancelledBooking?: ReservationView;
 }
 
+/** `released`: this request cancelled the reservation and freed its seats or tables (see cancelReservation). */
+export interface CancelledReservation {
+  reservation: ReservationView;
+  released: boolean;
+}
+
 /**
  * Cancellations. A waiting entry leaves the queue and releases nothing; a held or confirmed
  * reservation releases its seats once. A repeat, with the same or a new Idempotency-Key, finds the
@@ -39,11 +45,6 @@ export interface CancelledEntry {
  * first (when any is due under the venue lock, in a transaction of their own), so an offer that ran out
  * before the cancellation is recorded as expired, not cancelled.
  */
-export interface CancelledReservation {
-  reservation: ReservationView;
-  released: boolean;
-}
-
 @Injectable()
 export class CancellationService {
   constructor(
@@ -202,7 +203,7 @@ export class CancellationService {
         ) {
           // A hold, its live offer and the party read under this lock: the offer's ending (as an entry's
           // cancellation ends it), the revoked token and sessions and the answer go with the COMMIT.
-          const result = { reservation: toReservationView(cancelledAt(reservation, now)) };
+          const result = { reservation: toReservationView(cancelledAt(reservation, now)), released: true };
           const read = { offer: live, reservation, entry, laterLive };
           const revoke = this.credentials.revokeStatements(live.entryId, now);
           await this.lifecycle.endReadAtCommit(
