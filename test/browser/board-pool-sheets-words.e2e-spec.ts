@@ -84,6 +84,9 @@ d('a workshop organizer’s sheets speak of groups, on a 390×844 phone', () => 
     expect(await empty.innerText()).toBe(
       'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.',
     );
+    // Nothing to search for or filter: no search box or filter buttons over the empty list.
+    expect(await page.getByTestId('messages-recipient').count()).toBe(0);
+    expect(await page.getByTestId('messages-failed-only').count()).toBe(0);
     await noSidewaysScroll(page);
     await screenshot(page, 'board-pool-sheets-messages');
   }, 120_000);

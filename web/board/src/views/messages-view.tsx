@@ -133,6 +133,8 @@ export function MessagesView({ venueId, data }: TabProps) {
   };
   const messages = newest ? merged(newest.messages, older?.messages ?? []) : null;
   const tz = data.venue.value?.timeZone;
+  // A seat pool records no guest messages: with none at all there is nothing to search or filter.
+  const nothingToFind = data.venue.value?.policy.seating === 'pool' && messages?.length === 0 && !recipient && !failedOnly;
   return (
     <main class="page messages">
       {error && (
@@ -140,46 +142,50 @@ export function MessagesView({ venueId, data }: TabProps) {
           {error}
         </p>
       )}
-      <form
-        class="message-search"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setRecipient(typed.trim());
-        }}
-      >
-        <input
-          class="search"
-          type="search"
-          name="recipient"
-          placeholder="Guest's phone or email"
-          aria-label="Find the messages to a guest's phone or email"
-          data-testid="messages-recipient"
-          value={typed}
-          onInput={(e) => {
-            setTyped(e.currentTarget.value);
-            // Emptied (the field's clear button too): the whole list again.
-            if (e.currentTarget.value.trim() === '') setRecipient('');
-          }}
-        />
-        <button type="submit" class="btn btn-secondary" data-testid="messages-find">
-          Find
-        </button>
-      </form>
-      <div class="filters" role="group" aria-label="Show">
-        {[false, true].map((only) => (
-          <button
-            key={String(only)}
-            type="button"
-            class={`chip-btn${failedOnly === only ? ' on' : ''}`}
-            aria-pressed={failedOnly === only}
-            data-testid={only ? 'messages-failed-only' : 'messages-all'}
-            onClick={() => setFailedOnly(only)}
+      {!nothingToFind && (
+        <>
+          <form
+            class="message-search"
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setRecipient(typed.trim());
+            }}
           >
-            {only ? 'Not delivered' : 'All'}
-          </button>
-        ))}
-      </div>
+            <input
+              class="search"
+              type="search"
+              name="recipient"
+              placeholder="Guest's phone or email"
+              aria-label="Find the messages to a guest's phone or email"
+              data-testid="messages-recipient"
+              value={typed}
+              onInput={(e) => {
+                setTyped(e.currentTarget.value);
+                // Emptied (the field's clear button too): the whole list again.
+                if (e.currentTarget.value.trim() === '') setRecipient('');
+              }}
+            />
+            <button type="submit" class="btn btn-secondary" data-testid="messages-find">
+              Find
+            </button>
+          </form>
+          <div class="filters" role="group" aria-label="Show">
+            {[false, true].map((only) => (
+              <button
+                key={String(only)}
+                type="button"
+                class={`chip-btn${failedOnly === only ? ' on' : ''}`}
+                aria-pressed={failedOnly === only}
+                data-testid={only ? 'messages-failed-only' : 'messages-all'}
+                onClick={() => setFailedOnly(only)}
+              >
+                {only ? 'Not delivered' : 'All'}
+              </button>
+            ))}
+          </div>
+        </>
+      )}
       {messages === null && !error && <p class="muted">Loading messages…</p>}
       {messages?.length === 0 && (
         <p class="empty">
