@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { joined, sandboxVenue } from '../support/restaurant.js';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
 import { boardLive, openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, screenshot } from './chromium.js';
+import { phoneBoardFile } from './phone-board-file.js';
 
 const d = describeWithChromium('the confirmed groups of a seat pool are tested in a real browser');
 
@@ -15,35 +14,25 @@ const d = describeWithChromium('the confirmed groups of a seat pool are tested i
  * Auckland time, on a 390×844 phone and a 1280×800 screen.
  */
 d('a workshop board lists its confirmed groups and cancels one with a second tap', () => {
-  let t: TestApp;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  let owner: Staff;
-  const api = () => request(t.baseUrl);
-
-  beforeAll(async () => {
-    t = await startApp();
-    browser = await launchChromium();
-    owner = await signUp(t, 'organizer');
-  }, 120_000);
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
+  const file = phoneBoardFile('organizer');
+  const api = () => request(file.t.baseUrl);
 
   const counts = async (venueId: string) => {
-    const res = await api().get(`/v1/venues/${venueId}/counts`).set(owner.auth).expect(200);
+    const res = await api().get(`/v1/venues/${venueId}/counts`).set(file.owner.auth).expect(200);
     const c = res.body as { capacity: number; confirmed: number; held: number; available: number };
     return { confirmed: c.confirmed, held: c.held, available: c.available };
   };
 
   /** Joins a group, holds its seats and accepts for it, all through the API: a confirmed group. */
   const confirmedGroup = async (venueId: string, name: string, partySize: number): Promise<string> => {
-    await joined(t, owner, venueId, { name, partySize, email: `${name.split(' ')[0]?.toLowerCase()}@example.test` });
-    const promoted = await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201);
+    await joined(file.t, file.owner, venueId, { name, partySize, email: `${name.split(' ')[0]?.toLowerCase()}@example.test` });
+    const promoted = await api().post(`/v1/venues/${venueId}/promotions`).set(file.owner.auth).send({}).expect(201);
     const offer = (promoted.body as { offer: { id: string; reservationId: string } }).offer;
-    const accepted = await api().post(`/v1/venues/${venueId}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    const accepted = await api()
+      .post(`/v1/venues/${venueId}/offers/${offer.id}/accept`)
+      .set(file.owner.auth)
+      .send({})
+      .expect(200);
     expect((accepted.body as { reservation: { state: string } }).reservation.state).toBe('CONFIRMED');
     return offer.reservationId;
   };
@@ -52,7 +41,7 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
   const boardCount = (page: Page, which: string) => page.getByTestId(`count-${which}`);
 
   const scenario = async (screen: 'phone' | 'desktop'): Promise<void> => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: `Harakeke Studio ${screen}`,
       timeZone: 'Pacific/Auckland',
       clock: '2026-12-11T09:40:00+13:00',
@@ -64,18 +53,13 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     const kea = await confirmedGroup(v.id, 'Kea Group', 5);
     expect(await counts(v.id)).toEqual({ confirmed: 9, held: 0, available: 4 });
 
-    const context =
-      screen === 'phone'
-        ? await newPhone(browser)
-        : await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    contexts.push(context);
-    const page = await context.newPage();
+    const page = await file.page(screen);
     // The board's cancels, with the Idempotency-Key each carries.
     const cancels: Array<string | undefined> = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/cancel')) cancels.push(r.headers()['idempotency-key']);
     });
-    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await openVenueBoard(page, file.t.baseUrl, file.owner, v.id);
     await boardLive(page);
 
     const rows = page.locator('[data-testid=confirmed-group]');
@@ -85,7 +69,7 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     // Every device lists them in one order: by when confirmed, then by reservation id. On a standing
     // practice clock both were confirmed at 9:40, and the phone and the desktop listed them in
     // opposite orders (the list's own order, newest first, reversed only where the times differ).
-    const confirmed = (await api().get(`/v1/venues/${v.id}/reservations?state=CONFIRMED`).set(owner.auth).expect(200))
+    const confirmed = (await api().get(`/v1/venues/${v.id}/reservations?state=CONFIRMED`).set(file.owner.auth).expect(200))
       .body as Array<{ id: string; updatedAt: string }>;
     const oneOrder = confirmed
       .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : 1))
@@ -126,7 +110,7 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     await screenshot(page, `board-pool-confirmed-cancelled-${screen}`);
 
     // Repeating that cancel (a retry) releases nothing again: Kea's seats stay counted.
-    const again = await api().post(`/v1/venues/${v.id}/reservations/${tui}/cancel`).set(owner.auth).send({}).expect(200);
+    const again = await api().post(`/v1/venues/${v.id}/reservations/${tui}/cancel`).set(file.owner.auth).send({}).expect(200);
     expect((again.body as { reservation: { state: string } }).reservation.state).toBe('CANCELLED');
     expect(await counts(v.id)).toEqual({ confirmed: 5, held: 0, available: 8 });
 
@@ -134,7 +118,7 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     const key = `bbconf-${screen}-${Date.now()}`;
     await api()
       .post(`/v1/venues/${v.id}/reservations/${kea}/cancel`)
-      .set(owner.auth)
+      .set(file.owner.auth)
       .set('Idempotency-Key', key)
       .send({})
       .expect(200);
@@ -144,11 +128,11 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     // The same request retried with its key, and again with none: still released once.
     await api()
       .post(`/v1/venues/${v.id}/reservations/${kea}/cancel`)
-      .set(owner.auth)
+      .set(file.owner.auth)
       .set('Idempotency-Key', key)
       .send({})
       .expect(200);
-    await api().post(`/v1/venues/${v.id}/reservations/${kea}/cancel`).set(owner.auth).send({}).expect(200);
+    await api().post(`/v1/venues/${v.id}/reservations/${kea}/cancel`).set(file.owner.auth).send({}).expect(200);
     expect(await counts(v.id)).toEqual({ confirmed: 0, held: 0, available: 13 });
     expect((await boardCount(page, 'available').textContent())?.trim()).toBe('13');
   };
@@ -157,17 +141,13 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
   it('on a 1280×800 screen', () => scenario('desktop'), 120_000);
 
   it("a restaurant's board lists no confirmed groups", async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Kererū Kitchen',
       timeZone: 'Pacific/Auckland',
       clock: '2026-12-11T19:40:00+13:00',
       tables: [{ label: 'Patio 7', capacity: 4 }],
     });
-    const context = await newPhone(browser);
-    contexts.push(context);
-    const page = await context.newPage();
-    await openVenueBoard(page, t.baseUrl, owner, v.id);
-    await boardLive(page);
+    const page = await file.phone(v.id);
     await page.getByTestId('board').waitFor();
     expect(await page.getByTestId('confirmed-groups').count()).toBe(0);
   }, 120_000);

@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { joined, sandboxVenue } from '../support/restaurant.js';
-import { startApp, type TestApp } from '../support/test-app.js';
-import { signUp, type Staff } from '../support/staff.js';
 import { boardLive, openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, screenshot } from './chromium.js';
+import { phoneBoardFile } from './phone-board-file.js';
 
 const d = describeWithChromium('a workshop’s releases are told in a real browser');
 
@@ -17,25 +16,11 @@ const d = describeWithChromium('a workshop’s releases are told in a real brows
  * (UTC−3:30), on a 390×844 phone and a 1280×800 screen.
  */
 d('a workshop board and guest page tell what a removal releases', () => {
-  let t: TestApp;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  let owner: Staff;
-  const api = () => request(t.baseUrl);
-
-  beforeAll(async () => {
-    t = await startApp();
-    browser = await launchChromium();
-    owner = await signUp(t, 'organizer');
-  }, 120_000);
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
+  const file = phoneBoardFile('organizer');
+  const api = () => request(file.t.baseUrl);
 
   const workshop = (name: string) =>
-    sandboxVenue(t, owner, {
+    sandboxVenue(file.t, file.owner, {
       name,
       timeZone: 'America/St_Johns',
       clock: '2026-12-11T09:40:00-03:30',
@@ -44,31 +29,24 @@ d('a workshop board and guest page tell what a removal releases', () => {
       patch: { policy: { holdSeconds: 420 } },
     });
   const counts = async (venueId: string) => {
-    const c = (await api().get(`/v1/venues/${venueId}/counts`).set(owner.auth).expect(200)).body as Record<string, number>;
+    const c = (await api().get(`/v1/venues/${venueId}/counts`).set(file.owner.auth).expect(200)).body as Record<string, number>;
     return { confirmed: c['confirmed'], held: c['held'], available: c['available'] };
   };
   const promote = async (venueId: string) =>
-    (await api().post(`/v1/venues/${venueId}/promotions`).set(owner.auth).send({}).expect(201)).body as {
+    (await api().post(`/v1/venues/${venueId}/promotions`).set(file.owner.auth).send({}).expect(201)).body as {
       offer: { id: string; reservationId: string };
     };
-  const screen = async (which: 'phone' | 'desktop'): Promise<Page> => {
-    const context =
-      which === 'phone'
-        ? await newPhone(browser)
-        : await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    contexts.push(context);
-    return context.newPage();
-  };
+  const screen = (which: 'phone' | 'desktop'): Promise<Page> => file.page(which);
   const notice = (page: Page, text: string) => page.locator('[data-testid=notice]', { hasText: text }).first();
 
   const board = async (which: 'phone' | 'desktop'): Promise<void> => {
     const v = await workshop(`Kōwhai Studio ${which}`);
-    const tui = await joined(t, owner, v.id, { name: 'Tui Group', partySize: 4, email: 'tui@example.test' });
+    const tui = await joined(file.t, file.owner, v.id, { name: 'Tui Group', partySize: 4, email: 'tui@example.test' });
     await promote(v.id);
-    await joined(t, owner, v.id, { name: 'Kea Group', partySize: 2, email: 'kea@example.test' });
+    await joined(file.t, file.owner, v.id, { name: 'Kea Group', partySize: 2, email: 'kea@example.test' });
     expect(await counts(v.id)).toEqual({ confirmed: 0, held: 4, available: 9 });
     const page = await screen(which);
-    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await openVenueBoard(page, file.t.baseUrl, file.owner, v.id);
     await boardLive(page);
     const row = (id: string) => page.locator(`[data-testid=entry][data-entry-id="${id}"]`);
     await row(tui.entry.id).waitFor();
@@ -97,11 +75,15 @@ d('a workshop board and guest page tell what a removal releases', () => {
 
     // Kea's booking, confirmed; another device cancels it while this board's cancel is on its way.
     const kea = await promote(v.id);
-    await api().post(`/v1/venues/${v.id}/offers/${kea.offer.id}/accept`).set(owner.auth).send({}).expect(200);
+    await api().post(`/v1/venues/${v.id}/offers/${kea.offer.id}/accept`).set(file.owner.auth).send({}).expect(200);
     const listed = page.locator(`[data-testid=confirmed-group][data-reservation-id="${kea.offer.reservationId}"]`);
     await listed.waitFor();
     await page.route('**/reservations/*/cancel', async (route) => {
-      await api().post(`/v1/venues/${v.id}/reservations/${kea.offer.reservationId}/cancel`).set(owner.auth).send({}).expect(200);
+      await api()
+        .post(`/v1/venues/${v.id}/reservations/${kea.offer.reservationId}/cancel`)
+        .set(file.owner.auth)
+        .send({})
+        .expect(200);
       await route.continue();
     });
     const cancel = listed.getByTestId('confirmed-cancel');
@@ -121,11 +103,11 @@ d('a workshop board and guest page tell what a removal releases', () => {
 
   it('a group holding seats that leaves from its page is told the seats are released', async () => {
     const v = await workshop('Rātā Studio');
-    const group = await joined(t, owner, v.id, { name: 'Aroha Group', partySize: 3, email: 'aroha@example.test' });
+    const group = await joined(file.t, file.owner, v.id, { name: 'Aroha Group', partySize: 3, email: 'aroha@example.test' });
     await promote(v.id);
     for (const which of ['phone', 'desktop'] as const) {
       const page = await screen(which);
-      await page.goto(`${t.baseUrl}/q/#${group.queueToken ?? ''}`);
+      await page.goto(`${file.t.baseUrl}/q/#${group.queueToken ?? ''}`);
       await page.locator('[data-testid=guest-page][data-state=offered]').waitFor();
       await page.getByTestId('leave').click();
       await page.getByTestId('leave-confirm').waitFor();
@@ -140,15 +122,15 @@ d('a workshop board and guest page tell what a removal releases', () => {
   }, 120_000);
 
   it("a restaurant's sheet still offers a high chair and asks the spec's way", async () => {
-    const v = await sandboxVenue(t, owner, {
+    const v = await sandboxVenue(file.t, file.owner, {
       name: 'Kererū Kitchen',
       timeZone: 'America/St_Johns',
       clock: '2026-12-11T19:40:00-03:30',
       tables: [{ label: 'Patio 7', capacity: 4 }],
     });
-    const p = await joined(t, owner, v.id, { name: 'Hemi Party', partySize: 3, email: 'hemi@example.test' });
+    const p = await joined(file.t, file.owner, v.id, { name: 'Hemi Party', partySize: 3, email: 'hemi@example.test' });
     const page = await screen('phone');
-    await openVenueBoard(page, t.baseUrl, owner, v.id);
+    await openVenueBoard(page, file.t.baseUrl, file.owner, v.id);
     await boardLive(page);
     await page.locator(`[data-testid=entry][data-entry-id="${p.entry.id}"]`).getByTestId('entry-more').click();
     const sheet = page.getByTestId('entry-sheet');

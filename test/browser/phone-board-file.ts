@@ -11,6 +11,8 @@ export interface PhoneBoardFile {
   owner: Staff;
   /** A 390×844 phone signed in as the owner, on the venue's board once it is live. */
   phone(venueId: string): Promise<Page>;
+  /** A new page on a 390×844 phone or a 1280×800 screen, signed in as nobody yet (closed with the file). */
+  page(size: 'phone' | 'desktop'): Promise<Page>;
 }
 
 /**
@@ -21,10 +23,16 @@ export interface PhoneBoardFile {
 export function phoneBoardFile(ownerName: string): PhoneBoardFile {
   const contexts: BrowserContext[] = [];
   const file = {
-    phone: async (venueId: string): Promise<Page> => {
-      const context = await newPhone(file.browser);
+    page: async (size: 'phone' | 'desktop'): Promise<Page> => {
+      const context =
+        size === 'phone'
+          ? await newPhone(file.browser)
+          : await file.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
       contexts.push(context);
-      const page = await context.newPage();
+      return context.newPage();
+    },
+    phone: async (venueId: string): Promise<Page> => {
+      const page = await file.page('phone');
       await openVenueBoard(page, file.t.baseUrl, file.owner, venueId);
       await boardLive(page);
       return page;
