@@ -62,8 +62,10 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const party = await joined(t, owner, v.id, { name: 'Ada Phone', partySize: 2, phone: '+13125550150' });
     const token = party.queueToken ?? '';
     const page = await phone();
+    await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${token}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     expect(await page.getByTestId('venue').textContent()).toBe('The Test Kitchen');
     expect(await page.getByTestId('party').textContent()).toBe('Ada Phone, party of 2');
     // The restaurant spec: the position is stated once, at join time; nothing later re-promises it.
@@ -82,12 +84,14 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
       .set(owner.auth)
       .send({ entryId: party.entry.id, entryVersion: entry?.version, tableIds: [v.tableIds['T1']] })
       .expect(201);
+    await page.clock.runFor(3_100);
     await state(page, 'offered');
     // A practice venue's clock stands still until a manager moves it: so does the countdown (it used to
     // run on the phone's clock and jump back to 5:00 at every read), and it says why.
     const left = async (): Promise<number> => Number(await page.getByTestId('countdown').getAttribute('data-left-ms'));
     expect(await left()).toBe(5 * 60_000);
-    await page.waitForTimeout(1_500);
+    // The phone's clock moves 1.5 s (its 250 ms countdown timer runs six times): the countdown does not.
+    await page.clock.runFor(1_500);
     expect(await left()).toBe(5 * 60_000);
     expect(await page.getByTestId('countdown').textContent()).toBe('5:00 (practice clock)');
     expect(await page.getByTestId('state').textContent()).toContain('the offer expires at 6:05 PM');
@@ -105,7 +109,9 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     // The act spent the token: it reads nothing now; the page goes on with its session.
     await request(t.baseUrl).post('/v1/queue-status').send({ token }).expect(401);
 
-    // A message's link (the page without a token) opens this party's page on this phone.
+    // A message's link (the page without a token) opens this party's page on this phone (the page's
+    // clock runs with real time again: a page loaded under a paused one runs no timer, nor Preact's effects).
+    await page.clock.resume();
     await page.goto(`${t.baseUrl}/q/`);
     await state(page, 'confirmed');
   });
@@ -138,10 +144,13 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
   it('a replaced or expired link, and a page opened without one, show the way back', async () => {
     const party = await joined(t, owner, v.id, { name: 'Cy Replaced', partySize: 2, email: 'cy@example.test' });
     const page = await phone();
+    await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     // The desk gives the party a new link: the old one stops working on the next read.
     await request(t.baseUrl).post(`/v1/venues/${v.id}/queue/${party.entry.id}/token`).set(owner.auth).send({}).expect(201);
+    await page.clock.runFor(3_100);
     await state(page, 'gone');
     await screenshot(page, 'guest-gone');
     // The desk gives a new code only to a party still queued; one that left is added again.
@@ -367,11 +376,15 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const venue = await ownVenue('leave-queue');
     const party = await joined(t, owner, venue.id, { name: 'Wen Withdrawn', partySize: 2, email: 'wen@example.test' });
     const page = await phone();
+    await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     const offerId = await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
     await state(page, 'offered');
     await withdrawOffer(venue, offerId);
+    await page.clock.runFor(3_100);
     await state(page, 'expired');
     await ended(page, 'withdrawn');
     const said = (await page.getByTestId('state').textContent()) ?? '';
@@ -386,11 +399,14 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const venue = await ownVenue('keep-place');
     const party = await joined(t, owner, venue.id, { name: 'Rae Lapsed', partySize: 3, email: 'rae@example.test' });
     const page = await phone();
+    await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     // Before any offer the waiting page says nothing about one.
     expect(await page.getByTestId('offer-ended').count()).toBe(0);
     const first = await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
     await state(page, 'offered');
 
     // The hold's five minutes pass on the venue's clock (moved, not slept): the party is back waiting.
@@ -399,6 +415,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
       .set(owner.auth)
       .send({ now: new Date(Date.parse(T0) + 6 * 60_000).toISOString() })
       .expect(200);
+    await page.clock.runFor(3_100);
     await state(page, 'waiting');
     await ended(page, 'expired');
     const said = async (): Promise<string> => (await page.getByTestId('state').textContent()) ?? '';
@@ -408,15 +425,19 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     expect(await said()).toContain('Nothing to do until then.');
     await screenshot(page, 'guest-lapsed-back-waiting');
     // A guest who looks away and back still reads it: the next poll keeps it.
-    await page.waitForResponse((r) => r.url().endsWith('/v1/queue-status'), { timeout: SHOW_BOUND });
+    const polled = page.waitForResponse((r) => r.url().endsWith('/v1/queue-status'), { timeout: SHOW_BOUND });
+    await page.clock.runFor(3_100);
+    await polled;
     expect(await said()).toContain('The offer expired and its table was released.');
 
     // The next offer is the news now; once the host withdraws it, the page says that instead.
     const second = await offerT1(venue, party.entry.id);
+    await page.clock.runFor(3_100);
     await state(page, 'offered');
     expect(await page.getByTestId('offer-ended').count()).toBe(0);
     expect(second).not.toBe(first);
     await withdrawOffer(venue, second);
+    await page.clock.runFor(3_100);
     await ended(page, 'withdrawn');
     expect(await said()).toContain('The host withdrew the table offered to you; you keep your place in the queue.');
     expect(await said()).not.toContain('expired');
@@ -429,15 +450,19 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const first = await phone();
     const second = await phone();
     for (const p of [first, second]) {
+      await p.clock.install();
       await p.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
       await state(p, 'waiting');
+      await pauseClock(p);
     }
     await offerT1(venue, party.entry.id);
+    await first.clock.runFor(3_100);
     await state(first, 'offered');
     await first.getByTestId('confirm').click();
     await state(first, 'confirmed');
-    // The other phone's link was spent by the first one's confirm: it stops working at once, not
-    // "an hour after you first confirm", and the party's place is on the other phone.
+    // The other phone's link was spent by the first one's confirm: it stops working at once (its next
+    // poll), not "an hour after you first confirm", and the party's place is on the other phone.
+    await second.clock.runFor(3_100);
     await state(second, 'gone');
     await screenshot(second, 'guest-gone-other-phone');
     const said = (await second.getByTestId('gone').textContent()) ?? '';
@@ -572,8 +597,10 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     });
     const party = await joined(t, owner, venue.id, { name: 'After Hours', partySize: 2, phone: '+13125550155' });
     const page = await phone();
+    await page.clock.install();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
     await state(page, 'waiting');
+    await pauseClock(page);
     expect(await page.getByTestId('state').textContent()).toContain('Your table will show here the moment it is ready');
     await request(t.baseUrl)
       .post(`/v1/venues/${venue.id}/clock`)
@@ -586,6 +613,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
       .set(owner.auth)
       .send({ entryId: party.entry.id, entryVersion: party.entry.version, tableIds: [venue.tableIds['T1']] });
     expect(refused.status).toBe(422);
+    await page.clock.runFor(3_100);
     await page.getByTestId('no-service').waitFor({ timeout: SHOW_BOUND });
     const said = (await page.getByTestId('state').textContent()) ?? '';
     expect(said).toContain('No service is running now, so no table can be offered until the next one starts.');
