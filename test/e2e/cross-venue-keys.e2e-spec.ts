@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { SQLSTATE, sqlState, violatedConstraint } from '@hostboard/core';
-import { IN_MEMORY, openDataSource } from '@hostboard/persistence';
 import { MIGRATIONS } from '../../libs/persistence/src/migrations/index.js';
-import { memoryImage } from '../support/memory-image.js';
+import { migratedDataSource } from '../support/memory-image.js';
 import { freshDatabase, type TestDatabase } from '../support/test-database.js';
 
 /**
@@ -152,11 +151,7 @@ describe('cross-venue rows are refused by the database', () => {
 
   beforeAll(async () => {
     db = await freshDatabase();
-    ({ dataSource: ds } = await openDataSource({
-      databaseUrl: db.url,
-      dataDir: IN_MEMORY,
-      memoryImage: db.url === undefined ? await memoryImage() : undefined,
-    }));
+    ds = await migratedDataSource(db);
     const lisbon = await venue('lisbon', 'Europe/Lisbon');
     other = await venue('osaka', 'Asia/Tokyo');
     const e = await entry(lisbon);

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { migratedMemoryImage } from '@hostboard/persistence';
+import type { DataSource } from 'typeorm';
+import { IN_MEMORY, migratedMemoryImage, openDataSource } from '@hostboard/persistence';
+import type { TestDatabase } from './test-database.js';
 
 const root = new URL('../../', import.meta.url);
 
@@ -41,6 +43,20 @@ export function memoryImage(): Promise<string> {
     return path;
   })();
   return made;
+}
+
+/**
+ * A migrated data source on `db` (freshDatabase): on PostgreSQL when DATABASE_URL is set (pg's
+ * conversions), else on the embedded database started from the migrated image, as test apps start
+ * (initdb and the migrations cost ~9 s of CPU).
+ */
+export async function migratedDataSource(db: TestDatabase): Promise<DataSource> {
+  const { dataSource } = await openDataSource({
+    databaseUrl: db.url,
+    dataDir: IN_MEMORY,
+    memoryImage: db.url === undefined ? await memoryImage() : undefined,
+  });
+  return dataSource;
 }
 
 /**

@@ -11,10 +11,8 @@ import {
 } from '@hostboard/core';
 import { QueueEntry } from '@hostboard/queue';
 import { Venue } from '@hostboard/venue';
-import { IN_MEMORY } from './embedded/embedded-database.js';
-import { openDataSource } from './data-source.factory.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { memoryImage } from '../../../test/support/memory-image.js';
+import { migratedDataSource } from '../../../test/support/memory-image.js';
 
 /**
  * The hot paths write and read entities with plain SQL (entity-rows). Whatever they write must read
@@ -29,12 +27,7 @@ describe('entity rows (plain SQL with TypeORM conversions)', () => {
   // On PostgreSQL when DATABASE_URL is set (pg's conversions), else on the embedded database (PGlite's).
   beforeAll(async () => {
     db = await freshDatabase();
-    ({ dataSource: ds } = await openDataSource({
-      databaseUrl: db.url,
-      dataDir: IN_MEMORY,
-      // Embedded: from the migrated image, as test apps start (initdb and the migrations cost ~9 s of CPU).
-      memoryImage: db.url === undefined ? await memoryImage() : undefined,
-    }));
+    ds = await migratedDataSource(db);
     const id = randomUUID();
     await ds.query(
       `INSERT INTO venues (id, slug, name, time_zone, preset, seating, hold_seconds, on_offer_expired,

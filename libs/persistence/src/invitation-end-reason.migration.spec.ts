@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { IN_MEMORY } from './embedded/embedded-database.js';
-import { openDataSource } from './data-source.factory.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { memoryImage } from '../../../test/support/memory-image.js';
+import { migratedDataSource } from '../../../test/support/memory-image.js';
 
 /**
  * The migration that gives invitations an end reason fills it for rows that ended before: from what
@@ -17,11 +15,7 @@ describe('migration: invitation end reasons for earlier rows', () => {
 
   beforeAll(async () => {
     db = await freshDatabase();
-    ({ dataSource: ds } = await openDataSource({
-      databaseUrl: db.url,
-      dataDir: IN_MEMORY,
-      memoryImage: db.url === undefined ? await memoryImage() : undefined,
-    }));
+    ds = await migratedDataSource(db);
   });
   afterAll(async () => {
     await ds.destroy();
