@@ -93,6 +93,8 @@ const CONFIRMED_ENTRY_CANCELLATION = 3; // 19 before
 /** A held reservation (a live offer's) cancelled: as a held offer's entry cancellation. */
 const HELD_RESERVATION_CANCELLATION = 3; // 10 before
 const BOOKING = 8;
+/** A visit cleared (its reservation completed): as a seat. */
+const CLEAR = 3; // 9 before
 
 /**
  * Issue 18: a transaction's START TRANSACTION travels in one write with its first statement (the
@@ -399,6 +401,54 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         heldReservationCancellation: Array.from({ length: rounds }, () => HELD_RESERVATION_CANCELLATION),
         booking: Array.from({ length: rounds }, () => BOOKING),
       });
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    });
+
+    it("sends a keyed clear with its reads in the lock's write and its rows with the COMMIT, and a second clear changes nothing", async () => {
+      const rounds = 5;
+      const warm = 2;
+      const labels = Array.from({ length: rounds + warm }, (_, i) => `C${i + 1}`);
+      const v = await sandboxVenue(t, owner, {
+        clock: '2026-10-09T23:00:00.000Z',
+        tables: labels.map((label) => ({ label, capacity: 3 })),
+      });
+      const keyed = (path: string, body: object = {}): request.Test =>
+        request(t.baseUrl).post(path).set(owner.auth).set('Idempotency-Key', `clear-${serial++}`).send(body).timeout(20_000);
+      const clears: number[] = [];
+      for (const [i, label] of labels.entries()) {
+        const p = await joined(t, owner, v.id, party(3));
+        const made = await keyed(`/v1/venues/${v.id}/offers`, {
+          entryId: p.entry.id,
+          entryVersion: p.entry.version,
+          tableIds: [v.tableIds[label]],
+        }).expect(201);
+        const offer = (made.body as { offer: { id: string; reservationId: string } }).offer;
+        await keyed(`/v1/venues/${v.id}/offers/${offer.id}/accept`).expect(200);
+        const seated = await keyed(`/v1/venues/${v.id}/reservations/${offer.reservationId}/seat`).expect(201);
+        const visitId = (seated.body as { visit: { id: string } }).visit.id;
+        wire.reset();
+        const cleared = await keyed(`/v1/venues/${v.id}/visits/${visitId}/clear`).expect(200);
+        if (i >= warm) clears.push(wire.writes.length);
+        const closedAt = (cleared.body as { visit: { closedAt: string } }).visit.closedAt;
+        expect(cleared.body).toEqual({
+          visit: { id: visitId, reservationId: offer.reservationId, openedAt: expect.any(String), closedAt },
+        });
+        // Cleared again (another tablet, or a retry with a new key): the same visit, nothing written twice.
+        const again = await keyed(`/v1/venues/${v.id}/visits/${visitId}/clear`).expect(200);
+        expect(again.body).toEqual(cleared.body);
+        const [r] = await inDatabase<{ state: string; completions: string }>(
+          `SELECT r.state, (SELECT count(*) FROM history h WHERE h.subject_id = r.id AND h.to_state = 'COMPLETED') AS completions
+             FROM reservations r WHERE r.id = $1`,
+          [offer.reservationId],
+        );
+        expect(r).toEqual({ state: 'COMPLETED', completions: '1' });
+      }
+      expect(clears).toEqual(Array.from({ length: rounds }, () => CLEAR));
+      const events = await inDatabase<{ n: string }>(
+        `SELECT count(*) AS n FROM board_events WHERE venue_id = $1 AND type = 'visit.cleared'`,
+        [v.id],
+      );
+      expect(events[0]?.n).toBe(String(labels.length));
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
     });
 

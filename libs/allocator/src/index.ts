@@ -9,5 +9,6 @@ export * from './tables/table-placement.js';
 export * from './tables/table.allocator.js';
 export * from './tables/table-checks.js';
 export * from './tables/visit.entity.js';
+export * from './tables/visit.reads.js';
 export * from './tables/table-floor.reader.js';
 export * from './policy-model/index.js';

@@ -11,11 +11,14 @@ import {
 } from '@hostboard/core';
 import {
   checkNotOccupied,
+  closeVisitStatement,
   ReservationRepository,
+  reservationOfVisitRead,
   TableAllocator,
   tableTaken,
   toReservationView,
   Visit,
+  visitRead,
   type ReservationView,
 } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
@@ -136,30 +139,49 @@ export class SeatingService {
     });
   }
 
-  /** The party has left: the visit closes, the reservation completes, the tables are free. */
+  /**
+   * The party has left: the visit closes, the reservation completes, the tables are free. A visit
+   * already closed (another tablet cleared it, or a retry with a new key) answers as it stands.
+   */
   async clear(venueId: string, visitId: string): Promise<{ visit: VisitView }> {
-    return this.tx.command({ venueId }, async (tx) => {
+    return this.tx.command({ venueId, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      const venue = await this.venues.lock(m, venueId);
-      const visit = await m.findOneBy(Visit, { id: visitId, venueId });
+      // The visit and its reservation in the lock's own write (issue 18); the rows go with the COMMIT.
+      const { venue, found } = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        visit: visitRead(m, venueId, visitId),
+        r: reservationOfVisitRead(m, venueId, visitId),
+      });
+      const visit = found.visit;
       if (!visit) throw DomainException.notFound('The visit was not found.');
       if (visit.closedAt) return { visit: toVisitView(visit) };
       const now = this.clock.now(venue);
-      await m.update(Visit, { id: visit.id }, { closedAt: now });
-      const operationId = `clear-${visit.id}`;
-      if (await this.reservations.transition(m, visit.reservationId, ['SEATED'], 'COMPLETED', now)) {
-        await this.history.append(m, {
-          venueId,
-          subjectType: 'reservation',
-          subjectId: visit.reservationId,
-          from: 'SEATED',
-          to: 'COMPLETED',
-          at: now,
-          operationId,
-        });
+      const rows: Array<PendingInsert | TogetherStatement> = [closeVisitStatement(visit.id, now)];
+      // Read SEATED under this lock: the guard applies. A reservation no longer seated stays as it is.
+      if (found.r?.state === 'SEATED') {
+        rows.push(
+          this.reservations.transitionStatement(visit.reservationId, ['SEATED'], 'COMPLETED', now),
+          this.history.rows({
+            venueId,
+            subjectType: 'reservation',
+            subjectId: visit.reservationId,
+            from: 'SEATED',
+            to: 'COMPLETED',
+            at: now,
+            operationId: `clear-${visit.id}`,
+          }),
+        );
       }
-      await this.board.append(tx, venueId, 'visit.cleared', { visitId: visit.id, reservationId: visit.reservationId }, now);
-      return { visit: toVisitView({ ...visit, closedAt: now }) };
+      const result = { visit: toVisitView({ ...visit, closedAt: now }) };
+      rows.push(...(tx.answerRow?.(result) ?? []));
+      await this.board.appendAtCommit(
+        tx,
+        venueId,
+        'visit.cleared',
+        { visitId: visit.id, reservationId: visit.reservationId },
+        now,
+        rows,
+      );
+      return result;
     });
   }
 
