@@ -1,6 +1,7 @@
 /**
  * The tags the server accepts on a party, in plain words. `tablesOnly`: it means something only at a
- * restaurant table (a high chair is brought to the table), so a seat pool (a workshop) does not offer it.
+ * restaurant table (a high chair is brought to the table), so a seat pool (a workshop) does not offer it,
+ * and the server refuses to add it there (a group that carries it from before can have it taken off).
  */
 export const TAGS: Array<{ id: string; label: string; tablesOnly?: true }> = [
   { id: 'high-chair', label: 'High chair', tablesOnly: true },

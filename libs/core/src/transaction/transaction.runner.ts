@@ -17,12 +17,16 @@ import { lockVenueRow } from './venue-lock.js';
 import { beginLazily, commitLazily, rollbackLazily } from './lazy-begin.js';
 import { VenueTurns } from './venue-turns.js';
 
-export interface CommandOptions<T> {
+/**
+ * `L`: what the command's `lock` read (the venue row it locked), handed to the work and to `translate`.
+ */
+export interface CommandOptions<T, L = void> {
   /**
    * Runs first inside the transaction, e.g. `SELECT … FOR UPDATE` on the venue row; given the
    * Idempotency-Key's lock name when `keyLockedByCommand` (the lock's statement takes it too).
+   * What it answers (the locked row) is given to the work and to `translate`.
    */
-  lock?: (tx: EntityManager, keyLock?: string) => Promise<void>;
+  lock?: (tx: EntityManager, keyLock?: string) => Promise<L>;
   /**
    * The command's first statement (`lock`, or else the first of `fn`) takes the Idempotency-Key's
    * lock with its own (`keyLockCondition` with `Tx.keyLock`), saving the key's own round trip.
@@ -30,8 +34,12 @@ export interface CommandOptions<T> {
   keyLockedByCommand?: boolean;
   /** What a replay of this command answers, when it differs from the first answer (a token shown once). */
   storedAs?: (result: T) => unknown;
-  /** Turns a database refusal (a unique or exclusion violation) into the domain's answer. */
-  translate?: (err: unknown) => DomainException | undefined;
+  /**
+   * Turns a database refusal (a unique or exclusion violation) into the domain's answer. `locked` is
+   * what `lock` read in the round that failed (its words may depend on the venue), undefined when that
+   * round failed before its lock answered.
+   */
+  translate?: (err: unknown, locked: L | undefined) => DomainException | undefined;
   /** The HTTP status of this result when it is not the route's fixed one (a promotion with nobody to promote). */
   status?: (result: T) => number;
   /** The venue the command decides for: its transaction waits for one of the venue's turns (VenueTurns). */
@@ -104,14 +112,19 @@ export class TransactionRunner {
     return typeof pool?.Client === 'function';
   }
 
-  async command<T>(options: CommandOptions<T>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async command<T, L = void>(options: CommandOptions<T, L>, fn: (tx: Tx, locked: L) => Promise<T>): Promise<T> {
     const claim = this.takeClaim();
+    // What this round's lock read, for `translate` (the error alone does not say which venue it was).
+    let locked: L | undefined;
     try {
       const outcome = await this.committedThenRetried(() =>
         this.run(async (tx): Promise<CommandOutcome<T>> => {
+          locked = undefined;
           const keyLock = claim && options.keyLockedByCommand ? keyLockName(claim) : undefined;
           if (claim && !keyLock) await this.idempotency.enter(tx.manager, claim);
-          await options.lock?.(tx.manager, keyLock);
+          // Without a lock, L is void: the work is given undefined, which is what void holds.
+          const read = (options.lock ? await options.lock(tx.manager, keyLock) : undefined) as L;
+          locked = read;
           // What the key records for this result: its status, and the body a replay gets.
           const answer = (key: IdempotencyClaim, result: T): [IdempotencyClaim, number, unknown] => [
             key,
@@ -127,7 +140,7 @@ export class TransactionRunner {
           let result: T;
           try {
             // A lock of its own took the key's lock already: the work's first statement need not.
-            result = await fn({ ...tx, answerRow, ...(keyLock && !options.lock ? { keyLock } : {}) });
+            result = await fn({ ...tx, answerRow, ...(keyLock && !options.lock ? { keyLock } : {}) }, read);
           } catch (err) {
             // Commits what ran so far (a sweep) with nothing recorded for the key; the command runs again.
             if (err instanceof CommitThenRetry) return { retry: err.reason };
@@ -153,7 +166,7 @@ export class TransactionRunner {
       if (claim && !(thrown instanceof IdempotentReplay) && !isIdempotencyRefusal(thrown)) {
         await this.idempotency.replayAfterFailure(claim);
       }
-      const err = options.translate?.(thrown) ?? thrown;
+      const err = options.translate?.(thrown, locked) ?? thrown;
       // A refusal is an answer too: the same retry gets the same refusal. Our own idempotency
       // refusals and replays are not stored (they describe the key, not the command), nor a refusal
       // that says "later" (a rate limit, a brief outage): the retry after the wait would replay it.
@@ -197,7 +210,7 @@ export class TransactionRunner {
 
   /** A command of one venue: its row lock is taken first, before any read that informs the decision. */
   venueCommand<T>(venueId: string, fn: (tx: Tx) => Promise<T>, options: Omit<CommandOptions<T>, 'lock'> = {}): Promise<T> {
-    return this.command(
+    return this.command<T>(
       { ...options, venueId, lock: (m, keyLock) => lockVenueRow(m, venueId, keyLock), keyLockedByCommand: true },
       fn,
     );

@@ -58,10 +58,9 @@ export class EntryCorrectionService {
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
-    const seen: { seating?: Venue['seating'] } = {};
-    return this.tx.command({ venueId, translate: duplicateContact(seen) }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
-      seen.seating = venue.seating;
+    // The lock's venue is also what a duplicate refused by the index is worded for.
+    const lock = (m: EntityManager): Promise<Venue> => this.venues.lock(m, venueId);
+    return this.tx.command({ venueId, lock, translate: duplicateContact }, async (tx, venue) => {
       const entry = await this.entries.find(tx.manager, venueId, entryId);
       if (!entry) throw DomainException.notFound('The queue entry was not found.');
       if (entry.version !== input.entryVersion) {

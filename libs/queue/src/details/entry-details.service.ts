@@ -23,6 +23,10 @@ export interface DetailsChange {
 }
 
 export const NOTHING_TO_SAVE = 'Send a note or tags to save.';
+/** A seat pool (a workshop) seats groups in one pool: there is no table to bring a high chair to. */
+export const POOL_HIGH_CHAIR = 'A seat pool has no tables to bring a high chair to: the high-chair tag is for table venues only.';
+/** The tag that means something only at a table (the board's tags.ts `tablesOnly`). */
+const HIGH_CHAIR: EntryTag = 'high-chair';
 /** `details.note` says what the other screen saved. */
 export const NOTE_CHANGED_ELSEWHERE = 'The note was changed on another screen while this one was open.';
 
@@ -74,6 +78,13 @@ export class EntryDetailsService {
         throw new DomainException(ErrorCode.CONFLICT, NOTE_CHANGED_ELSEWHERE, { field: 'note', note: stored.note });
       }
       const tags = input.tags === undefined ? stored.tags : tagsAfter(stored.tags, input.tags, input.tagsWas);
+      // Only a tag this change would add is refused: a group that carries it from before (taken before
+      // this refusal) keeps it through other changes, and can have it taken off.
+      if (venue.seating === 'pool' && tags.includes(HIGH_CHAIR) && !stored.tags.includes(HIGH_CHAIR))
+        throw DomainException.validation(POOL_HIGH_CHAIR, {
+          field: 'tags',
+          fields: [{ field: 'tags', message: POOL_HIGH_CHAIR }],
+        });
       await tx.manager.update(QueueEntry, { id: entry.id }, { staffNote: note, staffTags: tags });
       const details = { entryId: entry.id, note, tags };
       await this.board.append(tx, venueId, 'entry.details', details, this.clock.now(venue));

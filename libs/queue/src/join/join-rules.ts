@@ -45,11 +45,11 @@ export function assertSeatable(size: number, capacities: number[]): void {
 /**
  * The partial unique index refused a second active entry for this contact today. Only reachable if
  * something wrote past the venue lock; the transaction is gone, so the existing entry is not named.
- * `seen.seating` is the venue's, once the command has read it (a pool's words, else the spec's).
+ * `venue` is the one the command locked (a pool's words, else the spec's); undefined when the command
+ * failed before its lock answered.
  */
-export function duplicateContact(seen: { seating?: Venue['seating'] } = {}): (err: unknown) => DomainException | undefined {
-  return (err) =>
-    sqlState(err) === SQLSTATE.uniqueViolation && violatedConstraint(err) === 'queue_entries_one_active_per_contact'
-      ? new DomainException(ErrorCode.WAITLIST_DUPLICATE, duplicateMessage(seen.seating))
-      : undefined;
+export function duplicateContact(err: unknown, venue: Pick<Venue, 'seating'> | undefined): DomainException | undefined {
+  return sqlState(err) === SQLSTATE.uniqueViolation && violatedConstraint(err) === 'queue_entries_one_active_per_contact'
+    ? new DomainException(ErrorCode.WAITLIST_DUPLICATE, duplicateMessage(venue?.seating))
+    : undefined;
 }

@@ -65,6 +65,12 @@ export interface JoinResult {
   queueToken: string | null;
 }
 
+/** What a join's lock read: the venue, and the guards' reads sent after the lock (`setupReads`). */
+interface JoinLocked {
+  venue: Venue;
+  found: Results<ReturnType<JoinService['setupReads']>>;
+}
+
 /**
  * Joining the queue. Input is validated first (the pipe, then the contact); then the spec's guards
  * in its order, each with its own answer: published (public side only), queue switched on, party
@@ -94,15 +100,7 @@ export class JoinService {
 
   /** Host+ at the desk: the venue is theirs, published or not. */
   async deskJoin(venueId: string, input: JoinInput): Promise<JoinResult> {
-    const seen: { seating?: Venue['seating'] } = {};
-    return this.command(venueId, seen, async (tx) => {
-      const { venue, found } = await this.venues.lockTakingSequenceThenRead(
-        tx.manager,
-        venueId,
-        tx.keyLock,
-        this.setupReads(venueId),
-      );
-      seen.seating = venue.seating;
+    return this.command(venueId, async (tx, { venue, found }) => {
       // A national phone number is read with the venue's country, so the contact is checked here.
       return this.join(tx, venue, found, input, normaliseContact(input.email, input.phone, venue.country), true);
     });
@@ -120,8 +118,7 @@ export class JoinService {
     if (!found?.published) throw DomainException.notFound(VENUE_NOT_FOUND);
     refuseTextsAbroad(contact.phone, found.country);
     await this.limiter.intoVenue(found.id);
-    return this.command(found.id, { seating: found.seating }, async (tx) => {
-      const locked = await this.venues.lockTakingSequenceThenRead(tx.manager, found.id, tx.keyLock, this.setupReads(found.id));
+    return this.command(found.id, async (tx, locked) => {
       const venue = locked.venue;
       // Read again under the lock: it may have been unpublished since.
       if (!venue.published) throw DomainException.notFound(VENUE_NOT_FOUND);
@@ -145,15 +142,20 @@ export class JoinService {
     };
   }
 
-  /** `seen`: the venue's seating, once read, for the words of a duplicate the index refused. */
-  private command(
-    venueId: string,
-    seen: { seating?: Venue['seating'] },
-    fn: (tx: Tx) => Promise<JoinResult>,
-  ): Promise<JoinResult> {
-    // The lock's statement takes the Idempotency-Key's lock too (tx.keyLock).
-    return this.tx.command<JoinResult>(
-      { venueId, translate: duplicateContact(seen), storedAs: (r) => ({ ...r, queueToken: null }), keyLockedByCommand: true },
+  /**
+   * A join's command: its first statement locks the venue, taking the entry's queue sequence number
+   * and the Idempotency-Key's lock (`keyLock`), with the guards' reads after it. The venue it read is
+   * given to the work, and to the words of a duplicate the index refused.
+   */
+  private command(venueId: string, fn: (tx: Tx, locked: JoinLocked) => Promise<JoinResult>): Promise<JoinResult> {
+    return this.tx.command<JoinResult, JoinLocked>(
+      {
+        venueId,
+        lock: (manager, keyLock) => this.venues.lockTakingSequenceThenRead(manager, venueId, keyLock, this.setupReads(venueId)),
+        keyLockedByCommand: true,
+        translate: (err, locked) => duplicateContact(err, locked?.venue),
+        storedAs: (r) => ({ ...r, queueToken: null }),
+      },
       fn,
     );
   }
@@ -172,7 +174,7 @@ export class JoinService {
   private async join(
     tx: Tx,
     venue: Venue,
-    found: Results<ReturnType<JoinService['setupReads']>>,
+    found: JoinLocked['found'],
     input: JoinInput,
     contact: Contact,
     staff: boolean,
