@@ -94,7 +94,22 @@ const CONFIRMED_ENTRY_CANCELLATION = 3; // 19 before
 const HELD_RESERVATION_CANCELLATION = 3; // 10 before
 const BOOKING = 8;
 /** A visit cleared (its reservation completed): as a seat. */
-const CLEAR = 3; // 9 before
+const CLEAR = 3; // 10 before
+/**
+ * States no command leaves (cancel-unusual-states), cancelled as the common ones are: the key's read,
+ * the lock with its reads, the rest (or, when nothing changes, the answer alone) with COMMIT. Before,
+ * a one-statement-at-a-time release wrote each step in a round trip of its own (the figure beside).
+ */
+/** A hold with no live offer, its party confirmed (the reservation cancelled). */
+const HELD_WITHOUT_OFFER_CANCELLATION = 3; // 17 before
+/** A live offer whose party is no longer offered (the reservation cancelled). */
+const OFFER_PARTY_NOT_OFFERED_CANCELLATION = 3; // 10 before
+/** A confirmed party whose booking is HELD (the entry cancelled). */
+const CONFIRMED_ENTRY_HELD_BOOKING_CANCELLATION = 3; // 19 before
+/** A confirmed party whose booking is SEATED (the entry cancelled: nothing changes). */
+const CONFIRMED_ENTRY_SEATED_BOOKING_CANCELLATION = 3; // 6 before
+/** A seated booking (the reservation cancelled: released false, nothing changes). */
+const SEATED_RESERVATION_CANCELLATION = 3; // 5 before
 
 /**
  * Issue 18: a transaction's START TRANSACTION travels in one write with its first statement (the
@@ -450,6 +465,72 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
       );
       expect(events[0]?.n).toBe(String(labels.length));
       expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+    });
+
+    it('sends the cancellation of a state no command leaves (a hold with no live offer, a confirmed party whose booking is not CONFIRMED) as the common ones: the lock with its reads, the rest with COMMIT', async () => {
+      const keyed = (path: string): request.Test =>
+        request(t.baseUrl).post(path).set(owner.auth).set('Idempotency-Key', `odd-${serial++}`).send({}).timeout(20_000);
+      const counted = async (run: () => Promise<unknown>): Promise<number> => {
+        wire.reset();
+        await run();
+        return wire.writes.length;
+      };
+      const rounds = 4;
+      const warm = 2;
+      const labels = Array.from({ length: 5 * (rounds + warm) }, (_, i) => `Q${i + 1}`);
+      const v = await sandboxVenue(t, owner, {
+        clock: '2026-10-14T00:10:00.000Z',
+        tables: labels.map((label) => ({ label, capacity: 3 })),
+      });
+      const offered = async (label: string): Promise<{ id: string; entryId: string; reservationId: string }> => {
+        const p = await joined(t, owner, v.id, party(2));
+        const made = await keyed(`/v1/venues/${v.id}/offers`)
+          .send({ entryId: p.entry.id, entryVersion: p.entry.version, tableIds: [v.tableIds[label]] })
+          .expect(201);
+        return (made.body as { offer: { id: string; entryId: string; reservationId: string } }).offer;
+      };
+      const booked = async (label: string): Promise<{ id: string; entryId: string; reservationId: string }> => {
+        const o = await offered(label);
+        await keyed(`/v1/venues/${v.id}/offers/${o.id}/accept`).expect(200);
+        return o;
+      };
+      // Each state made by hand (none is left by a command: cancel-unusual-states), on a connection of the test's.
+      const later = '2026-10-14T00:30:00.000Z';
+      const writes = { heldNoOffer: [] as number[], offerPartyWaiting: [] as number[], bookingHeld: [] as number[] };
+      const unchanged = { bookingSeated: [] as number[], seatedReservation: [] as number[] };
+      for (let i = 0; i < rounds + warm; i++) {
+        const a = await booked(labels[5 * i] ?? '');
+        await inDatabase(`UPDATE reservations SET state = 'HELD', hold_expires_at = $2 WHERE id = $1`, [a.reservationId, later]);
+        const b = await offered(labels[5 * i + 1] ?? '');
+        await inDatabase(`UPDATE queue_entries SET status = 'waiting' WHERE id = $1`, [b.entryId]);
+        const c = await booked(labels[5 * i + 2] ?? '');
+        await inDatabase(`UPDATE reservations SET state = 'HELD', hold_expires_at = $2 WHERE id = $1`, [c.reservationId, later]);
+        const d = await booked(labels[5 * i + 3] ?? '');
+        await keyed(`/v1/venues/${v.id}/reservations/${d.reservationId}/seat`).expect(201);
+        await inDatabase(`UPDATE queue_entries SET status = 'confirmed' WHERE id = $1`, [d.entryId]);
+        const e = await booked(labels[5 * i + 4] ?? '');
+        await keyed(`/v1/venues/${v.id}/reservations/${e.reservationId}/seat`).expect(201);
+        const counts = [
+          await counted(() => keyed(`/v1/venues/${v.id}/reservations/${a.reservationId}/cancel`).expect(200)),
+          await counted(() => keyed(`/v1/venues/${v.id}/reservations/${b.reservationId}/cancel`).expect(200)),
+          await counted(() => keyed(`/v1/venues/${v.id}/queue/${c.entryId}/cancel`).expect(200)),
+          await counted(() => keyed(`/v1/venues/${v.id}/queue/${d.entryId}/cancel`).expect(200)),
+          await counted(() => keyed(`/v1/venues/${v.id}/reservations/${e.reservationId}/cancel`).expect(200)),
+        ];
+        if (i < warm) continue;
+        writes.heldNoOffer.push(counts[0] ?? 0);
+        writes.offerPartyWaiting.push(counts[1] ?? 0);
+        writes.bookingHeld.push(counts[2] ?? 0);
+        unchanged.bookingSeated.push(counts[3] ?? 0);
+        unchanged.seatedReservation.push(counts[4] ?? 0);
+      }
+      expect({ ...writes, ...unchanged }).toEqual({
+        heldNoOffer: Array.from({ length: rounds }, () => HELD_WITHOUT_OFFER_CANCELLATION),
+        offerPartyWaiting: Array.from({ length: rounds }, () => OFFER_PARTY_NOT_OFFERED_CANCELLATION),
+        bookingHeld: Array.from({ length: rounds }, () => CONFIRMED_ENTRY_HELD_BOOKING_CANCELLATION),
+        bookingSeated: Array.from({ length: rounds }, () => CONFIRMED_ENTRY_SEATED_BOOKING_CANCELLATION),
+        seatedReservation: Array.from({ length: rounds }, () => SEATED_RESERVATION_CANCELLATION),
+      });
     });
 
     it('reads after the venue lock was granted: an offer that waited for the lock sees the entry changed meanwhile', async () => {

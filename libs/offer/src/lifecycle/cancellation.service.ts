@@ -3,7 +3,7 @@ import {
   DomainException,
   ErrorCode,
   HistoryWriter,
-  insertEntities,
+  insertTogetherAtCommit,
   TransactionRunner,
   type HistoryChange,
   type PendingInsert,
@@ -43,7 +43,11 @@ export interface CancelledReservation {
  * state already changed and returns it as it is (the guards make it change nothing). A cancelled
  * entry's queue token and sessions stop working in the same transaction. Lapsed holds are swept
  * first (when any is due under the venue lock, in a transaction of their own), so an offer that ran out
- * before the cancellation is recorded as expired, not cancelled.
+ * before the cancellation is recorded as expired, not cancelled. Every outcome is decided on rows
+ * read under the venue lock, so its writes (or, when nothing changes, the answer alone) travel with
+ * the COMMIT: the same for states no command leaves (a hold with no live offer, a confirmed party
+ * whose booking is not CONFIRMED; test/e2e/cancel-unusual-states), which a hand repair, a restore or
+ * a bug elsewhere could leave.
  */
 @Injectable()
 export class CancellationService {
@@ -114,24 +118,31 @@ export class CancellationService {
     const operationId = `cancel-entry-${entry.id}`;
     // The board says "… left the queue from their phone" when the party itself left.
     const by = onlyEntryId !== undefined ? 'party' : 'staff';
-    let cancelledBooking: ReservationView | undefined;
     if (entry.status === 'seated' && onlyEntryId !== undefined) {
       throw new DomainException(ErrorCode.RULE_VIOLATION, ALREADY_SEATED);
     }
-    if (entry.status === 'confirmed') {
+    if (entry.status === 'confirmed' && found.accepted) {
+      // The booking the party accepted, read under this lock (a second read only if the lock's read
+      // found another: an entry with two accepted offers).
       const accepted = found.accepted;
-      const booking = found.booking;
-      if (accepted && booking?.id === accepted.reservationId && booking.state === 'CONFIRMED' && booking.entryId === entry.id) {
-        // The entry confirmed and its booking CONFIRMED, both read under this lock: every guarded step
-        // of the release is known, and it travels with the COMMIT (as a confirmed booking's
-        // cancellation does), the answer as the guarded moves leave both.
-        const result = { entry: toEntryView(leftAs(entry)), cancelledBooking: toReservationView(cancelledAt(booking, now)) };
-        await this.releaseConfirmedAtCommit(tx, venue, booking, entry, now, operationId, by, result);
+      const booking =
+        found.booking?.id === accepted.reservationId
+          ? found.booking
+          : await this.reservations.find(tx.manager, venueId, accepted.reservationId);
+      if (booking?.state === 'CONFIRMED' || booking?.state === 'HELD') {
+        // Every guarded step of the release is known: it travels with the COMMIT, the answer as the
+        // guarded moves leave both. The party that follows is the one the booking names: this entry,
+        // or (a booking repaired by hand) another, read now, or none; this entry then stays as it is.
+        const named = booking.entryId;
+        const party = named === entry.id ? entry : named ? await this.entries.find(tx.manager, venueId, named) : null;
+        const result = {
+          entry: toEntryView(party === entry ? leftAs(entry) : entry),
+          cancelledBooking: toReservationView(cancelledAt(booking, now)),
+        };
+        // The history says CONFIRMED, what a confirmed party's booking is, as the release before this
+        // one wrote it whatever the booking's state.
+        await this.releaseAtCommit(tx, venue, booking, 'CONFIRMED', party, now, operationId, by, result);
         return result;
-      }
-      if (accepted && (await this.release(tx, venue, accepted.reservationId, 'CONFIRMED', now, operationId, by))) {
-        const booking = await this.reservations.find(tx.manager, venueId, accepted.reservationId);
-        if (booking) cancelledBooking = toReservationView(booking);
       }
     } else if (entry.status === 'offered' && found.live) {
       // The entry, its live offer and its hold read under this lock: the ending, the revoked token
@@ -165,9 +176,9 @@ export class CancellationService {
       await this.board.appendAtCommit(tx, venueId, 'entry.cancelled', { entryId: entry.id, by, name: entry.name }, now, rows);
       return result;
     }
-    const current = await this.entries.find(tx.manager, venueId, entry.id);
-    if (current?.status === 'cancelled' && entry.status !== 'cancelled') await this.credentials.revoke(tx.manager, entry.id, now);
-    return { entry: toEntryView(current ?? entry), ...(cancelledBooking ? { cancelledBooking } : {}) };
+    // Nothing to change (already ended, seated, a booking no longer held or confirmed): the entry as
+    // read under this lock, the answer recorded with the COMMIT.
+    return this.unchangedAtCommit(tx, { entry: toEntryView(entry) });
   }
 
   /**
@@ -195,64 +206,44 @@ export class CancellationService {
       return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async () => {
         const { reservation, entry, live, laterLive } = locked.found;
         if (!reservation) throw DomainException.notFound('The reservation was not found.');
-        if (
-          reservation.state === 'HELD' &&
-          live?.reservationId === reservation.id &&
-          entry?.id === live.entryId &&
-          entry.status === 'offered'
-        ) {
+        const operationId = `cancel-reservation-${reservation.id}`;
+        if (reservation.state === 'HELD' && live?.reservationId === reservation.id) {
           // A hold, its live offer and the party read under this lock: the offer's ending (as an entry's
           // cancellation ends it), the revoked token and sessions and the answer go with the COMMIT.
+          // The party is the offer's, whatever its status (the ending's guards say what moves); read
+          // now when the hold names another (a hold repaired by hand).
+          const party = entry?.id === live.entryId ? entry : await this.entries.find(m, venueId, live.entryId);
           const result = { reservation: toReservationView(cancelledAt(reservation, now)), released: true };
-          const read = { offer: live, reservation, entry, laterLive };
+          const read = { offer: live, reservation, entry: party, laterLive };
           const revoke = this.credentials.revokeStatements(live.entryId, now);
-          await this.lifecycle.endReadAtCommit(
-            tx,
-            venue,
-            read,
-            'cancelled',
-            now,
-            `cancel-reservation-${reservation.id}`,
-            'staff',
-            result,
-            revoke,
-          );
+          await this.lifecycle.endReadAtCommit(tx, venue, read, 'cancelled', now, operationId, 'staff', result, revoke);
           return result;
         }
-        if (reservation.state === 'CONFIRMED') {
-          // Read CONFIRMED under this lock: its release is known, and travels with the COMMIT.
+        if (reservation.state === 'CONFIRMED' || reservation.state === 'HELD') {
+          // A booking, or a hold with no live offer: its release is known, and travels with the COMMIT.
           const result = { reservation: toReservationView(cancelledAt(reservation, now)), released: true };
-          await this.releaseConfirmedAtCommit(
-            tx,
-            venue,
-            reservation,
-            entry,
-            now,
-            `cancel-reservation-${reservation.id}`,
-            'staff',
-            result,
-          );
+          await this.releaseAtCommit(tx, venue, reservation, reservation.state, entry, now, operationId, 'staff', result);
           return result;
         }
-        const released = await this.release(tx, venue, reservation.id, reservation.state, now);
-        const current = await this.reservations.find(m, venueId, reservation.id);
-        return { reservation: toReservationView(current ?? reservation), released };
+        // No longer held or confirmed: as read under this lock, nothing changed, the answer with the COMMIT.
+        return this.unchangedAtCommit(tx, { reservation: toReservationView(reservation), released: false });
       });
     });
   }
 
   /**
-   * Releases a booking read CONFIRMED under the venue lock (so every guard below applies): the
-   * reservation cancelled, its entry too when read `confirmed` (its token and sessions stop working,
-   * the party is told), their history, the board event and the command's `answer`, in one statement
-   * sent with the COMMIT, in the order `release` writes them. Nothing in the command may follow it
-   * or catch its error (the commit's).
+   * Releases a booking (or a hold with no live offer) read under the venue lock, so every guard below
+   * applies: the reservation cancelled, the party it names too when `party` is that one, read
+   * `confirmed` (its token and sessions stop working, it is told), their history (the reservation's
+   * `from` as the caller states it), the board event and the command's `answer`, in one statement
+   * sent with the COMMIT. Nothing in the command may follow it or catch its error (the commit's).
    */
-  private async releaseConfirmedAtCommit(
+  private async releaseAtCommit(
     tx: Tx,
     venue: Venue,
     booking: Reservation,
-    entry: QueueEntry | null,
+    from: 'HELD' | 'CONFIRMED',
+    party: QueueEntry | null,
     now: Date,
     operationId: string,
     by: 'party' | 'staff',
@@ -260,13 +251,13 @@ export class CancellationService {
   ): Promise<void> {
     const venueId = venue.id;
     const changes: HistoryChange[] = [
-      { venueId, subjectType: 'reservation', subjectId: booking.id, from: 'CONFIRMED', to: 'CANCELLED', at: now, operationId },
+      { venueId, subjectType: 'reservation', subjectId: booking.id, from, to: 'CANCELLED', at: now, operationId },
     ];
     const rows: Array<PendingInsert | TogetherStatement> = [
       this.reservations.transitionStatement(booking.id, ['HELD', 'CONFIRMED'], 'CANCELLED', now, 'cancelled'),
     ];
-    const follows = booking.entryId !== null && entry !== null && entry.id === booking.entryId && entry.status === 'confirmed';
-    if (follows) {
+    const entry = party?.id === booking.entryId && party.status === 'confirmed' ? party : null;
+    if (entry) {
       rows.push(this.entries.transitionStatement(entry.id, ['confirmed'], 'cancelled'));
       changes.push({
         venueId,
@@ -279,7 +270,7 @@ export class CancellationService {
       });
     }
     rows.push(this.history.rows(...changes));
-    if (follows) {
+    if (entry) {
       rows.push(...this.credentials.revokeStatements(entry.id, now));
       const left = this.leftRows(venue, entry, now, by, booking.id);
       if (left) rows.push(left);
@@ -297,22 +288,9 @@ export class CancellationService {
 
   /**
    * The party's confirmation that it left the queue, or (staff cancelled it: the board's removal, a
-   * no-show) that the host removed it, with the confirmed table released when there was one (table
-   * venues, whose parties hear from the venue).
+   * no-show) that the host removed it, with the confirmed table released when there was one: rows to
+   * travel with the command's others. Null at a pool venue (table venues' parties hear from the venue).
    */
-  private async confirmLeft(
-    tx: Tx,
-    venue: Venue,
-    entry: GuestParty,
-    now: Date,
-    by: 'party' | 'staff',
-    reservationId?: string,
-  ): Promise<void> {
-    const rows = this.leftRows(venue, entry, now, by, reservationId);
-    if (rows) await insertEntities(tx.manager, rows.target, rows.rows);
-  }
-
-  /** `confirmLeft`'s outbox rows, to travel with a command's other rows; null at a pool venue. */
   private leftRows(
     venue: Venue,
     entry: GuestParty,
@@ -335,61 +313,13 @@ export class CancellationService {
     ]);
   }
 
-  /** Releases a held or confirmed reservation once; answers whether this call released it. */
-  private async release(
-    tx: Tx,
-    venue: Venue,
-    reservationId: string,
-    state: string,
-    now: Date,
-    operationId = `cancel-reservation-${reservationId}`,
-    by: 'party' | 'staff' = 'staff',
-  ): Promise<boolean> {
-    if (state === 'HELD') {
-      const offer = (await this.offers.live(tx.manager, venue.id)).find((o) => o.reservationId === reservationId);
-      if (offer) {
-        const ended = await this.lifecycle.end(tx, venue, offer, 'cancelled', now, operationId, by);
-        if (ended) await this.credentials.revoke(tx.manager, offer.entryId, now);
-        return ended;
-      }
-    }
-    if (state !== 'HELD' && state !== 'CONFIRMED') return false;
-    if (!(await this.reservations.transition(tx.manager, reservationId, ['HELD', 'CONFIRMED'], 'CANCELLED', now, 'cancelled')))
-      return false;
-    await this.history.append(tx.manager, {
-      venueId: venue.id,
-      subjectType: 'reservation',
-      subjectId: reservationId,
-      from: state,
-      to: 'CANCELLED',
-      at: now,
-      operationId,
-    });
-    const booking = await this.reservations.find(tx.manager, venue.id, reservationId);
-    const entryId = booking?.entryId;
-    if (entryId && (await this.entries.transition(tx.manager, entryId, ['confirmed'], 'cancelled'))) {
-      await this.history.append(tx.manager, {
-        venueId: venue.id,
-        subjectType: 'entry',
-        subjectId: entryId,
-        from: 'confirmed',
-        to: 'cancelled',
-        at: now,
-        operationId,
-      });
-      await this.credentials.revoke(tx.manager, entryId, now);
-      const entry = await this.entries.find(tx.manager, venue.id, entryId);
-      if (entry) await this.confirmLeft(tx, venue, entry, now, by, reservationId);
-    }
-    await this.venues.refreshPoolCounts(tx.manager, venue);
-    await this.board.append(
-      tx,
-      venue.id,
-      'reservation.cancelled',
-      { reservationId, entryId: entryId ?? null, by, name: booking?.name ?? null },
-      now,
-    );
-    return true;
+  /**
+   * A cancellation that changes nothing (decided on rows read under the venue lock): its answer is
+   * recorded for the Idempotency-Key with the COMMIT, as the changing ones record theirs.
+   */
+  private async unchangedAtCommit<T>(tx: Tx, result: T): Promise<T> {
+    await insertTogetherAtCommit(tx.manager, tx.answerRow?.(result) ?? []);
+    return result;
   }
 }
 

@@ -82,16 +82,6 @@ export class VenueRepository {
     await tx.query('UPDATE venues SET queue_sequence_last = queue_sequence_last - 1 WHERE id = $1', [venue.id]);
   }
 
-  /** Re-reads the pool counters the reservation trigger keeps, after a change in this transaction. */
-  async refreshPoolCounts(tx: EntityManager, venue: Venue): Promise<void> {
-    const rows: Array<{ pool_confirmed: number; pool_held: number }> = await tx.query(
-      'SELECT pool_confirmed, pool_held FROM venues WHERE id = $1',
-      [venue.id],
-    );
-    venue.poolConfirmed = rows[0]?.pool_confirmed ?? venue.poolConfirmed;
-    venue.poolHeld = rows[0]?.pool_held ?? venue.poolHeld;
-  }
-
   /** Whether anyone has registered or joined the queue at this venue yet. */
   async registrationOpened(tx: EntityManager, venueId: string): Promise<boolean> {
     const rows: Array<{ opened: boolean }> = await tx.query(
