@@ -4,7 +4,7 @@ import { joined, moveClock, party, sandboxVenue, type Sandbox } from '../support
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { boardLive, openVenueBoard } from './board-page.js';
-import { describeWithChromium, launchChromium, newTablet } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, newTablet, screenshot } from './chromium.js';
 
 const STEP = 10_000;
 const at = (hhmm: string): string => new Date(`2026-06-12T${hhmm}:00-05:00`).toISOString(); // Friday, Chicago
@@ -127,5 +127,27 @@ d('the quote on the desk’s token card', () => {
         .expect(200)
     ).body as { contact: { phone: string | null } };
     expect(detail.contact.phone).toBe('+13125550190');
+  }, 60_000);
+
+  /**
+   * An address typed without its ending ("yusuf@mailbox") was refused at the desk in the API's raw
+   * words, "email must be an email address, such as name@example.com", where the party's More sheet
+   * says the same thing as a sentence ("Email must be …"). On a 390×844 phone.
+   */
+  it('a refused join at the desk reads as a sentence, as the party sheet says it', async () => {
+    const context = await newPhone(browser);
+    contexts.push(context);
+    const phone = await context.newPage();
+    await openVenueBoard(phone, t.baseUrl, owner, v.id);
+    await boardLive(phone, STEP);
+    await phone.getByTestId('open-join').click();
+    await phone.fill('input[name=name]', 'Yusuf Demir');
+    await phone.fill('input[name=email]', 'yusuf@mailbox');
+    await phone.getByTestId('join-submit').click();
+    const error = phone.getByTestId('join-error');
+    await error.waitFor({ timeout: STEP });
+    expect(await error.textContent()).toBe('Email must be an email address, such as name@example.com');
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'board-join-email-refused-phone');
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { joined, sandboxVenue } from '../support/restaurant.js';
 import { describeWithChromium, screenshot } from './chromium.js';
+import { boardLive, openVenueBoard } from './board-page.js';
 import { phoneBoardFile } from './phone-board-file.js';
 
 const d = describeWithChromium('the board at a seat-pool venue is tested in a real browser');
@@ -61,5 +62,42 @@ d('a workshop organizer’s corrections and refused joins speak of groups', () =
     expect(await refused.innerText()).not.toMatch(PARTY);
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await screenshot(page, 'board-pool-join-duplicate');
+  }, 120_000);
+
+  /**
+   * A seat pool sends its groups no message at all (its Messages tab says so), so a group that gave
+   * no phone or email is reached like every other: on its queue page and in person. The rows marked
+   * it "no contact" in the warning colour ("gave no contact the venue sends messages on: tell them in
+   * person"), the demo workshop's first screen on every row, though the desk form calls the contact
+   * optional there. 11 seats, 9-minute holds, Kathmandu time.
+   */
+  it('a group that gave no contact is not marked unreached at a seat pool', async () => {
+    const v = await sandboxVenue(file.t, file.owner, {
+      name: 'Sal Studio',
+      timeZone: 'Asia/Kathmandu',
+      clock: '2026-12-11T10:20:00+05:45',
+      preset: 'workshop',
+      poolCapacity: 11,
+      patch: { policy: { holdSeconds: 540 } },
+    });
+    const bare = await joined(file.t, file.owner, v.id, { name: 'Bishnu Group', partySize: 3 });
+    const mailed = await joined(file.t, file.owner, v.id, { name: 'Sita Group', partySize: 2, email: 'sita@example.test' });
+    const queue = (await request(file.t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(file.owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; reach?: string }>;
+    };
+    expect(queue.entries.find((e) => e.id === bare.entry.id)?.reach).toBe('none');
+    for (const which of ['phone', 'desktop'] as const) {
+      const page = which === 'phone' ? await phone(v.id) : await file.page('desktop');
+      if (which === 'desktop') {
+        await openVenueBoard(page, file.t.baseUrl, file.owner, v.id);
+        await boardLive(page);
+      }
+      const row = (id: string) => page.locator(`[data-testid=entry][data-entry-id="${id}"]`);
+      await row(mailed.entry.id).waitFor();
+      await row(bare.entry.id).waitFor();
+      expect(await row(bare.entry.id).locator('[data-testid=reach]').count()).toBe(0);
+      expect(await page.getByTestId('queue').innerText()).not.toContain('no contact');
+      await screenshot(page, `board-pool-no-contact-${which}`);
+    }
   }, 120_000);
 });

@@ -121,6 +121,76 @@ d('a workshop board and guest page tell what a removal releases', () => {
     expect(await counts(v.id)).toEqual({ confirmed: 0, held: 3, available: 10 });
   }, 120_000);
 
+  /**
+   * The question before leaving says the held seats go to the next group; the card after it said only
+   * "You have left the queue" and how to join again, so a group that left could not tell whether its
+   * seats were still held for it. The card says so too, and still says it when the page is opened
+   * again later (its link then no longer works). A confirmed group that cancels is told the same of
+   * its confirmed seats. 390×844.
+   */
+  it('a workshop group that leaves from its page reads that its seats were released', async () => {
+    const v = await workshop('Pōhutukawa Studio');
+    const held = await joined(file.t, file.owner, v.id, { name: 'Mere Group', partySize: 5, email: 'mere@example.test' });
+    await promote(v.id);
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 5, available: 8 });
+    const page = await screen('phone');
+    await page.goto(`${file.t.baseUrl}/q/#${held.queueToken ?? ''}`);
+    await page.locator('[data-testid=guest-page][data-state=offered]').waitFor();
+    await page.getByTestId('leave').click();
+    await page.getByTestId('leave-confirm').click();
+    await page.locator('[data-testid=guest-page][data-state=cancelled]').waitFor();
+    const card = page.getByTestId('state');
+    expect(await card.innerText()).toContain('You have left the queue');
+    expect(await card.innerText()).toContain('The 5 seats held for your group were released to the next group.');
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 0, available: 13 });
+    await screenshot(page, 'guest-workshop-left-held-phone');
+    await page.reload();
+    await page.getByTestId('left').waitFor();
+    expect(await page.getByTestId('left').innerText()).toContain(
+      'The 5 seats held for your group were released to the next group.',
+    );
+
+    // A confirmed group of 2 cancels its seats from its page.
+    const sure = await joined(file.t, file.owner, v.id, { name: 'Wiremu Group', partySize: 2, email: 'wiremu@example.test' });
+    const offer = await promote(v.id);
+    await api().post(`/v1/venues/${v.id}/offers/${offer.offer.id}/accept`).set(file.owner.auth).send({}).expect(200);
+    const other = await screen('phone');
+    await other.goto(`${file.t.baseUrl}/q/#${sure.queueToken ?? ''}`);
+    await other.locator('[data-testid=guest-page][data-state=confirmed]').waitFor();
+    await other.getByTestId('leave').click();
+    await other.getByTestId('leave-confirm').click();
+    await other.locator('[data-testid=guest-page][data-state=cancelled]').waitFor();
+    expect(await other.getByTestId('state').innerText()).toContain('Your 2 seats were released to the next group.');
+    expect(await counts(v.id)).toEqual({ confirmed: 0, held: 0, available: 13 });
+  }, 120_000);
+
+  it("a restaurant party that leaves keeps the restaurant's words", async () => {
+    const v = await sandboxVenue(file.t, file.owner, {
+      name: 'Tōtara Kitchen',
+      timeZone: 'America/St_Johns',
+      clock: '2026-12-11T19:40:00-03:30',
+      tables: [{ label: 'Window 3', capacity: 4 }],
+    });
+    const p = await joined(file.t, file.owner, v.id, { name: 'Rangi Party', partySize: 3, email: 'rangi@example.test' });
+    const entry = (await api().get(`/v1/venues/${v.id}/queue`).set(file.owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; version: number }>;
+    };
+    await api()
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(file.owner.auth)
+      .send({ entryId: p.entry.id, entryVersion: entry.entries[0]?.version, tableIds: [v.tableIds['Window 3']] })
+      .expect(201);
+    const page = await screen('phone');
+    await page.goto(`${file.t.baseUrl}/q/#${p.queueToken ?? ''}`);
+    await page.locator('[data-testid=guest-page][data-state=offered]').waitFor();
+    await page.getByTestId('leave').click();
+    await page.getByTestId('leave-confirm').click();
+    await page.locator('[data-testid=guest-page][data-state=cancelled]').waitFor();
+    expect((await page.getByTestId('state').innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      'You have left the queue To join again, ask at the desk.',
+    );
+  }, 120_000);
+
   it("a restaurant's sheet still offers a high chair and asks the spec's way", async () => {
     const v = await sandboxVenue(file.t, file.owner, {
       name: 'Kererū Kitchen',

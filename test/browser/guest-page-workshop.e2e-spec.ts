@@ -188,4 +188,33 @@ d('the guest page at a seat-pool (workshop) venue, on a 390×844 phone, speaks o
     for (const m of log) expect(`${m.subject} ${m.body}`).not.toMatch(RESTAURANT_WORDS);
     expect(log).toEqual([]);
   });
+
+  /**
+   * A workshop may hold seats for hours (Set up takes up to 1,440 minutes). The page counted them in
+   * minutes alone, "123:00" for a two-hour hold and "1440:00" for a day's, while the board showed
+   * "2:03:00 left". Past an hour it reads hours, minutes and seconds, as the board does. 7 seats, a
+   * 2 h 3 min hold, Oslo time.
+   */
+  it('a hold of more than an hour counts down in hours, minutes and seconds', async () => {
+    const long = await sandboxVenue(t, owner, {
+      name: 'Fjord Loom Studio',
+      timeZone: 'Europe/Oslo',
+      clock: '2026-11-13T10:20:00+01:00',
+      preset: 'workshop',
+      poolCapacity: 7,
+      patch: { policy: { holdSeconds: 7380 } },
+    });
+    const group = await joined(t, owner, long.id, { name: 'Ingrid Group', partySize: 4, email: 'ingrid@example.test' });
+    await request(t.baseUrl).post(`/v1/venues/${long.id}/promotions`).set(owner.auth).send({}).expect(201);
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${group.queueToken ?? ''}`);
+    await state(page, 'offered');
+    const left = page.getByTestId('countdown');
+    expect(await left.innerText()).toBe('2:03:00 (practice clock)');
+    await moveClock(t, owner, long.id, '2026-11-13T12:22:15+01:00');
+    await page.reload();
+    await state(page, 'offered');
+    expect(await left.innerText()).toBe('0:45 (practice clock)');
+    await screenshot(page, 'guest-workshop-long-hold');
+  }, 60_000);
 });

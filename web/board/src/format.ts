@@ -2,6 +2,9 @@ export { waitShort } from '../../../libs/outbox/src/guest/wait-words';
 export { holdLengthWords } from '../../../libs/offer/src/lifecycle/table-ready.email';
 export { localTime } from './local-time';
 
+/** The API's words starting with a capital: "email must be…" reads as a sentence at a glance. */
+export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** "4:05" for a countdown (rounded up, so it reads 0:00 only at the deadline). */
 export function countdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));

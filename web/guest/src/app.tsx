@@ -206,12 +206,14 @@ export function App() {
     setProblem(null);
     refusal.current = null;
     try {
-      const answer = await api.post<{ entry: PartyView['entry'] }>(path, body, { queueSession: await session() });
+      const answer = await api.post<{ entry: PartyView['entry']; cancelledBooking?: unknown }>(path, body, {
+        queueSession: await session(),
+      });
       setAskLeave(false);
       if (path === LEAVE && shown.kind === 'view') {
         // Leaving ends the party's session and link with its entry: show the answer, read no more.
         const view = { ...shown.view, entry: answer.entry, position: null, ahead: null, offer: null };
-        keep({ ...creds.current, left: true });
+        keep({ ...creds.current, left: true, ...releasedBy(shown.view, answer) });
         supersede();
         setShown({ kind: 'view', view, readAt: readWallClock(), final: true });
         return;
@@ -267,6 +269,7 @@ export function App() {
       {shown.kind === 'left' && (
         <section class="card" data-testid="left">
           <h1>You have left the queue</h1>
+          <LeftReleased words={wordsFor(creds.current.seating)} released={creds.current.released} />
           <p>{wordsFor(creds.current.seating).joinAgain}</p>
         </section>
       )}
@@ -291,6 +294,7 @@ export function App() {
       {shown.kind === 'view' && (
         <Entry
           view={shown.view}
+          released={shown.final === true ? creds.current.released : undefined}
           readAt={shown.readAt}
           busy={busy}
           askLeave={askLeave}
@@ -316,8 +320,35 @@ const partyLine = (v: PartyView) => (
   </>
 );
 
+/**
+ * What this phone's leave released: a group whose hold was live gave up its held seats (its entry
+ * is cancelled, not expired: a hold that lapsed just before the tap was released by its expiry, not
+ * by the leave), a confirmed group its booking's seats. Nothing for a waiting group.
+ */
+function releasedBy(
+  before: PartyView,
+  answer: { entry: PartyView['entry']; cancelledBooking?: unknown },
+): Pick<Credentials, 'released'> {
+  if (answer.entry.status !== 'cancelled') return {};
+  if (before.entry.status === 'offered' && before.offer) return { released: { seats: before.entry.partySize, held: true } };
+  if (answer.cancelledBooking) return { released: { seats: before.entry.partySize, held: false } };
+  return {};
+}
+
+/** The seats a leave released, in the venue's words; nothing where the venue words none (a restaurant). */
+function LeftReleased({ words, released }: { words: Words; released: Credentials['released'] }) {
+  if (!released || !words.leftReleased) return null;
+  return (
+    <p class="strong" data-testid="left-released">
+      {words.leftReleased(released.seats, released.held)}
+    </p>
+  );
+}
+
 interface EntryProps {
   view: PartyView;
+  /** The seats this phone's leave released, once the page shows that it left. */
+  released?: Credentials['released'];
   readAt: number;
   busy: boolean;
   askLeave: boolean;
@@ -330,7 +361,7 @@ interface EntryProps {
 /** States a party can leave from its phone; a confirmed party gives up its table or seats (API.md: leave after accepting). */
 const LEAVABLE = new Set(['waiting', 'offered', 'confirmed']);
 
-function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLapsed }: EntryProps) {
+function Entry({ view, released, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLapsed }: EntryProps) {
   const { entry, venue, offer } = view;
   const w: Words = wordsFor(venue.seating);
   return (
@@ -401,6 +432,7 @@ function Entry({ view, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLap
         {entry.status === 'cancelled' && (
           <>
             <h2>You have left the queue</h2>
+            <LeftReleased words={w} released={released} />
             <p>{w.joinAgain}</p>
           </>
         )}

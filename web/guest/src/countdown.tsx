@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { countdown } from '../../board/src/format';
 import { readWallClock } from './wall-clock';
 
 /**
  * Minutes and seconds left until `until` on the venue's clock: the answer's `now` plus the wall time
  * since the page read it. A practice venue's clock stands still until a manager moves it, so there
  * the countdown stands still too (it ran on the wall clock and jumped back at every read). Calls
- * `onZero` once when it runs out.
+ * `onZero` once when it runs out. Past an hour it reads hours too ("2:03:00", as the board's row
+ * does): a workshop's hold may last up to a day, which read "1440:00" in minutes alone.
  */
 export function Countdown({
   until,
@@ -33,10 +35,9 @@ export function Countdown({
       onZero();
     }
   }, [left, onZero]);
-  const s = Math.ceil(left / 1000);
   return (
     <strong class="countdown" data-testid="countdown" data-left-ms={left}>
-      {Math.floor(s / 60)}:{String(s % 60).padStart(2, '0')}
+      {countdown(left)}
       {stopped && <span class="muted"> (practice clock)</span>}
     </strong>
   );

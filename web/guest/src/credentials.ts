@@ -13,6 +13,8 @@ export interface Credentials {
   session: { sessionToken: string; expiresAt: string } | null;
   /** The party left from this phone: its link then no longer works, and the page says it left. */
   left?: boolean;
+  /** The seats that leave released (a held or a confirmed group's), said again when the page is opened later. */
+  released?: { seats: number; held: boolean };
   /** The venue's seating as last read, so a page that can no longer read the entry still uses its words. */
   seating?: Seating;
 }
@@ -27,11 +29,20 @@ export function loadCredentials(): Credentials {
       token: parsed?.token ?? null,
       session: parsed?.session ?? null,
       ...(parsed?.left === true && { left: true }),
+      ...(releasedOf(parsed?.released) ?? {}),
       ...(parsed?.seating === 'pool' || parsed?.seating === 'tables' ? { seating: parsed.seating } : {}),
     };
   } catch {
     return EMPTY;
   }
+}
+
+function releasedOf(r: unknown): { released: NonNullable<Credentials['released']> } | null {
+  if (typeof r !== 'object' || r === null) return null;
+  const { seats, held } = r as { seats?: unknown; held?: unknown };
+  return typeof seats === 'number' && Number.isInteger(seats) && seats > 0 && typeof held === 'boolean'
+    ? { released: { seats, held } }
+    : null;
 }
 
 export function saveCredentials(c: Credentials): void {

@@ -35,6 +35,12 @@ export interface Words {
   keepConfirmed: string;
   cancelConfirmed: string;
   joinAgain: string;
+  /**
+   * Said on the "You have left the queue" card when this phone's leave released the group's seats
+   * (held: its hold, else its confirmed seats), as the question before it promised; null where the
+   * venue's words stay as they are (a restaurant's).
+   */
+  leftReleased: ((size: number, held: boolean) => string) | null;
   /** How an ended offer is told: lapsed, withdrawn (with the place kept, or not). */
   offerExpired: string;
   withdrew: string;
@@ -65,6 +71,7 @@ export const TABLE_WORDS: Words = {
   keepConfirmed: 'Keep my table',
   cancelConfirmed: 'Cancel my table and leave',
   joinAgain: 'To join again, ask at the desk.',
+  leftReleased: null,
   offerExpired: 'The offer expired and its table was released.',
   withdrew: 'The host withdrew the table offered to you.',
   withdrewPlaceKept: 'The host withdrew the table offered to you; you keep your place in the queue.',
@@ -95,6 +102,10 @@ export const POOL_WORDS: Words = {
   keepConfirmed: 'Keep my seats',
   cancelConfirmed: 'Cancel my seats and leave',
   joinAgain: 'To join again, ask the organizer; a new request gets a new position at the end of the queue.',
+  leftReleased: (size, held) =>
+    held
+      ? `The ${seats(size)} held for your group were released to the next group.`
+      : `Your ${seats(size)} were released to the next group.`,
   offerExpired: 'The hold expired and its seats were released.',
   withdrew: 'The organizer withdrew the seats held for you.',
   withdrewPlaceKept: 'The organizer withdrew the seats held for you; you keep your place in the queue.',

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, JoinResult } from '../api/types';
+import { sentence } from '../format';
 import { checkPhone, phoneHint } from '../phone';
 import { api } from '../state/session';
 import { offline } from '../state/offline';
@@ -158,7 +159,8 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
  * already stands" (spec), so the host finds it instead of searching the list for a number.
  */
 function refusalOf(err: unknown, board: BoardSnapshot): Refusal {
-  const said = messageOf(err);
+  // As the party's More sheet says it: the API's "email must be …" as a sentence.
+  const said = sentence(messageOf(err));
   if (!(err instanceof ApiError)) return { text: said, about: [] };
   if (err.code !== 'WAITLIST_DUPLICATE') return { text: said, about: partsOf(err.details) };
   const row = board.queue.find((r) => r.id === err.details['entryId']);

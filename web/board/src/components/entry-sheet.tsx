@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, Entry, EntryDetail, QueueRow } from '../api/types';
+import { sentence } from '../format';
 import { checkPhone, displayPhone, phoneHint } from '../phone';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
@@ -46,9 +47,6 @@ const SAID: Record<(typeof FIELDS)[number], string> = {
   email: 'email',
   phone: 'phone',
 };
-
-/** The API's words, starting with a capital ("email must be…" reads as a sentence at a glance). */
-const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 type Field = (typeof FIELDS)[number];
 /** What the host typed, field by field; a field not typed in shows what was read. */

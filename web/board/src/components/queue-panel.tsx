@@ -175,7 +175,8 @@ function Row({
       <div class="who">
         <div class="name">
           <bdi>{row.name}</bdi> <span class="size">{plural(row.partySize, 'person', 'people')}</span>
-          <ReachMarker reach={row.reach} />
+          {/* A seat pool sends no group any message (its Messages tab says so): no contact reaches less there. */}
+          {board.venue.seating !== 'pool' && <ReachMarker reach={row.reach} />}
         </div>
         {/* Status, offer and wait on one line where the row is wide enough; staff tags and note under it. */}
         <div class="state">
