@@ -53,7 +53,7 @@ d('Reports: day by day, on a phone and a tablet', () => {
     });
     manager = await addMember(t, v.id, owner, 'manager');
     // Friday: Ana is seated after 12 minutes, Bo is removed, Cy is a no-show, Di's offer is withdrawn
-    // (she keeps her place) and she is still waiting when the day closes. Saturday: Ed is waiting now.
+    // (she keeps her place) and she is still waiting when the day closes. Saturday: Ed is waiting now, Fay is to be seated.
     const ana = await joined(t, owner, v.id, party(3, 'Ana'));
     const bo = await joined(t, owner, v.id, party(2, 'Bo'));
     const cy = await joined(t, owner, v.id, party(4, 'Cy'));
@@ -71,6 +71,10 @@ d('Reports: day by day, on a phone and a tablet', () => {
     await post(`/reservations/${cyOffer.reservationId}/cancel`, 200);
     await moveClock(t, owner, v.id, at('10', '18:00'));
     await joined(t, owner, v.id, party(4, 'Ed'));
+    // Saturday: Fay confirmed her table and is not seated yet: to be seated, not in the queue.
+    const fay = await joined(t, owner, v.id, party(3, 'Fay'));
+    const fayOffer = await offer(fay, 'T2');
+    await post(`/offers/${fayOffer.offerId}/accept`, 200);
   }, 300_000);
 
   afterAll(async () => {
@@ -115,12 +119,13 @@ d('Reports: day by day, on a phone and a tablet', () => {
       ]);
       expect((await friday.getByTestId('day-offers').innerText()).split('\n')).toEqual(['3 offers', '2 accepted', '1 withdrawn']);
       expect((await rows.nth(1).getByTestId('day-not-seated').innerText()).split('\n')).toEqual([
-        '1 party',
+        '2 parties',
         '1 still in the queue now',
+        '1 to be seated now',
       ]);
       expect((await p.getByTestId('days-total').getByTestId('day-joined').innerText()).split('\n')).toEqual([
-        '5 parties',
-        '15 people',
+        '6 parties',
+        '18 people',
       ]);
 
       // Every column on the screen: the table's frame needs no sideways swipe, no cell's words run past

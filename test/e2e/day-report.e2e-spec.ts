@@ -33,7 +33,7 @@ const at = (hhmm: string, date = FRIDAY): string =>
 interface Figures {
   joined: number;
   people: number;
-  outcomes: Record<'seated' | 'noShow' | 'left' | 'removed' | 'offerEnded' | 'dayClosed' | 'stillWaiting', number>;
+  outcomes: Record<'seated' | 'noShow' | 'left' | 'removed' | 'offerEnded' | 'dayClosed' | 'stillWaiting' | 'toSeat', number>;
   peopleSeated: number;
   offers: Record<'made' | 'accepted' | 'expired' | 'withdrawn' | 'cancelled', number>;
   waitToSeat: { count: number; medianMinutes: number | null; p90Minutes: number | null };
@@ -167,6 +167,9 @@ describe('day report: what became of each party, by business date', () => {
     await seat(joOffer.reservationId); // Jo waited 5 minutes
     await clock(at('00:20', SATURDAY));
     const ivy = await joined(t, host, v.id, party(3, 'Ivy Still Waiting'));
+    // Hal confirmed and is not seated yet: to be seated, not still in the queue (the board's To be seated).
+    const confirmed = (await report(manager, `from=${FRIDAY}&to=${FRIDAY}`).expect(200)).body as DayReportBody;
+    expect(confirmed.days[0].outcomes).toMatchObject({ stillWaiting: 1, toSeat: 1 });
     await clock(at('00:31', SATURDAY));
     await seat(halOffer.reservationId); // Hal waited 41 minutes
     for (const p of [hal, jo, ivy]) expect(p.entry.businessDate).toBe(FRIDAY);
@@ -174,7 +177,7 @@ describe('day report: what became of each party, by business date', () => {
     // Before the day closes, Ivy is still waiting.
     const open = (await report(manager, `from=${FRIDAY}&to=${FRIDAY}`).expect(200)).body as DayReportBody;
     expect(open.days).toHaveLength(1);
-    expect(open.days[0].outcomes).toMatchObject({ stillWaiting: 1, dayClosed: 0 });
+    expect(open.days[0].outcomes).toMatchObject({ stillWaiting: 1, toSeat: 0, dayClosed: 0 });
 
     // 02:30: the window ended, the day closes, Ivy is out with it. Saturday evening, Kim joins.
     await clock(at('02:30', SATURDAY));
@@ -191,7 +194,7 @@ describe('day report: what became of each party, by business date', () => {
       businessDate: FRIDAY,
       joined: 11,
       people: 3 + 2 + 4 + 5 + 2 + 6 + 1 + 3 + 2 + 2 + 3,
-      outcomes: { seated: 4, noShow: 2, left: 1, removed: 1, offerEnded: 2, dayClosed: 1, stillWaiting: 0 },
+      outcomes: { seated: 4, noShow: 2, left: 1, removed: 1, offerEnded: 2, dayClosed: 1, stillWaiting: 0, toSeat: 0 },
       peopleSeated: 3 + 2 + 2 + 2,
       offers: { made: 8, accepted: 5, expired: 1, withdrawn: 1, cancelled: 1 },
       // Waits 5, 10, 28, 41: the median between 10 and 28; the 90th percentile 0.7 of the way from 28 to 41.
@@ -201,7 +204,7 @@ describe('day report: what became of each party, by business date', () => {
       businessDate: SATURDAY,
       joined: 1,
       people: 4,
-      outcomes: { seated: 0, noShow: 0, left: 0, removed: 0, offerEnded: 0, dayClosed: 0, stillWaiting: 1 },
+      outcomes: { seated: 0, noShow: 0, left: 0, removed: 0, offerEnded: 0, dayClosed: 0, stillWaiting: 1, toSeat: 0 },
       peopleSeated: 0,
       offers: { made: 0, accepted: 0, expired: 0, withdrawn: 0, cancelled: 0 },
       waitToSeat: { count: 0, medianMinutes: null, p90Minutes: null },
@@ -232,7 +235,8 @@ describe('day report: what became of each party, by business date', () => {
       .split('\r\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^businessDate,joined,people,seated,/);
-    expect(lines[1]).toBe(`${FRIDAY},11,33,4,9,2,1,1,2,1,0,8,5,1,1,1,4,19,37.1`);
+    expect(lines[0]).toMatch(/,dayClosed,stillWaiting,toSeat,offersMade,/);
+    expect(lines[1]).toBe(`${FRIDAY},11,33,4,9,2,1,1,2,1,0,0,8,5,1,1,1,4,19,37.1`);
   });
 
   it('takes the quote report range rules and is for managers', async () => {

@@ -19,6 +19,7 @@ const COLUMNS = [
   'offerEnded',
   'dayClosed',
   'stillWaiting',
+  'toSeat',
   'offersMade',
   'offersAccepted',
   'offersExpired',

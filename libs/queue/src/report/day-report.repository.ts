@@ -15,6 +15,7 @@ export interface DayFiguresRow {
   offerEnded: number;
   dayClosed: number;
   stillWaiting: number;
+  toSeat: number;
   offersMade: number;
   offersAccepted: number;
   offersExpired: number;
@@ -28,7 +29,8 @@ export interface DayFiguresRow {
 /**
  * Each entry's final outcome, from its status and the history row that moved it into that status:
  * - seated;
- * - still waiting: waiting, offered or confirmed when read (a day not closed yet);
+ * - still waiting: waiting or offered when read (a day not closed yet);
+ * - to be seated: confirmed when read, its table kept for it (the board's To be seated);
  * - day closed: expired with the day close's reason; any other expiry is an offer that ran out or
  *   was withdrawn with the place not kept;
  * - cancelled by the party itself (history actor `party:…`, its token's session): left;
@@ -40,7 +42,8 @@ export interface DayFiguresRow {
 const OUTCOME = `
   CASE
     WHEN e.status = 'seated' THEN 'seated'
-    WHEN e.status IN ('waiting', 'offered', 'confirmed') THEN 'stillWaiting'
+    WHEN e.status IN ('waiting', 'offered') THEN 'stillWaiting'
+    WHEN e.status = 'confirmed' THEN 'toSeat'
     WHEN e.status = 'expired' AND last.reason = $4 THEN 'dayClosed'
     WHEN e.status = 'expired' THEN 'offerEnded'
     WHEN last.actor LIKE 'party:%' THEN 'left'
@@ -94,6 +97,7 @@ export class DayReportRepository {
               count(*) FILTER (WHERE outcome = 'offerEnded') AS offer_ended,
               count(*) FILTER (WHERE outcome = 'dayClosed') AS day_closed,
               count(*) FILTER (WHERE outcome = 'stillWaiting') AS still_waiting,
+              count(*) FILTER (WHERE outcome = 'toSeat') AS to_seat,
               sum(made) AS offers_made,
               sum(accepted) AS offers_accepted,
               sum(expired) AS offers_expired,
@@ -121,6 +125,7 @@ export class DayReportRepository {
       offerEnded: n(r.offer_ended),
       dayClosed: n(r.day_closed),
       stillWaiting: n(r.still_waiting),
+      toSeat: n(r.to_seat),
       offersMade: n(r.offers_made),
       offersAccepted: n(r.offers_accepted),
       offersExpired: n(r.offers_expired),

@@ -22,8 +22,10 @@ export interface DayFigures {
     offerEnded: number;
     /** Still waiting when the business day ended. */
     dayClosed: number;
-    /** Waiting, offered or confirmed when read: the day is not over (or not closed yet). */
+    /** Waiting or offered when read: the day is not over (or not closed yet). */
     stillWaiting: number;
+    /** Confirmed when read, not seated yet: the board's To be seated (a day not closed yet). */
+    toSeat: number;
   };
   peopleSeated: number;
   offers: { made: number; accepted: number; expired: number; withdrawn: number; cancelled: number };
@@ -55,6 +57,7 @@ function figures(r: DayFiguresRow | undefined): DayFigures {
       offerEnded: z('offerEnded'),
       dayClosed: z('dayClosed'),
       stillWaiting: z('stillWaiting'),
+      toSeat: z('toSeat'),
     },
     peopleSeated: z('peopleSeated'),
     offers: {

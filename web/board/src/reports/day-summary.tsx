@@ -23,6 +23,7 @@ function notSeatedLines(f: DayFigures): string[] {
     o.offerEnded > 0 && `${o.offerEnded} out when an offer ran out or was withdrawn`,
     o.dayClosed > 0 && `${o.dayClosed} still waiting at close`,
     o.stillWaiting > 0 && `${o.stillWaiting} still in the queue now`,
+    o.toSeat > 0 && `${o.toSeat} to be seated now`,
   ].filter((line): line is string => typeof line === 'string');
 }
 

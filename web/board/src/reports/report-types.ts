@@ -57,7 +57,7 @@ export interface DayFigures {
   joined: number;
   people: number;
   /** Final outcomes, each party once: they add up to `joined`. */
-  outcomes: Record<'seated' | 'noShow' | 'left' | 'removed' | 'offerEnded' | 'dayClosed' | 'stillWaiting', number>;
+  outcomes: Record<'seated' | 'noShow' | 'left' | 'removed' | 'offerEnded' | 'dayClosed' | 'stillWaiting' | 'toSeat', number>;
   peopleSeated: number;
   offers: Record<'made' | 'accepted' | 'expired' | 'withdrawn' | 'cancelled', number>;
   waitToSeat: { count: number; medianMinutes: number | null; p90Minutes: number | null };
