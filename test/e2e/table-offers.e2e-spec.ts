@@ -321,6 +321,53 @@ describe('table offers (restaurant preset)', () => {
     expect(history.map((h) => h.to)).toEqual(['removed', 'created']);
   });
 
+  it('moves a combination to one that keeps one of its tables (T1+T2 to T2+T3), booked and seated', async () => {
+    const v = await restaurant();
+    for (const [pair, capacity] of [
+      [['T1', 'T2'], 6],
+      [['T2', 'T3'], 8],
+    ] as const)
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/combinations`)
+        .set(owner.auth)
+        .send({ tableIds: pair.map((l) => v.tableIds[l]), capacity })
+        .expect(201);
+    const ids = (...labels: string[]): string[] => labels.map((l) => v.tableIds[l] ?? '').sort();
+    const booking = (
+      await request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/reservations`)
+        .set(owner.auth)
+        .send({
+          name: 'Okafor',
+          partySize: 6,
+          email: 'ok@example.test',
+          start: '2026-10-09T23:40:00.000Z',
+          tableIds: ids('T1', 'T2'),
+        })
+        .expect(201)
+    ).body as { id: string };
+    const move = (labels: string[]): request.Test =>
+      request(t.baseUrl)
+        .post(`/v1/venues/${v.id}/reservations/${booking.id}/move`)
+        .set(owner.auth)
+        .send({ tableIds: ids(...labels) });
+    const tablesNow = async (): Promise<string[]> =>
+      (
+        (await ds().query('SELECT table_id FROM reservation_tables WHERE reservation_id = $1 ORDER BY table_id', [
+          booking.id,
+        ])) as Array<{
+          table_id: string;
+        }>
+      ).map((r) => r.table_id);
+    const moved = await move(['T2', 'T3']).expect(200);
+    expect(moved.body).toMatchObject({ reservation: { id: booking.id, state: 'CONFIRMED', tableIds: ids('T2', 'T3') } });
+    expect(await tablesNow()).toEqual(ids('T2', 'T3'));
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${booking.id}/seat`).set(owner.auth).expect(201);
+    const back = await move(['T1', 'T2']).expect(200);
+    expect(back.body).toMatchObject({ reservation: { id: booking.id, state: 'SEATED', tableIds: ids('T1', 'T2') } });
+    expect(await tablesNow()).toEqual(ids('T1', 'T2'));
+  });
+
   it('confirmed bookings make "a table already planned" real, and a move follows the same rules', async () => {
     const v = await restaurant();
     const booked = await request(t.baseUrl)

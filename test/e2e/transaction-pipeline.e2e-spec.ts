@@ -110,6 +110,8 @@ const CONFIRMED_ENTRY_HELD_BOOKING_CANCELLATION = 3; // 19 before
 const CONFIRMED_ENTRY_SEATED_BOOKING_CANCELLATION = 3; // 6 before
 /** A seated booking (the reservation cancelled: released false, nothing changes). */
 const SEATED_RESERVATION_CANCELLATION = 3; // 5 before
+/** A confirmed or seated party moved to other tables: as a seat. */
+const MOVE = 3; // 18 before
 
 /**
  * Issue 18: a transaction's START TRANSACTION travels in one write with its first statement (the
@@ -531,6 +533,87 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         bookingSeated: Array.from({ length: rounds }, () => CONFIRMED_ENTRY_SEATED_BOOKING_CANCELLATION),
         seatedReservation: Array.from({ length: rounds }, () => SEATED_RESERVATION_CANCELLATION),
       });
+    });
+
+    it("sends a keyed move with its reads in the lock's write and its rows with the COMMIT, keeping one table of a combination", async () => {
+      const rounds = 4;
+      const warm = 2;
+      // Each round's party of five sits at A+B, moves to B+C (B stays), then, seated, back to A+B.
+      const sets = Array.from({ length: rounds + warm }, (_, i) => ({ a: `A${i + 1}`, b: `B${i + 1}`, c: `C${i + 1}` }));
+      const v = await sandboxVenue(t, owner, {
+        clock: '2026-10-09T23:00:00.000Z',
+        tables: sets.flatMap((s) => [s.a, s.b, s.c]).map((label) => ({ label, capacity: 3 })),
+      });
+      for (const s of sets)
+        for (const pair of [
+          [s.a, s.b],
+          [s.b, s.c],
+        ])
+          await request(t.baseUrl)
+            .post(`/v1/venues/${v.id}/combinations`)
+            .set(owner.auth)
+            .send({ tableIds: pair.map((label) => v.tableIds[label]), capacity: 6 })
+            .expect(201);
+      const keyed = (path: string, body: object = {}, key = `move-${serial++}`): request.Test =>
+        request(t.baseUrl).post(path).set(owner.auth).set('Idempotency-Key', key).send(body).timeout(20_000);
+      const ids = (...labels: string[]): string[] => labels.map((label) => v.tableIds[label] ?? '').sort();
+      const placed = async (reservationId: string): Promise<string[]> =>
+        (
+          await inDatabase<{ table_id: string }>(
+            'SELECT table_id FROM reservation_tables WHERE reservation_id = $1 ORDER BY table_id',
+            [reservationId],
+          )
+        ).map((r) => r.table_id);
+      const confirmedMoves: number[] = [];
+      const seatedMoves: number[] = [];
+      for (const [i, s] of sets.entries()) {
+        const p = await joined(t, owner, v.id, party(5));
+        const made = await keyed(`/v1/venues/${v.id}/offers`, {
+          entryId: p.entry.id,
+          entryVersion: p.entry.version,
+          tableIds: ids(s.a, s.b),
+        }).expect(201);
+        const offer = (made.body as { offer: { id: string; reservationId: string } }).offer;
+        await keyed(`/v1/venues/${v.id}/offers/${offer.id}/accept`).expect(200);
+        const path = `/v1/venues/${v.id}/reservations/${offer.reservationId}/move`;
+        const key = `move-${serial++}`;
+        wire.reset();
+        const moved = await keyed(path, { tableIds: ids(s.b, s.c) }, key).expect(200);
+        if (i >= warm) confirmedMoves.push(wire.writes.length);
+        expect(moved.body).toMatchObject({
+          reservation: { id: offer.reservationId, state: 'CONFIRMED', tableIds: ids(s.b, s.c) },
+        });
+        expect(await placed(offer.reservationId)).toEqual(ids(s.b, s.c));
+        // The same key again answers the same move and writes nothing twice.
+        const replay = await keyed(path, { tableIds: ids(s.b, s.c) }, key).expect(200);
+        expect(replay.body).toEqual(moved.body);
+        await keyed(`/v1/venues/${v.id}/reservations/${offer.reservationId}/seat`).expect(201);
+        wire.reset();
+        const back = await keyed(path, { tableIds: ids(s.a, s.b) }).expect(200);
+        if (i >= warm) seatedMoves.push(wire.writes.length);
+        expect(back.body).toMatchObject({ reservation: { id: offer.reservationId, state: 'SEATED', tableIds: ids(s.a, s.b) } });
+        expect(await placed(offer.reservationId)).toEqual(ids(s.a, s.b));
+        const history = await inDatabase<{ reason: string }>(
+          `SELECT reason FROM history WHERE subject_id = $1 AND reason LIKE 'moved%' ORDER BY at, reason`,
+          [offer.reservationId],
+        );
+        expect(history.map((h) => h.reason).sort()).toEqual(
+          [
+            `moved from ${ids(s.a, s.b).join(',')} to ${ids(s.b, s.c).join(',')}`,
+            `moved from ${ids(s.b, s.c).join(',')} to ${ids(s.a, s.b).join(',')}`,
+          ].sort(),
+        );
+      }
+      expect({ confirmed: confirmedMoves, seated: seatedMoves }).toEqual({
+        confirmed: Array.from({ length: rounds }, () => MOVE),
+        seated: Array.from({ length: rounds }, () => MOVE),
+      });
+      const events = await inDatabase<{ n: string }>(
+        `SELECT count(*) AS n FROM board_events WHERE venue_id = $1 AND type = 'reservation.moved'`,
+        [v.id],
+      );
+      expect(events[0]?.n).toBe(String(2 * sets.length));
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
     });
 
     it('reads after the venue lock was granted: an offer that waited for the lock sees the entry changed meanwhile', async () => {

@@ -8,6 +8,7 @@ export * from './tables/reservation-table.entity.js';
 export * from './tables/table-placement.js';
 export * from './tables/table.allocator.js';
 export * from './tables/table-checks.js';
+export * from './tables/placement-conditions.js';
 export * from './tables/visit.entity.js';
 export * from './tables/visit.reads.js';
 export * from './tables/table-floor.reader.js';

@@ -10,10 +10,15 @@ import {
   type TogetherStatement,
 } from '@hostboard/core';
 import {
+  checkFree,
   checkNotOccupied,
+  checkTarget,
   closeVisitStatement,
+  plannedFor,
   ReservationRepository,
   reservationOfVisitRead,
+  seatedDuring,
+  seatedNow,
   TableAllocator,
   tableTaken,
   toReservationView,
@@ -187,39 +192,62 @@ export class SeatingService {
 
   /** A table move, under the same target rules as an offer, refused the same way on conflict. */
   async move(venueId: string, reservationId: string, tableIds: string[]): Promise<{ reservation: ReservationView }> {
-    return this.tx.command({ venueId, translate: tableTaken }, async (tx) => {
+    return this.tx.command({ venueId, translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
       const m = tx.manager;
-      const venue = await this.venues.lock(m, venueId);
-      const r = await this.reservations.find(m, venueId, reservationId);
+      // Everything the checks need in the lock's own write (issue 18): the reservation, the target's
+      // tables and combinations, the slot and the tables it has, and who else is on the target tables
+      // at any time (the venue's now, which narrows them, is known only after the lock).
+      const { venue, found } = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
+        r: this.reservations.findRead(m, venueId, reservationId),
+        target: this.tables.targetRead(venueId, tableIds),
+        slot: this.tables.slotOfRead(reservationId),
+        before: this.tables.tableIdsOfRead(reservationId),
+        others: this.tables.placementsOnTablesRead(venueId, tableIds, reservationId),
+      });
+      const r = found.r;
       if (!r) throw DomainException.notFound('The reservation was not found.');
       if (r.kind !== 'tables' || (r.state !== 'CONFIRMED' && r.state !== 'SEATED')) {
         throw new DomainException(ErrorCode.RULE_VIOLATION, 'Only a confirmed or seated reservation on tables can be moved.', {
           state: r.state,
         });
       }
-      await this.tables.assertTarget(m, venueId, tableIds, r.partySize);
-      const slot = await this.tables.slotOf(m, r.id);
+      checkTarget(found.target, tableIds, r.partySize);
+      const slot = found.slot;
       if (!slot) throw DomainException.validation('This reservation has no tables to move.');
       const now = this.clock.now(venue);
       // A seated party moves to tables free now; a booking for later, to tables free for its turn,
       // as a new booking for that turn would be (a party seated there now may have left by then).
-      if (r.state === 'SEATED') await this.tables.assertNotOccupied(m, venueId, tableIds, r.id);
-      else await this.tables.assertNotOccupiedDuring(m, venueId, tableIds, slot.start, slot.end, now);
-      await this.tables.assertFree(m, venueId, tableIds, slot.start, slot.end, now, r.id);
-      const before = (await this.tables.tableIdsOf(m, [r.id])).get(r.id) ?? [];
-      await this.tables.move(m, venueId, r.id, tableIds);
-      await this.history.append(m, {
+      checkNotOccupied(r.state === 'SEATED' ? seatedNow(found.others) : seatedDuring(found.others, slot.start, slot.end, now));
+      checkFree(plannedFor(found.others, slot.start, slot.end, now), slot.start, slot.end, now);
+      const before = found.before;
+      // Every check is behind us: the placements' delete (a statement of its own, see moveAtCommit),
+      // then their re-insert, history, the answer and the board event in one statement, both sent
+      // with the COMMIT. A table taken meanwhile is the exclusion constraint's refusal, through the
+      // command's translate; nothing here catches an error.
+      const place = await this.tables.moveAtCommit(m, venueId, r.id, tableIds, slot);
+      const result = { reservation: toReservationView(r, [...tableIds].sort()) };
+      await this.board.appendAtCommit(
+        tx,
         venueId,
-        subjectType: 'reservation',
-        subjectId: r.id,
-        from: r.state,
-        to: r.state,
-        at: now,
-        operationId: `move-${r.id}-${now.getTime()}`,
-        reason: `moved from ${before.join(',')} to ${[...tableIds].sort().join(',')}`,
-      });
-      await this.board.append(tx, venueId, 'reservation.moved', { reservationId: r.id, from: before, to: tableIds }, now);
-      return { reservation: toReservationView(r, [...tableIds].sort()) };
+        'reservation.moved',
+        { reservationId: r.id, from: before, to: tableIds },
+        now,
+        [
+          place,
+          this.history.rows({
+            venueId,
+            subjectType: 'reservation',
+            subjectId: r.id,
+            from: r.state,
+            to: r.state,
+            at: now,
+            operationId: `move-${r.id}-${now.getTime()}`,
+            reason: `moved from ${before.join(',')} to ${[...tableIds].sort().join(',')}`,
+          }),
+          ...(tx.answerRow?.(result) ?? []),
+        ],
+      );
+      return result;
     });
   }
 }

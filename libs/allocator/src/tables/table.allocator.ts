@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  DomainException,
   insertEntities,
   jsonRows,
+  preparedAtCommit,
   preparedQuery,
   type PendingInsert,
   type ScalarRead,
@@ -89,7 +89,7 @@ export class TableAllocator {
     };
   }
 
-  /** `slotOf` as a part of a combined read (readTogether). */
+  /** The slot a reservation's tables are placed for (all share one; null without tables), as a part of a combined read. */
   slotOfRead(reservationId: string): ScalarRead<{ start: Date; end: Date } | null> {
     return {
       sql: `SELECT json_build_object('lo', lower(slot), 'hi', upper(slot)) FROM reservation_tables
@@ -120,15 +120,23 @@ export class TableAllocator {
     };
   }
 
-  /** The slot a reservation's tables are placed for (all its tables share one); null without tables. */
-  async slotOf(tx: EntityManager, reservationId: string): Promise<{ start: Date; end: Date } | null> {
-    const rows: Array<{ lo: Date; hi: Date }> = await preparedQuery(
-      tx,
-      'SELECT lower(slot) AS lo, upper(slot) AS hi FROM reservation_tables WHERE reservation_id = $1 LIMIT 1',
-      [reservationId],
-    );
-    const row = rows[0];
-    return row ? { start: new Date(row.lo), end: new Date(row.hi) } : null;
+  /**
+   * Who is on `tableIds` at any time, as a part of a combined read sent before the venue's now is
+   * known (a move's, with the lock): every seated party, and every active held or confirmed placement,
+   * except `exceptReservationId`'s own, in label order. Narrow it with `seatedNow`, `seatedDuring` or
+   * `plannedFor` (the time conditions of `assertNotOccupied`, `assertNotOccupiedDuring`, `assertFree`).
+   */
+  placementsOnTablesRead(venueId: string, tableIds: string[], exceptReservationId: string): ScalarRead<TablePlacement[]> {
+    return {
+      sql: `SELECT json_agg(json_build_object('tableId', rt.table_id, 'label', t.label, 'reservationId', r.id,
+                     'name', r.name, 'state', r.state, 'slot', rt.slot::text) ORDER BY t.label, r.id)
+              FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id JOIN venue_tables t ON t.id = rt.table_id
+             WHERE rt.venue_id = $1 AND rt.table_id = ANY($2::uuid[]) AND r.id <> $3::uuid
+               AND (r.state = 'SEATED' OR (rt.active AND r.state IN ('HELD', 'CONFIRMED')))`,
+      params: [venueId, tableIds, exceptReservationId],
+      parse: (value) =>
+        jsonRows<Omit<TablePlacement, 'slot'> & { slot: string }>(value).map((r) => ({ ...r, slot: parseSlot(r.slot) })),
+    };
   }
 
   /**
@@ -261,13 +269,23 @@ export class TableAllocator {
     return { reservation: r, placements: this.placementRows(venue.id, r.id, tableIds, slot) };
   }
 
-  /** Moves a reservation to other tables, keeping its slot (the same target rules as an offer). */
-  async move(tx: EntityManager, venueId: string, reservationId: string, tableIds: string[]): Promise<void> {
-    const rows = await tx.find(ReservationTable, { where: { reservationId } });
-    const slot = rows[0] ? parseSlot(rows[0].slot) : null;
-    if (!slot) throw DomainException.validation('This reservation has no tables to move.');
-    await tx.delete(ReservationTable, { reservationId });
-    await this.placeOn(tx, venueId, reservationId, tableIds, { start: new Date(slot.start), end: new Date(slot.end) });
+  /**
+   * A move to other tables, keeping the slot, for a command that decided under the venue lock (the slot read there, `slotOfRead`): the
+   * delete of the reservation's placements is held to go with the COMMIT, as a statement of its own
+   * ahead of the command's last one (in the same write); the new placements come back as rows to
+   * travel in that last one. Not one statement: its data-modifying CTEs run in no set order, and an
+   * insert ahead of the delete meets the old row of a table the move keeps (T1+T2 to T2+T3: the
+   * primary key refuses it, on PostgreSQL and on the embedded database alike).
+   */
+  async moveAtCommit(
+    tx: EntityManager,
+    venueId: string,
+    reservationId: string,
+    tableIds: string[],
+    slot: { start: Date; end: Date },
+  ): Promise<PendingInsert<ReservationTable>> {
+    await preparedAtCommit(tx, 'DELETE FROM reservation_tables WHERE reservation_id = $1', [reservationId]);
+    return this.placementRows(venueId, reservationId, tableIds, slot);
   }
 
   /** The tables of one reservation, in id order, as a part of a combined read (readTogether). */
@@ -289,16 +307,6 @@ export class TableAllocator {
     );
     for (const r of rows) map.set(r.reservation_id, [...(map.get(r.reservation_id) ?? []), r.table_id]);
     return map;
-  }
-
-  private async placeOn(
-    tx: EntityManager,
-    venueId: string,
-    reservationId: string,
-    tableIds: string[],
-    slot: { start: Date; end: Date },
-  ): Promise<void> {
-    await insertEntities(tx, ReservationTable, this.placementRows(venueId, reservationId, tableIds, slot).rows);
   }
 
   private placementRows(
