@@ -466,7 +466,7 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         [v.id],
       );
       expect(events[0]?.n).toBe(String(labels.length));
-      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()), v.id)).toEqual([]);
     });
 
     it('sends the cancellation of a state no command leaves (a hold with no live offer, a confirmed party whose booking is not CONFIRMED) as the common ones: the lock with its reads, the rest with COMMIT', async () => {
@@ -497,6 +497,7 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         return o;
       };
       // Each state made by hand (none is left by a command: cancel-unusual-states), on a connection of the test's.
+      // They break the invariants on purpose: the tests after this one check theirs in their own venue.
       const later = '2026-10-14T00:30:00.000Z';
       const writes = { heldNoOffer: [] as number[], offerPartyWaiting: [] as number[], bookingHeld: [] as number[] };
       const unchanged = { bookingSeated: [] as number[], seatedReservation: [] as number[] };
@@ -613,7 +614,7 @@ describeWithServer('node-postgres wire writes and backends of a PostgreSQL serve
         [v.id],
       );
       expect(events[0]?.n).toBe(String(2 * sets.length));
-      expect(await violations(t.app.get<DataSource>(getDataSourceToken()))).toEqual([]);
+      expect(await violations(t.app.get<DataSource>(getDataSourceToken()), v.id)).toEqual([]);
     });
 
     it('reads after the venue lock was granted: an offer that waited for the lock sees the entry changed meanwhile', async () => {
