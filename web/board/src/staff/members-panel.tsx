@@ -176,11 +176,47 @@ function AddNote({ note }: { note: { text: string; error: boolean; link?: string
   return (
     <div ref={box} class={note.error ? 'error-box' : 'info'} role={note.error ? 'alert' : 'status'} data-testid="members-note">
       <p>{note.text}</p>
-      {note.link && (
-        <p>
-          One-time link (shown only now): <code data-testid="invitation-link">{location.origin + note.link}</code>
-        </p>
-      )}
+      {note.link && <InvitationLink link={location.origin + note.link} />}
+    </div>
+  );
+}
+
+/**
+ * The one-time link on a line of its own (a phone broke it mid-word after its label), with a button
+ * that copies it: a manager handing it over should not have to select 80 characters by hand. Where
+ * the browser refuses the clipboard (a page served over plain http on the local network), the
+ * link is selected instead, for the phone's own Copy.
+ */
+function InvitationLink({ link }: { link: string }) {
+  const code = useRef<HTMLElement>(null);
+  const [copied, setCopied] = useState<'no' | 'yes' | 'selected'>('no');
+  const select = (): void => {
+    const el = code.current;
+    const range = el ? document.createRange() : null;
+    if (!el || !range) return;
+    range.selectNodeContents(el);
+    window.getSelection()?.removeAllRanges();
+    window.getSelection()?.addRange(range);
+  };
+  const copy = async (): Promise<void> => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied('yes');
+    } catch {
+      select();
+      setCopied('selected');
+    }
+  };
+  return (
+    <div class="invitation-link">
+      <p>One-time link, shown only now:</p>
+      <code ref={code} data-testid="invitation-link">
+        {link}
+      </code>
+      <button type="button" class="btn btn-secondary" data-testid="copy-invitation-link" onClick={() => void copy()}>
+        {copied === 'yes' ? 'Copied' : 'Copy link'}
+      </button>
+      {copied === 'selected' && <p class="hint">This browser did not allow copying: the link is selected, copy it from there.</p>}
     </div>
   );
 }
