@@ -68,8 +68,9 @@ d('the board: one wait everywhere, unsent messages said plainly, re-invites keep
     await page.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
     const item = page.locator('[data-testid=message][data-channel=sms]').first();
     await item.waitFor({ timeout: STEP });
-    expect(await item.getByTestId('message-status').textContent()).toBe(
-      'will not be sent: no text message provider is set up, so texts are only recorded here',
+    expect(await item.getByTestId('message-status').textContent()).toBe('will not be sent');
+    expect(await page.getByTestId('messages-no-provider').textContent()).toBe(
+      'No text message provider is set up, so texts are only recorded here: they will not be sent.',
     );
     const api = (await request(t.baseUrl).get(`/v1/venues/${v.id}/messages`).set(owner.auth).expect(200)).body as Array<{
       status: string;

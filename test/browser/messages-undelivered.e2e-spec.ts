@@ -81,7 +81,7 @@ d('"Not delivered" on the Messages tab', () => {
     expect(text).not.toContain('No undelivered messages.');
     expect(text).toContain('Guest refused');
     expect(text).toContain('Guest never');
-    expect(text).toContain('will not be sent: no email provider is set up');
+    expect(text).toContain('No email provider is set up, so emails are only recorded here: they will not be sent.');
     expect(text).not.toContain('Guest sent');
     expect(await p.getByTestId('message').count()).toBe(2);
   });

@@ -34,16 +34,21 @@ const STATUS_WORDS: Record<Message['status'], string> = {
   failed: 'not delivered',
 };
 
-/** Said of a message no provider will take: "not sent yet" read as if it were on its way. */
+/**
+ * Said of a message no provider will take: "not sent yet" read as if it were on its way. The row
+ * says it short; why is said once above the list (on every row, it wrapped to two lines of small
+ * type on a phone, five times a screen).
+ */
+const NO_PROVIDER_STATUS = 'will not be sent';
 const NO_PROVIDER_WORDS: Record<Message['channel'], string> = {
-  sms: 'will not be sent: no text message provider is set up, so texts are only recorded here',
-  email: 'will not be sent: no email provider is set up, so emails are only recorded here',
+  sms: 'No text message provider is set up, so texts are only recorded here: they will not be sent.',
+  email: 'No email provider is set up, so emails are only recorded here: they will not be sent.',
 };
 
 function statusInWords(m: Message): string {
   // A reason it will never be sent says so itself ("not sent: a sandbox venue's messages…").
   if (m.notSentReason && !m.failureReason) return m.notSentReason;
-  if (m.noProvider && m.status === 'recorded') return NO_PROVIDER_WORDS[m.channel];
+  if (m.noProvider && m.status === 'recorded') return NO_PROVIDER_STATUS;
   const word = STATUS_WORDS[m.status];
   return `${m.failureReason ? `${word}: ${m.failureReason}` : word}${m.notSentReason ? ` (${m.notSentReason})` : ''}`;
 }
@@ -135,6 +140,10 @@ export function MessagesView({ venueId, data }: TabProps) {
   const tz = data.venue.value?.timeZone;
   // A seat pool records no guest messages: with none at all there is nothing to search or filter.
   const nothingToFind = data.venue.value?.policy.seating === 'pool' && messages?.length === 0 && !recipient && !failedOnly;
+  // The channels of the listed messages that no provider will hand over, said once above the list.
+  const noProvider = (['sms', 'email'] as const).filter((c) =>
+    messages?.some((m) => m.channel === c && m.noProvider && m.status === 'recorded' && !m.notSentReason),
+  );
   return (
     <main class="page messages">
       {error && (
@@ -196,6 +205,11 @@ export function MessagesView({ venueId, data }: TabProps) {
               : boardWords(data.venue.value?.policy.seating).noMessages}
         </p>
       )}
+      {noProvider.map((c) => (
+        <p key={c} class="info" data-testid="messages-no-provider" data-channel={c}>
+          {NO_PROVIDER_WORDS[c]}
+        </p>
+      ))}
       <ul class="message-list" data-testid="messages">
         {messages?.map((m) => (
           <li
