@@ -7,9 +7,18 @@ import type { TablePlacement } from './table-placement.js';
  * it names the same table and party as the query's own answer would.
  */
 
-/** Whether `[start, end)` and a placement's slot overlap, as tstzrange's `&&` (half-open). */
+/**
+ * Whether `[start, end)` and a placement's slot overlap, as tstzrange's `&&` (half-open). Written as
+ * "not clearly apart", as `checkFree` is, so a slot that did not parse counts as overlapping: the
+ * query it replaces judged the real range, and dropping the row would let a move through.
+ */
 function overlaps(p: TablePlacement, start: Date, end: Date): boolean {
-  return new Date(p.slot.start).getTime() < end.getTime() && start.getTime() < new Date(p.slot.end).getTime();
+  return !(new Date(p.slot.start).getTime() >= end.getTime() || start.getTime() >= new Date(p.slot.end).getTime());
+}
+
+/** Whether a placement's slot started by `now` (a slot that did not parse counts as started). */
+function startedBy(p: TablePlacement, now: Date): boolean {
+  return !(new Date(p.slot.start).getTime() > now.getTime());
 }
 
 /** `assertNotOccupied`'s rows: the seated parties. */
@@ -34,6 +43,6 @@ export function plannedFor(placements: TablePlacement[], start: Date, end: Date,
   return placements.filter(
     (p) =>
       (p.state === 'HELD' || p.state === 'CONFIRMED') &&
-      (overlaps(p, start, end) || (p.state === 'CONFIRMED' && new Date(p.slot.start).getTime() <= now.getTime())),
+      (overlaps(p, start, end) || (p.state === 'CONFIRMED' && startedBy(p, now))),
   );
 }
