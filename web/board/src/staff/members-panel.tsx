@@ -164,17 +164,38 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
         }}
         onError={(text) => setNote({ text, error: true })}
       />
-      {note && <AddNote note={note} />}
+      {note && <AddNote note={note} listAbove={invitations} />}
     </section>
   );
 }
 
-/** The add form's answer, brought into view under the form (a long invitation link can push it down). */
-function AddNote({ note }: { note: { text: string; error: boolean; link?: string | null } }) {
+/**
+ * The add form's answer, brought into view under the form (a long invitation link can push it down).
+ * The add also rereads the pending invitations above the form: the new one pushes the note down once
+ * that answer comes, so it is brought into view again then (`listAbove`), and only then: a later
+ * reread (a row's act further up) must not pull the page back down to an old note.
+ */
+function AddNote({ note, listAbove }: { note: { text: string; error: boolean; link?: string | null }; listAbove: unknown }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.scrollIntoView?.({ block: 'nearest' }), [note]);
+  /** The list as it stood when an add's note came, until the add's own reread answers (a few seconds at most). */
+  const waiting = useRef<{ list: unknown; until: number } | null>(null);
+  useEffect(() => {
+    waiting.current = note.error ? null : { list: listAbove, until: performance.now() + 5000 };
+    box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [note]);
+  useEffect(() => {
+    const w = waiting.current;
+    if (!w || w.list === listAbove) return;
+    waiting.current = null;
+    if (performance.now() <= w.until) box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [listAbove]);
   return (
-    <div ref={box} class={note.error ? 'error-box' : 'info'} role={note.error ? 'alert' : 'status'} data-testid="members-note">
+    <div
+      ref={box}
+      class={`add-note ${note.error ? 'error-box' : 'info'}`}
+      role={note.error ? 'alert' : 'status'}
+      data-testid="members-note"
+    >
       <p>{note.text}</p>
       {note.link && <InvitationLink link={location.origin + note.link} />}
     </div>
