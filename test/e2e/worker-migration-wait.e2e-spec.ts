@@ -21,18 +21,30 @@ describeWithServerAndRedis('the worker process on PostgreSQL and Redis')('a work
   let worker: ChildProcess | undefined;
   let out = '';
 
+  /** A session migrating another database of the same server: it holds the same key, and is not in the way. */
+  let elsewhere: TestDatabase;
+  let other: pg.Client;
+
   beforeAll(async () => {
     db = await freshDatabase();
     holder = new pg.Client({ connectionString: db.url });
     await holder.connect();
+    elsewhere = await freshDatabase();
+    other = new pg.Client({ connectionString: elsewhere.url });
+    await other.connect();
   });
   afterAll(async () => {
     worker?.kill('SIGKILL');
     await holder.end().catch(() => undefined);
+    await other.end().catch(() => undefined);
     await db.drop();
+    await elsewhere.drop();
   });
 
   it('waits for the migration lock past its own lock timeout, says once for whom, then starts', async () => {
+    // Another database's migration, first: the worker must not name it (it was, once, in CI).
+    await other.query("SET application_name = 'hostboard elsewhere'");
+    await other.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     // The other process's migration: it holds the lock, as migrate() does, in a session named for it.
     await holder.query("SET application_name = 'hostboard api 2'");
     await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);

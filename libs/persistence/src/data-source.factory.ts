@@ -208,12 +208,15 @@ export async function migrate(
 async function migrationHolder(runner: QueryRunner): Promise<string> {
   type Row = { pid: number; addr: string | null; app: string; seconds: number; query: string };
   // A bigint advisory key shows in pg_locks as its high half (classid) and low half (objid), objsubid 1.
+  // Advisory locks are the database's own: a session migrating another database on the same server
+  // holds the same key without being in the way, and was named instead (seen in CI).
   const rows = await runner
     .query(
       `SELECT a.pid, host(a.client_addr) AS addr, a.application_name AS app,
               extract(epoch FROM now() - coalesce(a.xact_start, a.backend_start))::int AS seconds, left(a.query, 80) AS query
          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1`,
+        WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1
+          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       [MIGRATION_LOCK],
     )
     .then(
