@@ -21,7 +21,7 @@ function startedBy(p: TablePlacement, now: Date): boolean {
   return !(new Date(p.slot.start).getTime() > now.getTime());
 }
 
-/** `assertNotOccupied`'s rows: the seated parties. */
+/** `checkNotOccupied`'s rows for a party at its tables now: the seated parties. */
 export function seatedNow(placements: TablePlacement[]): TablePlacement[] {
   return placements.filter((p) => p.state === 'SEATED');
 }

@@ -39,11 +39,6 @@ export class TableAllocator {
     checkTarget({ tables, combinations }, tableIds, partySize);
   }
 
-  /** OCCUPANCY_CONFLICT when a party is seated at one of the tables right now. */
-  async assertNotOccupied(tx: EntityManager, venueId: string, tableIds: string[], exceptReservationId?: string): Promise<void> {
-    checkNotOccupied(await this.placements(tx, venueId, tableIds, "r.state = 'SEATED'", [], exceptReservationId));
-  }
-
   /**
    * OCCUPANCY_CONFLICT when a seated party is in the way of a slot `[start, end)`: a slot starting by
    * the venue's `now` meets whoever sits at the tables now, however long past their turn; a later
@@ -104,7 +99,7 @@ export class TableAllocator {
   }
 
   /**
-   * `assertNotOccupied`'s facts for a reservation's own tables, as a part of a combined read: the
+   * `checkNotOccupied`'s facts for a reservation's own tables, as a part of a combined read: the
    * other reservations seated at any of them (check them with `checkNotOccupied`).
    */
   seatedAtTablesOfRead(venueId: string, reservationId: string): ScalarRead<TablePlacement[]> {
@@ -124,7 +119,7 @@ export class TableAllocator {
    * Who is on `tableIds` at any time, as a part of a combined read sent before the venue's now is
    * known (a move's, with the lock): every seated party, and every active held or confirmed placement,
    * except `exceptReservationId`'s own, in label order. Narrow it with `seatedNow`, `seatedDuring` or
-   * `plannedFor` (the time conditions of `assertNotOccupied`, `assertNotOccupiedDuring`, `assertFree`).
+   * `plannedFor` (the time conditions of a party seated now, `assertNotOccupiedDuring` and `assertFree`).
    */
   placementsOnTablesRead(venueId: string, tableIds: string[], exceptReservationId: string): ScalarRead<TablePlacement[]> {
     return {
