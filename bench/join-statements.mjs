@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ticks as procTicks } from './lib/cpu.mjs';
-import { backends, loggedStatements, singleApi } from './lib/single-api.mjs';
+import { backends, loggedStatements, psql, singleApi } from './lib/single-api.mjs';
 
 const PORT = Number(process.env.PORT ?? 3620);
 const PREFIX = process.env.PREFIX ?? 'joinsql';
@@ -137,6 +137,8 @@ async function measureCpu() {
     const a0 = ticks(api.pid);
     const b0 = pids.map((p) => ticks(p));
     const p0 = all.map((p) => ticks(p));
+    const statements = statementStats(db);
+    statements.reset();
     const t0 = performance.now();
     await joins(JOINS, ctx);
     const ms = performance.now() - t0;
@@ -152,6 +154,7 @@ async function measureCpu() {
       backendsMs: perJoin(b1.reduce((s, x) => s + x, 0)),
       allPostgresMs: perJoin(p1.reduce((s, x, i) => s + x - p0[i], 0)),
       loadavg: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+      statements: statements.read(),
     };
   } finally {
     await ctx.api.stop();
@@ -166,6 +169,48 @@ if (JOINS > 0) {
       `this database's backends ${cpu.backendsMs.toFixed(2)} ms, every postgres process ${cpu.allPostgresMs.toFixed(2)} ms; ` +
       `load average ${cpu.loadavg}`,
   );
+  if (cpu.statements) {
+    console.log('pg_stat_statements per join (calls · planning ms · running ms):');
+    for (const [calls, plan, exec, text] of cpu.statements)
+      console.log(
+        `  ${(calls / cpu.joins).toFixed(2)} · ${(plan / cpu.joins).toFixed(3)} · ${(exec / cpu.joins).toFixed(3)}  ${text}`,
+      );
+  }
+}
+
+/**
+ * This database's statements from pg_stat_statements, where the server loads it (a private server
+ * started with shared_preload_libraries = pg_stat_statements, given as BENCH_PG): reset, then read
+ * back as [calls, total planning ms, total running ms, text]. Elsewhere both do nothing.
+ */
+function statementStats(db) {
+  const has = () => {
+    try {
+      return psql('postgres', "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'") === '1';
+    } catch {
+      return false;
+    }
+  };
+  const there = has();
+  return {
+    reset: () => there && psql('postgres', 'SELECT pg_stat_statements_reset()'),
+    read: () =>
+      there
+        ? psql(
+            'postgres',
+            `SELECT calls || '|' || round(total_plan_time::numeric, 1) || '|' || round(total_exec_time::numeric, 1) || '|' ||
+                    regexp_replace(left(query, 100), '\\s+', ' ', 'g')
+               FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '${db}')
+              ORDER BY total_plan_time + total_exec_time DESC LIMIT 15`,
+          )
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => {
+              const [calls, plan, exec, ...text] = l.split('|');
+              return [Number(calls), Number(plan), Number(exec), text.join('|')];
+            })
+        : null,
+  };
 }
 
 /** A restaurant venue (UTC) with a service window running all day, every day. */

@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const PG = 'postgres://postgres@127.0.0.1:5432';
+const PG = process.env.BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432';
 const DIST = process.env.API_DIST ?? 'dist';
 const OWNER = { email: 'bench-owner@example.test', password: 'bench-owner-password-1' };
 
