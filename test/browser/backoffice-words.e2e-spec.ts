@@ -122,6 +122,25 @@ d('the back office in a manager’s words, on a phone and a tablet', () => {
     }
   }, 120_000);
 
+  it('Set up on a phone: Published does not promise guests a page to join from, which the pilot does not have', async () => {
+    // The spec's "Pilot reality: this pilot has no public queue page for guests. The join command
+    // itself is public": publishing opens that command; guests' phones find nothing to join from.
+    const p = await open(SIZES[0], 'setup');
+    const published = p
+      .locator('label')
+      .filter({ has: p.locator('input[type=checkbox]') })
+      .first();
+    await published.waitFor();
+    const label = (await published.textContent()) ?? '';
+    expect(label).toContain('Published');
+    expect(label).not.toMatch(/phones?/);
+    expect(label).toContain('the public join adds to the queue without the desk');
+    const warnings = (await p.getByTestId('setup-warnings').textContent()) ?? '';
+    expect(warnings).not.toMatch(/phones?/);
+    expect(warnings).toContain('The venue is not published: the public join is refused; only the desk adds to the queue.');
+    await screenshot(p, 'backoffice-words-published-phone');
+  }, 60_000);
+
   it('Messages: Not delivered with nothing to show says "undelivered", the filter’s word, not "failed"', async () => {
     const p = await open(SIZES[0], 'messages');
     await p.getByTestId('message').first().waitFor();

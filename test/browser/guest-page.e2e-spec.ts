@@ -297,7 +297,7 @@ d('the guest queue page at /q/ on a 390×844 phone', () => {
     const page = await board(390, 844);
     const marker = page.locator('[data-testid=entry] [data-testid=reach][data-reach=failed]').first();
     await marker.waitFor({ timeout: SHOW_BOUND });
-    // This venue turns away guests' phones (not published) and parties larger than its tables, and
+    // This venue turns away public joins (not published) and parties larger than its tables, and
     // takes every other join: the warnings say "some", not that joins are refused.
     expect(await page.getByTestId('join-warnings').locator('strong').textContent()).toBe('Some joins would be refused now:');
     await screenshot(page, 'board-phone-reach');

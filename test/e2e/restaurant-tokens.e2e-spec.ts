@@ -354,6 +354,8 @@ describe('restaurant queue: tokens and sessions', () => {
         lastOffer: null,
         serviceRunning: true,
         outReason: null,
+        // No email or text provider in the test app: the party's messages are only recorded.
+        messaged: false,
       });
 
       await moveClock(t, owner, v.id, ms(s.expiresAt, -1));

@@ -27,6 +27,6 @@ import { EmailChannel } from './channels/email.channel.js';
     EmailChannel,
     SmsAdapter,
   ],
-  exports: [OutboxWriter, OutboxRelay, GuestMessenger, ReachReader],
+  exports: [OutboxWriter, OutboxRelay, GuestMessenger, ReachReader, EmailChannel, SmsAdapter],
 })
 export class OutboxModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DomainException, readTogether, TransactionRunner, type Results } from '@hostboard/core';
+import { EmailChannel, SmsAdapter } from '@hostboard/outbox';
 import { OfferRepository, SweepService, toOfferView, type Offer, type OfferState, type OfferView } from '@hostboard/offer';
 import { BUSINESS_DAY_ENDED, QueueEntryRepository, QuoteService, toEntryView, type EntryView } from '@hostboard/queue';
 import { RunningWindowFinder, VenueClock, VenueRepository } from '@hostboard/venue';
@@ -38,6 +39,12 @@ export interface PartyQueueView {
    * or was withdrawn under a leave-queue policy. The page must not blame an offer for a day's close.
    */
   outReason: 'day-closed' | 'offer-ended' | null;
+  /**
+   * The venue's messages reach this party: a provider is set up for one of its contacts (email over
+   * SMTP, a text over the SMS provider). False in the pilot, where every message is only recorded for
+   * the manager: the page then tells the party to keep it open instead of promising a message.
+   */
+  messaged: boolean;
 }
 
 export interface EndedOfferView {
@@ -68,6 +75,8 @@ export class PartyViewReader {
     private readonly clock: VenueClock,
     private readonly windows: RunningWindowFinder,
     private readonly sweep: SweepService,
+    private readonly email: EmailChannel,
+    private readonly sms: SmsAdapter,
   ) {}
 
   async read(venueId: string, entryId: string): Promise<PartyQueueView> {
@@ -108,6 +117,7 @@ export class PartyViewReader {
       lastOffer: ended ? toEndedOfferView(ended) : null,
       serviceRunning: venue.seating !== 'tables' || running?.businessDate === entry.businessDate,
       outReason: entry.status !== 'expired' ? null : found.expiredReason === BUSINESS_DAY_ENDED ? 'day-closed' : 'offer-ended',
+      messaged: (entry.email !== null && this.email.configured) || (entry.phone !== null && this.sms.configured),
     };
   }
 }

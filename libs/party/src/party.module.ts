@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OfferModule } from '@hostboard/offer';
+import { OutboxModule } from '@hostboard/outbox';
 import { QueueModule } from '@hostboard/queue';
 import { VenueModule } from '@hostboard/venue';
 import { DeskLookupService } from './desk-lookup.service.js';
@@ -15,7 +16,7 @@ import { PartyViewReader } from './party-view.reader.js';
  * (acceptance, cancellation), which depends on queue, so neither has to import the other backwards.
  */
 @Module({
-  imports: [VenueModule, QueueModule, OfferModule],
+  imports: [VenueModule, QueueModule, OfferModule, OutboxModule],
   controllers: [QueueSessionController, QueueStatusController, DeskLookupController],
   providers: [PartyQueueService, PartyViewReader, PartyOfferRepository, DeskLookupService],
 })

@@ -20,7 +20,7 @@ export function joinWarnings(
     out.push(line);
   };
   if (!venue.queueEnabled) all('The queue is switched off: every join is refused.');
-  if (!venue.published) out.push('The venue is not published: guests cannot join from their phones.');
+  if (!venue.published) out.push('The venue is not published: the public join is refused; only the desk adds to the queue.');
   if (venue.policy.requireServiceWindow && !serviceRunning) {
     all(
       windows.length === 0

@@ -387,7 +387,8 @@ function Entry({ view, released, readAt, busy, askLeave, onConfirm, onLeave, onK
                 still be seated today.
               </p>
             ) : (
-              <p>{w.waiting}</p>
+              // A party is promised a message only when one will be sent (no provider: only recorded).
+              <p>{view.messaged === false ? w.waitingUnmessaged : w.waiting}</p>
             )}
           </>
         )}

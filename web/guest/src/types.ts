@@ -19,6 +19,8 @@ export interface PartyView {
   serviceRunning?: boolean;
   /** Why an `expired` entry is out of the queue: its day closed, or an offer ended its place (docs/api-additions.md). */
   outReason?: 'day-closed' | 'offer-ended' | null;
+  /** The venue's messages reach this party (a provider is set up for one of its contacts); false in the pilot. */
+  messaged?: boolean;
 }
 
 export interface OpenedSession {

@@ -13,6 +13,8 @@ export interface Words {
   /** After the party's name (isolated on its own: a right-to-left name must not turn these words around). */
   partyOf: (size: number) => string;
   waiting: string;
+  /** `waiting` where no message will reach the party (the pilot records them only): the page is how it hears. */
+  waitingUnmessaged: string;
   /**
    * A waiting party's place, told on its page while it waits; null where it is not. A restaurant's
    * queueing email states the position once, at join time, and "nothing later re-promises it" (the
@@ -56,6 +58,8 @@ const seats = (n: number): string => `${n} seat${n === 1 ? '' : 's'}`;
 export const TABLE_WORDS: Words = {
   partyOf: (size) => `party of ${size}`,
   waiting: 'Your table will show here the moment it is ready, and we will message you too. Nothing to do until then.',
+  waitingUnmessaged:
+    'Your table will show here the moment it is ready. Keep this page open: no text or email will tell you. Nothing to do until then.',
   place: null,
   offeredTitle: () => 'Your table is ready',
   confirmWithin: 'Please confirm within',
@@ -79,10 +83,14 @@ export const TABLE_WORDS: Words = {
   who: 'party',
 };
 
+const POOL_WAITING =
+  'When seats are held for your whole group, they show here, with the time to accept them. Keep this page; nothing to do until then.';
+
 export const POOL_WORDS: Words = {
   partyOf: (size) => `group of ${size}`,
-  waiting:
-    'When seats are held for your whole group, they show here, with the time to accept them. Keep this page; nothing to do until then.',
+  waiting: POOL_WAITING,
+  // A pool's words promise no message already.
+  waitingUnmessaged: POOL_WAITING,
   place: (position, ahead) =>
     ahead === 0
       ? 'Your group is next in line.'

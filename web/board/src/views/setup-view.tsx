@@ -244,7 +244,8 @@ function Settings({ venue, reload }: { venue: Venue; reload: () => Promise<void>
       )}
       <label class="check">
         <input type="checkbox" name="published" checked={published} onChange={(e) => set('published', e.currentTarget.checked)} />
-        Published (guests can find the venue and join from their phones)
+        {/* The pilot has no guest page to join from (the spec's "Pilot reality"): publishing opens the public join command. */}
+        Published (the public join adds to the queue without the desk)
       </label>
       <label class="check">
         <input
