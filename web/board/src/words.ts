@@ -44,6 +44,8 @@ export interface BoardWords {
   sweepLabel: [string, string];
   /** The Messages tab with none sent. */
   noMessages: string;
+  /** Why the desk's party-size stepper stops at the venue's cap (a pool's: its number of seats). */
+  sizeCap: (n: number) => string;
   /** Set up's stepper for the hold length. */
   holdMinutesLabel: string;
 }
@@ -87,6 +89,7 @@ export const TABLE_WORDS: BoardWords = {
   removed: (name) => `${name} was removed from the queue.`,
   sweepLabel: ['Sweep', 'expired offers'],
   noMessages: 'No messages sent to guests yet.',
+  sizeCap: (n) => `Parties of up to ${n} join here.`,
   holdMinutesLabel: 'Minutes a table is held for a party',
 };
 
@@ -125,6 +128,7 @@ export const POOL_WORDS: BoardWords = {
   // A seat pool records no guest message: its joins, holds, lapses and leaves send none.
   noMessages: 'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.',
   holdMinutesLabel: 'Minutes seats are held for a group',
+  sizeCap: (n) => `Groups of up to ${n} join: there ${n === 1 ? 'is 1 seat' : `are ${n} seats`}.`,
 };
 
 /** The board's words for a venue's seating; a venue not read yet is worded as a restaurant. */

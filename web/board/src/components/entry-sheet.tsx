@@ -17,6 +17,8 @@ interface Props {
   row: QueueRow;
   /** The venue's country: national phone numbers are read with it. */
   country: string | null | undefined;
+  /** The largest party the venue takes (`Venue.queuePartyCap`; a pool: its seats), once read. */
+  cap?: number;
   onClose: () => void;
   afterAct: () => Promise<void>;
   /** A new queue code was issued: show it. */
@@ -87,7 +89,7 @@ function change(field: Field, typed: Typed, r: Read, country: string | null | un
  * One party: corrections of name, size, email and phone (the contact is read when the sheet opens:
  * the board carries none), staff notes and tags, a new code, taking them off the queue.
  */
-export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken }: Props) {
+export function EntrySheet({ board, row, country, cap, onClose, afterAct, onNewToken }: Props) {
   const [opened, setOpened] = useState({ note: row.note ?? '', tags: row.tags ?? [] });
   const [read, setRead] = useState<Read>({
     version: row.version,
@@ -108,6 +110,7 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
   const shownPhone = (p: string | null): string => (p ? displayPhone(p, country) : '');
   const name = typed.name ?? read.name;
   const size = typed.partySize ?? read.partySize;
+  const capped = cap !== undefined && read.partySize <= cap;
   const email = typed.email ?? read.email ?? '';
   const phone = typed.phone ?? shownPhone(read.phone);
 
@@ -258,7 +261,15 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
           <input name="entryName" maxLength={160} value={name} onInput={(e) => type({ name: e.currentTarget.value })} />
           {problems.name && <span class="field-error">{problems.name}</span>}
         </label>
-        <Stepper label="Party size" value={size} onChange={(n) => type({ partySize: n })} name="entrySize" />
+        <Stepper
+          label="Party size"
+          value={size}
+          // A party larger than a cap lowered since it joined is not held to it here.
+          max={capped ? cap : undefined}
+          maxNote={capped ? boardWords(board.venue.seating).sizeCap(cap) : undefined}
+          onChange={(n) => type({ partySize: n })}
+          name="entrySize"
+        />
         {problems.partySize && <span class="field-error">{problems.partySize}</span>}
         {row.reach === 'failed' && (
           <p class="error" data-testid="entry-reach-failed">

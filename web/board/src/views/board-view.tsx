@@ -185,6 +185,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           board={board}
           // null: the venue has no country; undefined: it is still being read.
           country={venue ? (venue.country ?? null) : undefined}
+          cap={venue?.queuePartyCap}
           onClose={() => setSheet(null)}
           onJoined={(joined: JoinResult) => {
             setSheet({
@@ -227,6 +228,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           board={board}
           row={entryOf(sheet.entryId) as QueueRow}
           country={venue?.country}
+          cap={venue?.queuePartyCap}
           afterAct={afterAct}
           onClose={() => setSheet(null)}
           onNewToken={(name, token) => setSheet({ kind: 'token', name, token })}
