@@ -46,6 +46,8 @@ export interface BoardWords {
   noMessages: string;
   /** Why the desk's party-size stepper stops at the venue's cap (a pool's: its number of seats). */
   sizeCap: (n: number) => string;
+  /** The party sheet of one the queue no longer lists (another screen or the party acted): why. */
+  entryGone: (name: string, toSeat: boolean) => string;
   /** Set up's stepper for the hold length. */
   holdMinutesLabel: string;
 }
@@ -90,6 +92,10 @@ export const TABLE_WORDS: BoardWords = {
   sweepLabel: ['Sweep', 'expired offers'],
   noMessages: 'No messages sent to guests yet.',
   sizeCap: (n) => `Parties of up to ${n} join here.`,
+  entryGone: (name, toSeat) =>
+    toSeat
+      ? `${name} is no longer in the queue: they accepted their table and are listed under To be seated.`
+      : `${name} is no longer in the queue: they left, or another screen removed or seated them.`,
   holdMinutesLabel: 'Minutes a table is held for a party',
 };
 
@@ -129,6 +135,8 @@ export const POOL_WORDS: BoardWords = {
   noMessages: 'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.',
   holdMinutesLabel: 'Minutes seats are held for a group',
   sizeCap: (n) => `Groups of up to ${n} join: there ${n === 1 ? 'is 1 seat' : `are ${n} seats`}.`,
+  entryGone: (name) =>
+    `${name} is no longer in the queue: their seats were confirmed, they left, or another screen removed them.`,
 };
 
 /** The board's words for a venue's seating; a venue not read yet is worded as a restaurant. */
