@@ -94,4 +94,31 @@ d('the party-size stepper stops at the venue cap', () => {
     const res = await api().get(`/v1/venues/${v.id}/queue`).set(file.owner.auth).expect(200);
     expect((res.body as { entries: Array<{ partySize: number }> }).entries.map((e) => e.partySize)).toEqual([11]);
   }, 120_000);
+
+  it("a walk-in at a free table: + stops at the table's seats and says so (phone)", async () => {
+    const v = await sandboxVenue(file.t, file.owner, {
+      name: 'Tasca da Ribeira',
+      timeZone: 'Europe/Lisbon',
+      clock: '2026-12-11T20:05:00Z',
+      tables: [
+        { label: 'Sala 2', capacity: 3 },
+        { label: 'Terraço 5', capacity: 5 },
+      ],
+      patch: { policy: { holdSeconds: 480 } },
+    });
+    const page = await file.phone(v.id);
+    await page.locator(`[data-testid=table][data-table-id="${v.tableIds['Sala 2'] ?? ''}"]`).click();
+    await page.getByTestId('walk-in').waitFor();
+    for (let i = 0; i < 3; i++)
+      await page
+        .getByTestId('walkInSize-more')
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+    expect(await page.locator('input[name=walkInSize]').inputValue()).toBe('3');
+    await page.getByTestId('walkInSize-cap').waitFor({ timeout: 5_000 });
+    expect((await page.getByTestId('walkInSize-cap').textContent())?.trim()).toBe(
+      'Table Sala 2 seats 3: a larger party needs another table.',
+    );
+    expect(await page.getByTestId('walkInSize-more').isDisabled()).toBe(true);
+  }, 120_000);
 });
