@@ -290,12 +290,23 @@ d('board page in Chromium (two tablets on one venue)', () => {
   it("shows a refusal in the API's words", async () => {
     await a.getByTestId('open-join').click();
     await a.fill('input[name=name]', 'Too Many');
+    // A size past the pool's seats is not sent: the stepper stops at them and says why.
     await a.fill('input[name=partySize]', '9');
+    expect(await a.locator('input[name=partySize]').inputValue()).toBe('6');
+    await a.getByTestId('partySize-cap').filter({ hasText: 'Groups of up to 6 join: there are 6 seats.' }).waitFor();
+    await a.fill('input[name=email]', 'too.many@');
     await a.getByTestId('join-submit').click();
-    const said = await api().post(`/v1/venues/${sandboxId}/queue`).set(owner.auth).send({ name: 'Too Many', partySize: 9 });
+    const said = await api()
+      .post(`/v1/venues/${sandboxId}/queue`)
+      .set(owner.auth)
+      .send({ name: 'Too Many', partySize: 6, email: 'too.many@' });
     expect(said.status).toBeGreaterThanOrEqual(400);
+    // As a sentence: "Email must be …".
     const message = (said.body as { error: { message: string } }).error.message;
-    await a.getByTestId('join-error').filter({ hasText: message }).waitFor({ timeout: PUSH_BOUND });
+    await a
+      .getByTestId('join-error')
+      .filter({ hasText: message.charAt(0).toUpperCase() + message.slice(1) })
+      .waitFor({ timeout: PUSH_BOUND });
     await screenshot(a, 'refusal-in-words');
     await a.getByRole('button', { name: 'Close' }).click();
   }, 60_000);

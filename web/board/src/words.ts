@@ -44,6 +44,10 @@ export interface BoardWords {
   sweepLabel: [string, string];
   /** The Messages tab with none sent. */
   noMessages: string;
+  /** Why the desk's party-size stepper stops at the venue's cap (a pool's: its number of seats). */
+  sizeCap: (n: number) => string;
+  /** The party sheet of one the queue no longer lists (another screen or the party acted): why. */
+  entryGone: (name: string, toSeat: boolean) => string;
   /** Set up's stepper for the hold length. */
   holdMinutesLabel: string;
 }
@@ -87,6 +91,11 @@ export const TABLE_WORDS: BoardWords = {
   removed: (name) => `${name} was removed from the queue.`,
   sweepLabel: ['Sweep', 'expired offers'],
   noMessages: 'No messages sent to guests yet.',
+  sizeCap: (n) => `Parties of up to ${n} join here.`,
+  entryGone: (name, toSeat) =>
+    toSeat
+      ? `${name} is no longer in the queue: they accepted their table and are listed under To be seated.`
+      : `${name} is no longer in the queue: they left, or another screen removed or seated them.`,
   holdMinutesLabel: 'Minutes a table is held for a party',
 };
 
@@ -125,6 +134,9 @@ export const POOL_WORDS: BoardWords = {
   // A seat pool records no guest message: its joins, holds, lapses and leaves send none.
   noMessages: 'No messages: a seat pool sends its groups no texts or emails. Each group follows its place on its queue page.',
   holdMinutesLabel: 'Minutes seats are held for a group',
+  sizeCap: (n) => `Groups of up to ${n} join: there ${n === 1 ? 'is 1 seat' : `are ${n} seats`}.`,
+  entryGone: (name) =>
+    `${name} is no longer in the queue: their seats were confirmed, they left, or another screen removed them.`,
 };
 
 /** The board's words for a venue's seating; a venue not read yet is worded as a restaurant. */

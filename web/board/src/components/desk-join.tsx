@@ -21,6 +21,11 @@ interface Refusal {
 interface Props {
   board: BoardSnapshot;
   country: string | null | undefined;
+  /**
+   * The largest party the venue takes (a pool: its seats; `Venue.queuePartyCap`), undefined while
+   * the venue is being read: the server then refuses a larger one.
+   */
+  cap?: number;
   onJoined: (joined: JoinResult) => void;
   onClose: () => void;
 }
@@ -31,9 +36,12 @@ interface Props {
  * second tap after a lost answer joins once, and a corrected form after a refusal is a new request,
  * never a trap.
  */
-export function DeskJoin({ board, country, onJoined, onClose }: Props) {
+export function DeskJoin({ board, country, cap, onJoined, onClose }: Props) {
   const [name, setName] = useState('');
-  const [size, setSize] = useState(2);
+  const [chosen, setSize] = useState(2);
+  // The stepper stops at the cap (a venue read after the sheet opened brings it down to it).
+  const size = cap !== undefined ? Math.max(1, Math.min(chosen, cap)) : chosen;
+  const words = boardWords(board.venue.seating);
   const [email, setEmail] = useState('');
   const [phone, setPhone] = useState('');
   const [touchedPhone, setTouchedPhone] = useState(false);
@@ -72,7 +80,7 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
   };
   const contactNeeded = board.venue.seating === 'tables';
   return (
-    <Modal title={`Add a ${boardWords(board.venue.seating).who} to the queue`} onClose={onClose} testId="desk-join">
+    <Modal title={`Add a ${words.who} to the queue`} onClose={onClose} testId="desk-join">
       <form class="form" onSubmit={(e) => void submit(e)} noValidate>
         <label>
           Name
@@ -92,6 +100,8 @@ export function DeskJoin({ board, country, onJoined, onClose }: Props) {
           label="Party size"
           value={size}
           min={1}
+          max={cap}
+          maxNote={cap !== undefined ? words.sizeCap(cap) : undefined}
           onChange={(n) => {
             setSize(n);
             edited('partySize');

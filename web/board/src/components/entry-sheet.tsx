@@ -17,6 +17,13 @@ interface Props {
   row: QueueRow;
   /** The venue's country: national phone numbers are read with it. */
   country: string | null | undefined;
+  /**
+   * Why the queue no longer lists this party (another screen removed or seated them, they accepted or
+   * left on their phone): the sheet stays, saying so, with nothing left to save or tap.
+   */
+  gone?: string;
+  /** The largest party the venue takes (`Venue.queuePartyCap`; a pool: its seats), once read. */
+  cap?: number;
   onClose: () => void;
   afterAct: () => Promise<void>;
   /** A new queue code was issued: show it. */
@@ -87,7 +94,7 @@ function change(field: Field, typed: Typed, r: Read, country: string | null | un
  * One party: corrections of name, size, email and phone (the contact is read when the sheet opens:
  * the board carries none), staff notes and tags, a new code, taking them off the queue.
  */
-export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken }: Props) {
+export function EntrySheet({ board, row, country, cap, gone, onClose, afterAct, onNewToken }: Props) {
   const [opened, setOpened] = useState({ note: row.note ?? '', tags: row.tags ?? [] });
   const [read, setRead] = useState<Read>({
     version: row.version,
@@ -108,6 +115,7 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
   const shownPhone = (p: string | null): string => (p ? displayPhone(p, country) : '');
   const name = typed.name ?? read.name;
   const size = typed.partySize ?? read.partySize;
+  const capped = cap !== undefined && read.partySize <= cap;
   const email = typed.email ?? read.email ?? '';
   const phone = typed.phone ?? shownPhone(read.phone);
 
@@ -253,12 +261,25 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
   return (
     <Modal title={row.name} onClose={onClose} testId="entry-sheet">
       <form class="form" onSubmit={(e) => void save(e)} noValidate>
+        {gone && (
+          <p class="error" role="alert" data-testid="entry-gone">
+            {gone}
+          </p>
+        )}
         <label>
           Name
           <input name="entryName" maxLength={160} value={name} onInput={(e) => type({ name: e.currentTarget.value })} />
           {problems.name && <span class="field-error">{problems.name}</span>}
         </label>
-        <Stepper label="Party size" value={size} onChange={(n) => type({ partySize: n })} name="entrySize" />
+        <Stepper
+          label="Party size"
+          value={size}
+          // A party larger than a cap lowered since it joined is not held to it here.
+          max={capped ? cap : undefined}
+          maxNote={capped ? boardWords(board.venue.seating).sizeCap(cap) : undefined}
+          onChange={(n) => type({ partySize: n })}
+          name="entrySize"
+        />
         {problems.partySize && <span class="field-error">{problems.partySize}</span>}
         {row.reach === 'failed' && (
           <p class="error" data-testid="entry-reach-failed">
@@ -340,39 +361,42 @@ export function EntrySheet({ board, row, country, onClose, afterAct, onNewToken 
         <button
           type="submit"
           class="btn btn-primary wide"
-          disabled={busy || offline.value || name.trim() === ''}
+          disabled={busy || offline.value || name.trim() === '' || gone !== undefined}
           data-testid="entry-save"
         >
           Save
         </button>
       </form>
-      <div class="sheet-acts">
-        <ActButton
-          testId="new-token"
-          confirm="Tap again: the old code stops working"
-          onAct={async () => {
-            const r = await api.post<{ queueToken: string | null }>(`${base}/token`);
-            await afterAct();
-            onNewToken(row.name, r.queueToken);
-          }}
-        >
-          New queue code
-        </ActButton>
-        <ActButton
-          kind="danger"
-          testId="cancel"
-          confirm={words.removeAsk(row.status, row.partySize)}
-          onAct={async () => {
-            await api.post(`${base}/cancel`);
-            // The host removed them: they did not leave (their message says the host removed them too).
-            say('ok', words.removed(row.name, row.status, row.partySize));
-            await afterAct();
-            onClose();
-          }}
-        >
-          Remove from queue
-        </ActButton>
-      </div>
+      {gone === undefined && (
+        <div class="sheet-acts">
+          <ActButton
+            testId="new-token"
+            confirm="Tap again: the old code stops working"
+            onAct={async () => {
+              const r = await api.post<{ queueToken: string | null }>(`${base}/token`);
+              await afterAct();
+              onNewToken(row.name, r.queueToken);
+            }}
+          >
+            New queue code
+          </ActButton>
+          <ActButton
+            kind="danger"
+            testId="cancel"
+            confirm={words.removeAsk(row.status, row.partySize)}
+            onAct={async () => {
+              await api.post(`${base}/cancel`);
+              // The host removed them: they did not leave (their message says the host removed them too).
+              say('ok', words.removed(row.name, row.status, row.partySize));
+              // Closed first: the board read after it no longer lists them, and an open sheet would say so.
+              onClose();
+              await afterAct();
+            }}
+          >
+            Remove from queue
+          </ActButton>
+        </div>
+      )}
     </Modal>
   );
 }

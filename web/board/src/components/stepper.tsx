@@ -6,6 +6,12 @@ interface Props {
   min?: number;
   max?: number;
   name?: string;
+  /**
+   * Why there is no more than `max` (the venue's cap, in its own words): shown while the value is at
+   * it, the + then stops, and a larger number typed is taken as `max` at once, so what is shown is
+   * what is sent (the form sent the last number in range while showing the one typed past it).
+   */
+  maxNote?: string;
   onChange: (n: number) => void;
 }
 
@@ -14,7 +20,7 @@ interface Props {
  * field has focus: replacing an emptied field with the minimum at once turned "backspace, 6" into 16.
  * A whole number in range counts as soon as it is typed; the field shows the value in use on leaving.
  */
-export function Stepper({ label, value, min = 1, max = 999, name, onChange }: Props) {
+export function Stepper({ label, value, min = 1, max = 999, name, maxNote, onChange }: Props) {
   const [draft, setDraft] = useState<string | null>(null);
   const clamp = (n: number): number => Math.min(max, Math.max(min, n));
   const step = (n: number): void => {
@@ -45,7 +51,10 @@ export function Stepper({ label, value, min = 1, max = 999, name, onChange }: Pr
           const typed = e.currentTarget.value;
           setDraft(typed);
           const n = Number(typed);
-          if (typed.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) onChange(n);
+          if (maxNote && typed.trim() !== '' && Number.isFinite(n) && n > max) {
+            setDraft(String(max));
+            onChange(max);
+          } else if (typed.trim() !== '' && Number.isInteger(n) && n >= min && n <= max) onChange(n);
         }}
         onBlur={() => {
           const n = Number(draft);
@@ -58,10 +67,16 @@ export function Stepper({ label, value, min = 1, max = 999, name, onChange }: Pr
         class="btn btn-secondary"
         aria-label="One more"
         data-testid={`${name ?? 'n'}-more`}
+        disabled={maxNote !== undefined && value >= max}
         onClick={() => step(value + 1)}
       >
         +
       </button>
+      {maxNote && value >= max && (
+        <span class="hint stepper-note" role="status" data-testid={`${name ?? 'n'}-cap`}>
+          {maxNote}
+        </span>
+      )}
     </div>
   );
 }

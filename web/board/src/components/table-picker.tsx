@@ -1,10 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { BoardSnapshot, Combination, TableRow } from '../api/types';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
 import { api } from '../state/session';
 import { Modal } from './modal';
+import { tableLabels } from './to-seat-panel';
 
 /** What the picked tables are for: an offer to a waiting party, or moving a planned one. */
 export type TablePurpose =
@@ -76,11 +77,33 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
   // it is tapped) or offered it a table meanwhile.
   const row = opened.kind === 'offer' ? board.queue.find((r) => r.id === opened.entryId) : undefined;
   const gone = opened.kind === 'offer' && row?.status !== 'waiting';
+  // A move: where the party is now by the board. Another screen may have moved them meanwhile: the
+  // sheet kept the old table as theirs and picked, and one tap on Move here took them back to it.
+  const placedAt =
+    opened.kind === 'move'
+      ? board.tables.filter((t) => t.placement?.reservationId === opened.reservationId).map((t) => t.id)
+      : [];
+  const placedKey = [...placedAt].sort().join(',');
+  const moveGone = opened.kind === 'move' && placedAt.length === 0;
   const purpose: TablePurpose =
-    opened.kind === 'offer' && row ? { ...opened, entryVersion: row.version, name: row.name, partySize: row.partySize } : opened;
+    opened.kind === 'offer' && row
+      ? { ...opened, entryVersion: row.version, name: row.name, partySize: row.partySize }
+      : opened.kind === 'move' && placedAt.length > 0
+        ? { ...opened, current: placedAt }
+        : opened;
   const [picked, setPicked] = useState<string[]>(purpose.kind === 'move' ? purpose.current : []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Where they were when the sheet opened or last followed: moved elsewhere, the pick starts again
+  // from their table now, and the sheet says who moved them (not this sheet's own move, answered).
+  const [followed, setFollowed] = useState(placedKey);
+  const [movedNote, setMovedNote] = useState(false);
+  useEffect(() => {
+    if (opened.kind !== 'move' || placedKey === '' || placedKey === followed) return;
+    setFollowed(placedKey);
+    setPicked(placedKey.split(','));
+    if (!busy) setMovedNote(true);
+  }, [placedKey]);
   const size = purpose.kind === 'offer' ? purpose.partySize : purpose.partySize;
   const pickedRows = board.tables.filter((t) => picked.includes(t.id));
   const problem =
@@ -102,6 +125,7 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
         await api.post(`${venue}/reservations/${purpose.reservationId}/move`, { tableIds: picked });
         say('ok', `${purpose.name} moved.`);
       }
+      // While busy: the board read after it has them at their new table, not "moved by another screen".
       await afterAct();
       onClose();
     } catch (err) {
@@ -154,7 +178,17 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
           {purpose.name} is no longer waiting for a table: another screen offered them one, or they left the queue.
         </p>
       )}
-      {error && !gone && (
+      {moveGone && (
+        <p class="error" role="alert" data-testid="picker-gone">
+          {purpose.name} no longer has a table here: another screen cleared it or marked them a no-show.
+        </p>
+      )}
+      {movedNote && !moveGone && purpose.kind === 'move' && (
+        <p class="error" role="status" data-testid="picker-moved">
+          Another screen moved {purpose.name} to {tableLabels(board, purpose.current)}.
+        </p>
+      )}
+      {error && !gone && !moveGone && (
         <p class="error" role="alert" data-testid="picker-error">
           {error}
         </p>
@@ -162,7 +196,7 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
       <button
         type="button"
         class="btn btn-primary wide"
-        disabled={busy || gone || problem !== null || offline.value}
+        disabled={busy || gone || moveGone || problem !== null || offline.value}
         data-testid="picker-submit"
         onClick={() => void submit()}
       >

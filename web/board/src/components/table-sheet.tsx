@@ -165,7 +165,14 @@ function WalkIn({
   };
   return (
     <div class="form walk-in" data-testid="walk-in">
-      <Stepper label="Party size" value={size} max={table.capacity} onChange={setSize} name="walkInSize" />
+      <Stepper
+        label="Party size"
+        value={size}
+        max={table.capacity}
+        maxNote={`Table ${table.label} seats ${table.capacity}: a larger party needs another table.`}
+        onChange={setSize}
+        name="walkInSize"
+      />
       <label>
         Name <span class="muted">(optional)</span>
         <input name="walkInName" maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} />

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { BoardPush, BoardSnapshot, JoinResult, QueueRow, TableRow } from '../api/types';
 import { BarLabel } from '../components/bar-label';
 import { ConfirmedGroups } from '../components/confirmed-groups';
@@ -79,6 +79,14 @@ export function BoardView({ venueId, data, role }: TabProps) {
   // The venue's policy once read; until then a seat pool's default (its withdrawn group leaves the queue).
   const leavesQueue = venue ? venue.policy.onOfferExpired === 'leave-queue' : board?.venue.seating === 'pool';
   const entryOf = (id: string): QueueRow | undefined => board?.queue.find((r) => r.id === id);
+  // The party whose sheet is open, as the queue last listed it: once the queue no longer lists it
+  // (another screen removed or seated it, it accepted or left on its phone) the sheet stays and says
+  // so. It vanished, with what the host was typing, and nothing said why.
+  const entrySeen = useRef<QueueRow | null>(null);
+  const entryListed = sheet?.kind === 'entry' ? entryOf(sheet.entryId) : undefined;
+  if (entryListed) entrySeen.current = entryListed;
+  const entryShown =
+    entryListed ?? (sheet?.kind === 'entry' && entrySeen.current?.id === sheet.entryId ? entrySeen.current : undefined);
   const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
   // The page keeps room for the action bar as tall as it is (on a narrow phone its buttons wrap).
   const [barRef, barHeight] = useMeasured(0, (el) => Math.ceil(el.getBoundingClientRect().height));
@@ -185,6 +193,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
           board={board}
           // null: the venue has no country; undefined: it is still being read.
           country={venue ? (venue.country ?? null) : undefined}
+          cap={venue?.queuePartyCap}
           onClose={() => setSheet(null)}
           onJoined={(joined: JoinResult) => {
             setSheet({
@@ -222,11 +231,20 @@ export function BoardView({ venueId, data, role }: TabProps) {
           }
         />
       )}
-      {board && sheet?.kind === 'entry' && entryOf(sheet.entryId) && (
+      {board && sheet?.kind === 'entry' && entryShown && (
         <EntrySheet
           board={board}
-          row={entryOf(sheet.entryId) as QueueRow}
+          row={entryShown}
+          gone={
+            entryListed
+              ? undefined
+              : boardWords(board.venue.seating).entryGone(
+                  entryShown.name,
+                  (board.toSeat ?? []).some((p) => p.entryId === entryShown.id),
+                )
+          }
           country={venue?.country}
+          cap={venue?.queuePartyCap}
           afterAct={afterAct}
           onClose={() => setSheet(null)}
           onNewToken={(name, token) => setSheet({ kind: 'token', name, token })}
