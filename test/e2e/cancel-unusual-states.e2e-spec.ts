@@ -454,7 +454,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
     });
   });
 
-  it('a confirmed party whose booking is HELD leaves from its phone: both cancelled, the history saying CONFIRMED as before', async () => {
+  it('a confirmed party whose booking is HELD leaves from its phone: both cancelled, the history saying what the booking was (HELD)', async () => {
     const g = await join(v.id, 'Gus');
     const session = (await exchange(t, g.queueToken ?? '').expect(201)).body as { sessionToken: string };
     const offered = await offer(g, 'U7');
@@ -495,7 +495,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           'Gus credentials': 'tokens=0 sessions=0',
         },
         history: [
-          'reservation Gus.booking CONFIRMED->CANCELLED at=now actor=party:Gus op=cancel-entry-Gus reason=null',
+          'reservation Gus.booking HELD->CANCELLED at=now actor=party:Gus op=cancel-entry-Gus reason=null',
           'entry Gus confirmed->cancelled at=now actor=party:Gus op=cancel-entry-Gus reason=null',
         ],
         messages: [

@@ -387,7 +387,7 @@ describe('a party’s contact, read and corrected by the host', () => {
     const fix = (body: Record<string, unknown>): request.Test => correct(host, p.entry.id, { entryVersion: 1, ...body });
     expect(errorOf(await fix({ email: 'sam@gmail' }))).toMatchObject({
       code: 'VALIDATION',
-      message: 'email must be an email address, such as name@example.com',
+      message: 'Email must be an email address, such as name@example.com',
     });
     expect(errorOf(await fix({ phone: '+19005550123' }))).toMatchObject({
       code: 'VALIDATION',

@@ -59,7 +59,7 @@ describe('error envelope', () => {
     expect(join.body).toMatchObject({
       error: {
         code: 'VALIDATION',
-        message: 'partySize must be an integer number',
+        message: 'Party size must be an integer number',
         details: { fields: [{ field: 'partySize' }] },
       },
     });
@@ -70,11 +70,11 @@ describe('error envelope', () => {
       .send({ name: 'Typed', partySize: 2, email: 'ada.example.test' })
       .expect(400);
     expect(email.body).toMatchObject({
-      error: { code: 'VALIDATION', message: 'email must be an email address, such as name@example.com' },
+      error: { code: 'VALIDATION', message: 'Email must be an email address, such as name@example.com' },
     });
     for (const limit of ['-1', '1e2']) {
       const page = await request(t.baseUrl).get(`/v1/venues/${id}/history?limit=${limit}`).set(owner.auth).expect(400);
-      expect(page.body).toMatchObject({ error: { code: 'VALIDATION', message: 'limit must be an integer number' } });
+      expect(page.body).toMatchObject({ error: { code: 'VALIDATION', message: 'Limit must be an integer number' } });
     }
   });
 

@@ -155,7 +155,7 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
         status: 400,
         code: 'VALIDATION',
         field: undefined,
-        message: 'property x should not exist',
+        message: 'The field "x" is not one this request takes',
       });
     });
   });
@@ -189,7 +189,7 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
         clock: '1970-01-01T00:00:00Z',
       });
       expect(res.status).toBe(400);
-      expect(JSON.stringify(res.body)).toContain('clock must be an ISO-8601 instant between the years 2000 and 2100');
+      expect(JSON.stringify(res.body)).toContain('Clock must be an ISO-8601 instant between the years 2000 and 2100');
     });
   });
 
@@ -222,9 +222,9 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
         ];
         expect(answers.map((r) => [refusal(r).status, refusal(r).code])).toEqual(Array(3).fill([400, 'VALIDATION']));
         expect(answers.map((r) => refusal(r).message)).toEqual([
-          expect.stringMatching(new RegExp(`^start ${NEEDS_OFFSET.source}`)),
-          expect.stringMatching(new RegExp(`^clock ${NEEDS_OFFSET.source}`)),
-          expect.stringMatching(new RegExp(`^now ${NEEDS_OFFSET.source}`)),
+          expect.stringMatching(new RegExp(`^Start ${NEEDS_OFFSET.source}`)),
+          expect.stringMatching(new RegExp(`^Clock ${NEEDS_OFFSET.source}`)),
+          expect.stringMatching(new RegExp(`^Now ${NEEDS_OFFSET.source}`)),
         ]);
       },
     );
@@ -256,7 +256,7 @@ describe('hostile input: every class that once answered 500 is a 400 VALIDATION 
       const before = await entries();
       const res = await publicJoin(t, tables.slug, { ...party(2), phone: null });
       expect(refusal(res)).toMatchObject({ status: 400, code: 'VALIDATION', field: 'phone' });
-      expect(refusal(res).message).toBe('phone must not be null');
+      expect(refusal(res).message).toBe('Phone must not be null');
       expect(await entries()).toBe(before);
     });
 

@@ -55,7 +55,7 @@ describe('names are one line of plain text; notes keep line breaks but no hidden
       expect(res.status).toBe(400);
       expect(errorOf(res)).toMatchObject({
         code: 'VALIDATION',
-        message: 'name must be a single line: line breaks are not allowed',
+        message: 'Name must be a single line: line breaks are not allowed',
       });
       expect(fieldsOf(res)[0]?.field).toBe('name');
     }
@@ -174,7 +174,7 @@ describe('names are one line of plain text; notes keep line breaks but no hidden
       await deskJoin(t, owner, v.id, { ...party(2), name }),
     ]) {
       expect([res.status, errorOf(res).code, fieldsOf(res)[0]?.field]).toEqual([400, 'VALIDATION', 'name']);
-      expect(errorOf(res).message).toBe('name must not be blank');
+      expect(errorOf(res).message).toBe('Name must not be blank');
     }
   });
 
@@ -244,13 +244,15 @@ describe('names are one line of plain text; notes keep line breaks but no hidden
             .send({ decisions: { reviewer: '\u3164' } }),
       ],
     ];
+    // The message names the field plainly; `fields[].field` keeps the raw (dotted) name.
+    const plain: Record<string, string> = { name: 'Name', label: 'Label', 'decisions.reviewer': 'Reviewer' };
     for (const [field, send] of cases) {
       const res = await send();
       expect([res.status, errorOf(res)?.code, fieldsOf(res)[0]?.field, errorOf(res)?.message]).toEqual([
         400,
         'VALIDATION',
         field,
-        `${field.split('.').at(-1) ?? field} must not be blank`,
+        `${plain[field] ?? field} must not be blank`,
       ]);
     }
     const venue = (await api.get(`/v1/venues/${v.id}`).set(owner.auth).expect(200)).body as { name: string };
@@ -280,7 +282,7 @@ describe('names are one line of plain text; notes keep line breaks but no hidden
       await api.post(`/v1/venues/${v.id}/members`).set(owner.auth).send({ email, role: 'host' }),
     ]) {
       expect([res.status, errorOf(res).code, fieldsOf(res)[0]?.field]).toEqual([400, 'VALIDATION', 'email']);
-      expect(errorOf(res).message).toBe('email must be an email address, such as name@example.com');
+      expect(errorOf(res).message).toBe('Email must be an email address, such as name@example.com');
     }
   });
 

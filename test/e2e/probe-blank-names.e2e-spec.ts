@@ -25,7 +25,7 @@ describe('blank party names', () => {
   it('refuses a blank name with VALIDATION at the desk and on the public join, and keeps nothing', async () => {
     for (const name of ['   ', '\t', ' \n ']) {
       const desk = await deskJoin(t, owner, v.id, { ...party(2), name }).expect(400);
-      expect(errorOf(desk)).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('name must not be blank') });
+      expect(errorOf(desk)).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('Name must not be blank') });
       const pub = await publicJoin(t, v.slug, { ...party(2), name }).expect(400);
       expect(errorOf(pub).code).toBe('VALIDATION');
     }

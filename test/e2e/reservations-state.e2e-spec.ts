@@ -73,6 +73,6 @@ describe('the reservations list filtered by state', () => {
 
     const refused = await api().get(`/v1/venues/${v.id}/reservations?state=confirmed`).set(owner.auth).expect(400);
     expect(errorOf(refused)).toMatchObject({ code: 'VALIDATION' });
-    expect(JSON.stringify(refused.body)).toContain('state must be one of HELD, CONFIRMED, SEATED, COMPLETED, CANCELLED, EXPIRED');
+    expect(JSON.stringify(refused.body)).toContain('State must be one of HELD, CONFIRMED, SEATED, COMPLETED, CANCELLED, EXPIRED');
   });
 });

@@ -227,11 +227,11 @@ describe('table offers (restaurant preset)', () => {
     const post = (b: Record<string, unknown>): request.Test =>
       request(t.baseUrl).post(`/v1/venues/${v.id}/offers`).set(owner.auth).send(b);
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ ...body, tableIds: [] }, 'tableIds must contain at least 1 elements'],
-      [{ ...body, tableIds: ['T1'] }, 'each value in tableIds must be a UUID'],
-      [{ ...body, entryVersion: String(a.entry.version) }, 'entryVersion must be an integer number'],
-      [{ ...body, entryId: 'ana' }, 'entryId must be a UUID'],
-      [{ ...body, note: 'x' }, 'property note should not exist'],
+      [{ ...body, tableIds: [] }, 'Table IDs must contain at least 1 elements'],
+      [{ ...body, tableIds: ['T1'] }, 'Each value in table IDs must be a UUID'],
+      [{ ...body, entryVersion: String(a.entry.version) }, 'Entry version must be an integer number'],
+      [{ ...body, entryId: 'ana' }, 'Entry ID must be a UUID'],
+      [{ ...body, note: 'x' }, 'The field "note" is not one this request takes'],
     ];
     for (const [b, message] of cases) {
       const res = await post(b);

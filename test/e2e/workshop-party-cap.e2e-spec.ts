@@ -65,7 +65,7 @@ describe('a seat-pool venue reports the group size it applies', () => {
     const err = (refused.body as ErrorBody).error;
     expect(err.code).toBe('VALIDATION');
     expect(err.message).toBe(
-      'queuePartyCap applies to table venues only: a seat pool takes any group of 1 up to its number of seats (policy.poolCapacity).',
+      'Queue party cap applies to table venues only: a seat pool takes any group of 1 up to its number of seats (policy.poolCapacity).',
     );
     expect(err.details).toMatchObject({ field: 'queuePartyCap', fields: [{ field: 'queuePartyCap' }] });
     const read = await request(t.baseUrl).get(`/v1/venues/${venue.id}`).set(owner.auth).expect(200);

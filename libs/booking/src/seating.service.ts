@@ -241,7 +241,8 @@ export class SeatingService {
             from: r.state,
             to: r.state,
             at: now,
-            operationId: `move-${r.id}-${now.getTime()}`,
+            // Its own id: a sandbox clock stands still, so two moves of one booking can share an instant.
+            operationId: `move-${r.id}-${randomUUID()}`,
             reason: `moved from ${before.join(',')} to ${[...tableIds].sort().join(',')}`,
           }),
           ...(tx.answerRow?.(result) ?? []),

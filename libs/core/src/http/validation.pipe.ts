@@ -54,7 +54,10 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
-/** For every email field: class-validator's own "must be an email" reads like a type, not an address. */
+/**
+ * For every email field: class-validator's own "must be an email" reads like a type, not an address.
+ * `$property` is the raw name; DomainException.validation says it plainly ("Email must be …").
+ */
 export const EMAIL_MESSAGE = '$property must be an email address, such as name@example.com';
 
 function flatten(errors: ValidationError[], prefix = ''): Array<{ field: string; message: string }> {

@@ -9,7 +9,7 @@ import {
   type ToSeatParty,
 } from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
-import { GuestMessenger, ReachReader } from '@hostboard/outbox';
+import { GuestMessenger, ReachReader, type Reach } from '@hostboard/outbox';
 import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
@@ -76,13 +76,16 @@ export class BoardSnapshotService extends BoardSnapshotSource {
         live: this.offers.liveRead(manager, venueId),
         offerTables: this.offers.liveTablesRead(venueId),
         queueTotal: this.entries.countActiveRead(venueId),
-        failed: this.reach.failedRead(venueId, active),
+        // A seat pool sends its groups no message: no reach to read (see below).
+        failed: tablesVenue ? this.reach.failedRead(venueId, active) : undefined,
         floor: tablesVenue ? this.floor.floorRead(venueId, now) : undefined,
         capacities: tablesVenue ? this.seating.seatingCapacitiesRead(venueId) : undefined,
         toSeat: tablesVenue ? this.floor.toSeatRead(venueId, now) : undefined,
       });
       const { live, offerTables, queueTotal } = found;
-      const reach = this.reach.reachOf(active, found.failed);
+      // Only where the venue messages its parties: a seat pool sends none, so a group there is neither
+      // reached nor unreached, and its rows carry no `reach` (the board marks none at a pool either).
+      const reach = found.failed ? this.reach.reachOf(active, found.failed) : null;
       const byEntry = new Map(live.map((o) => [o.entryId, o]));
       const tables = found.floor ?? [];
       const pool = venue.seating === 'pool' ? this.pool.counts(venue) : null;
@@ -105,10 +108,8 @@ export class BoardSnapshotService extends BoardSnapshotSource {
           // 8.0-8.3 ms of api CPU per read with it, 5.1 without; docs/benchmarks.md, fourteenth round).
           return Object.assign(
             toEntryView(e),
+            placeOf(e.id, i, kinds, reach),
             {
-              position: i + 1,
-              kindPosition: kinds.get(e.id) ?? i + 1,
-              reach: reach.get(e.id) ?? 'ok',
               quotedWaitMinutes: e.quotedWaitMinutes,
               // Staff-only details: the board is a staff read.
               note: e.staffNote ?? null,
@@ -125,4 +126,19 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       };
     });
   }
+}
+
+/** A row's place in the queue, and its reach where the venue messages its parties (`reach` given). */
+function placeOf(
+  id: string,
+  i: number,
+  kinds: ReadonlyMap<string, number>,
+  reach: ReadonlyMap<string, Reach> | null,
+): { position: number; kindPosition: number; reach?: Reach } {
+  const place: { position: number; kindPosition: number; reach?: Reach } = {
+    position: i + 1,
+    kindPosition: kinds.get(id) ?? i + 1,
+  };
+  if (reach) place.reach = reach.get(id) ?? 'ok';
+  return place;
 }

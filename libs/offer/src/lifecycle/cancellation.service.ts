@@ -139,9 +139,10 @@ export class CancellationService {
           entry: toEntryView(party === entry ? leftAs(entry) : entry),
           cancelledBooking: toReservationView(cancelledAt(booking, now)),
         };
-        // The history says CONFIRMED, what a confirmed party's booking is, as the release before this
-        // one wrote it whatever the booking's state.
-        await this.releaseAtCommit(tx, venue, booking, 'CONFIRMED', party, now, operationId, by, result);
+        // The history says what the booking was (a HELD booking of a confirmed party, left so by a hand
+        // repair or a restore, reads HELD → CANCELLED), as the reservation's own cancel writes it:
+        // history records the row's real transition, not what a confirmed party's booking should be.
+        await this.releaseAtCommit(tx, venue, booking, booking.state, party, now, operationId, by, result);
         return result;
       }
     } else if (entry.status === 'offered' && found.live) {

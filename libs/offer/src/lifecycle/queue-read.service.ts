@@ -16,8 +16,11 @@ export interface QueueView {
    * counted as its quote counts (the same day's parties that fit its kind of table), so the host can
    * say the same number the party heard.
    */
-  /** `reach`: whether the venue's messages reach the party (see ReachReader). */
-  entries: Array<EntryView & { position: number; kindPosition: number; reach: Reach; offer?: OfferView }>;
+  /**
+   * `reach`: whether the venue's messages reach the party (see ReachReader); absent at a seat pool,
+   * which sends its groups no message.
+   */
+  entries: Array<EntryView & { position: number; kindPosition: number; reach?: Reach; offer?: OfferView }>;
   head?: { entryId: string; fits: boolean; reason: string | null };
 }
 
@@ -48,7 +51,8 @@ export class QueueReadService {
       const live = new Map((await this.offers.live(manager, venueId)).map((o) => [o.entryId, o]));
       const capacities = venue.seating === 'tables' ? await this.tables.seatingCapacities(manager, venueId) : null;
       const kinds = kindPositions(active, capacities);
-      const reach = await this.reach.of(manager, venueId, active);
+      // A seat pool sends its groups no message: none of them is reached or unreached.
+      const reach = venue.seating === 'pool' ? null : await this.reach.of(manager, venueId, active);
       const view: QueueView = {
         version: Number(venue.version),
         entries: active.map((e, i) => {
@@ -56,7 +60,8 @@ export class QueueReadService {
           // Object.assign, not a spread: see the board's snapshot (BoardSnapshotService).
           return Object.assign(
             toEntryView(e),
-            { position: i + 1, kindPosition: kinds.get(e.id) ?? i + 1, reach: reach.get(e.id) ?? 'ok' },
+            { position: i + 1, kindPosition: kinds.get(e.id) ?? i + 1 },
+            reach ? { reach: reach.get(e.id) ?? 'ok' } : {},
             offer ? { offer: toOfferView(offer) } : {},
           );
         }),

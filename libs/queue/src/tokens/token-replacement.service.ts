@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@hostboard/core';
 import { VenueClock, VenueRepository } from '@hostboard/venue';
@@ -53,7 +54,8 @@ export class TokenReplacementService {
         from: entry.status,
         to: entry.status,
         at: now,
-        operationId: `replace-token-${entry.id}-${now.getTime()}`,
+        // Its own id: a sandbox clock stands still, so two replacements can share an instant.
+        operationId: `replace-token-${entry.id}-${randomUUID()}`,
         reason: 'queue token replaced',
       });
       return { queueToken: issued.queueToken, expiresAt: issued.expiresAt.toISOString() };

@@ -1,0 +1,59 @@
+import { deskJoin, errorOf, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { signUp, type Staff } from '../support/staff.js';
+
+/**
+ * A refused request's words are read by people using other clients of the API, not only by our
+ * pages: the message (and each of `details.fields`' messages) is a sentence with the field's plain
+ * name, "Party size must not be greater than 100000", not class-validator's "partySize must not be
+ * …". The raw names stay in `details.field` and `details.fields[].field`, which clients key on.
+ */
+describe('validation words for API clients', () => {
+  let t: TestApp;
+  let owner: Staff;
+  let v: Sandbox;
+
+  beforeAll(async () => {
+    t = await startApp();
+    owner = await signUp(t, 'validation-words-owner');
+    v = await sandboxVenue(t, owner, { clock: '2026-05-19T00:25:00.000Z', tables: [{ label: 'W4', capacity: 6 }] });
+  });
+  afterAll(() => t.close());
+
+  const refused = async (body: Record<string, unknown>) => {
+    const res = await deskJoin(t, owner, v.id, body).expect(400);
+    return errorOf(res) as {
+      code: string;
+      message: string;
+      details: { field?: string; fields?: Array<{ field: string; message: string }> };
+    };
+  };
+
+  it('an email that is not an address: "Email must be …", the field still `email`', async () => {
+    const e = await refused({ name: 'Vera Words', partySize: 3, email: 'vera-at-nowhere' });
+    expect(e.code).toBe('VALIDATION');
+    expect(e.message).toBe('Email must be an email address, such as name@example.com');
+    expect(e.details.fields).toEqual([{ field: 'email', message: 'Email must be an email address, such as name@example.com' }]);
+  });
+
+  it("class-validator's own words name the field plainly: a party size out of range, a wrong type", async () => {
+    const over = await refused({ name: 'Vera Words', partySize: 100001, phone: '+13125550177' });
+    expect(over.message).toBe('Party size must not be greater than 100000');
+    expect(over.details.fields).toEqual([{ field: 'partySize', message: 'Party size must not be greater than 100000' }]);
+    const typed = await refused({ name: 'Vera Words', partySize: '3', phone: '+13125550177' });
+    expect(typed.message).toBe('Party size must be an integer number');
+    expect(typed.details.fields?.[0]?.field).toBe('partySize');
+  });
+
+  it('an unknown field, a null and a number past any column read as sentences too', async () => {
+    const unknown = await refused({ name: 'Vera Words', partySize: 3, phone: '+13125550177', seats: 3 });
+    expect(unknown.message).toBe('The field "seats" is not one this request takes');
+    expect(unknown.details.fields?.[0]?.field).toBe('seats');
+    const nulled = await refused({ name: 'Vera Words', partySize: 3, email: 'vera@example.test', phone: null });
+    expect(nulled.message).toBe('Phone must not be null');
+    expect(nulled.details.field).toBe('phone');
+    const huge = await refused({ name: 'Vera Words', partySize: 1e300, phone: '+13125550177' });
+    expect(huge.message).toBe('Party size is out of range');
+    expect(huge.details.field).toBe('partySize');
+  });
+});
