@@ -168,36 +168,6 @@ d('the guest page at a seat-pool (workshop) venue, on a 390×844 phone, speaks o
     await screenshot(page, 'guest-workshop-place');
   });
 
-  it('a group whose seats are held has left the line: the groups behind it move up at its promotion, not at its acceptance', async () => {
-    // The worksheet's "active waiting queue after action": a promotion moves the oldest group from
-    // Waiting to Held (T-02: "W-02, W-03"). A pool of 17 seats, 11-minute holds, in Auckland.
-    const pool = await sandboxVenue(t, owner, {
-      clock: '2026-12-09T21:00:00.000Z',
-      preset: 'workshop',
-      poolCapacity: 17,
-      timeZone: 'Pacific/Auckland',
-      patch: { policy: { holdSeconds: 660 } },
-    });
-    await joined(t, owner, pool.id, { name: 'Hemi Group', partySize: 6, email: 'hemi@example.test' });
-    await joined(t, owner, pool.id, { name: 'Kiri Group', partySize: 5, email: 'kiri@example.test' });
-    const third = await joined(t, owner, pool.id, { name: 'Moana Group', partySize: 2, email: 'moana@example.test' });
-    const page = await phone();
-    await page.goto(`${t.baseUrl}/q/#${third.queueToken ?? ''}`);
-    await state(page, 'waiting');
-    const place = page.getByTestId('place');
-    expect(await place.textContent()).toBe('Place in line: 3 (2 groups ahead).');
-    await request(t.baseUrl).post(`/v1/venues/${pool.id}/promotions`).set(owner.auth).send({}).expect(201);
-    await page.getByText('Place in line: 2 (1 group ahead).').waitFor({ timeout: SHOW_BOUND });
-    await request(t.baseUrl).post(`/v1/venues/${pool.id}/promotions`).set(owner.auth).send({}).expect(201);
-    await page.getByText('Your group is next in line.').waitFor({ timeout: SHOW_BOUND });
-    // Both holds run out (the policy sends their groups out of the queue): still next, nobody back ahead.
-    await moveClock(t, owner, pool.id, '2026-12-09T21:11:00.000Z');
-    await page.reload();
-    await state(page, 'waiting');
-    expect(await place.textContent()).toBe('Your group is next in line.');
-    await screenshot(page, 'guest-workshop-place-held-ahead');
-  }, 60_000);
-
   it('a group that leaves reads how to join again in the workshop’s words, also after a reload', async () => {
     const group = await joined(t, owner, v.id, { name: 'Dee Leaves', partySize: 2, email: 'dee@example.test' });
     const page = await phone();

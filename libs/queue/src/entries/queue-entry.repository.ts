@@ -254,11 +254,6 @@ export class QueueEntryRepository {
    * itself last when it is active: of its business date at a table venue, of the whole queue at a
    * pool venue. A part of a combined read that reads the venue and the entry too, so both are found
    * in the statement; what a party's place is counted from (QuoteService.positionIn).
-   *
-   * At a pool venue a group whose seats are held is no longer in line: the worksheet's promotion
-   * moves it from Waiting to Held, and its "active waiting queue" after the hold leaves it out
-   * (T-02: "W-02, W-03"). Counted, a group behind it read "1 group ahead" while it was next.
-   * A table venue counts parties holding an offer (the restaurant spec's position).
    */
   lineToRead(venueId: string, entryId: string): ScalarRead<Array<{ id: string; partySize: number }>> {
     return {
@@ -267,7 +262,6 @@ export class QueueEntryRepository {
               JOIN venues v ON v.id = me.venue_id
               JOIN queue_entries e ON e.venue_id = me.venue_id AND e.status = ANY($3::text[])
                AND (v.seating = 'pool' OR e.business_date = me.business_date)
-               AND (v.seating <> 'pool' OR e.status = 'waiting' OR e.id = me.id)
                AND (e.received_at, e.queue_sequence) <= (me.received_at, me.queue_sequence)
              WHERE me.venue_id = $1 AND me.id = $2`,
       params: [venueId, entryId, ACTIVE_STATUSES],
