@@ -36,7 +36,7 @@ describe('a venue time zone that the database and the rules would read different
       expect(body.error.code).toBe('VALIDATION');
       expect(JSON.stringify(body.error.details)).toContain('timeZone');
       expect(body.error.message).toContain(
-        `timeZone ${zone} is read with summer time in some places and without it in others: use the zone of the venue's city, such as Europe/Paris`,
+        `Time zone ${zone} is read with summer time in some places and without it in others: use the zone of the venue's city, such as Europe/Paris`,
       );
     },
   );
