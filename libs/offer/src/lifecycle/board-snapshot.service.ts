@@ -9,10 +9,11 @@ import {
   type ToSeatParty,
 } from '@hostboard/allocator';
 import { BoardSnapshotSource } from '@hostboard/board';
-import { GuestMessenger, ReachReader, type Reach } from '@hostboard/outbox';
+import { GuestMessenger, ReachReader } from '@hostboard/outbox';
 import { kindPositions, QueueEntryRepository, toEntryView } from '@hostboard/queue';
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
+import { placeOf } from './entry-place.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
 import type { QueueView } from './queue-read.service.js';
 import { poolHead } from './promotion.service.js';
@@ -126,19 +127,4 @@ export class BoardSnapshotService extends BoardSnapshotSource {
       };
     });
   }
-}
-
-/** A row's place in the queue, and its reach where the venue messages its parties (`reach` given). */
-function placeOf(
-  id: string,
-  i: number,
-  kinds: ReadonlyMap<string, number>,
-  reach: ReadonlyMap<string, Reach> | null,
-): { position: number; kindPosition: number; reach?: Reach } {
-  const place: { position: number; kindPosition: number; reach?: Reach } = {
-    position: i + 1,
-    kindPosition: kinds.get(id) ?? i + 1,
-  };
-  if (reach) place.reach = reach.get(id) ?? 'ok';
-  return place;
 }

@@ -6,6 +6,7 @@ import { kindPositions, QueueEntryRepository, toEntryView, type EntryView } from
 import { TablesRepository, VenueClock, VenueRepository } from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { toOfferView, type OfferView } from '../offers/offer.view.js';
+import { placeOf } from './entry-place.js';
 import { poolHead } from './promotion.service.js';
 import { SweepService } from './sweep.service.js';
 
@@ -58,12 +59,7 @@ export class QueueReadService {
         entries: active.map((e, i) => {
           const offer = live.get(e.id);
           // Object.assign, not a spread: see the board's snapshot (BoardSnapshotService).
-          return Object.assign(
-            toEntryView(e),
-            { position: i + 1, kindPosition: kinds.get(e.id) ?? i + 1 },
-            reach ? { reach: reach.get(e.id) ?? 'ok' } : {},
-            offer ? { offer: toOfferView(offer) } : {},
-          );
+          return Object.assign(toEntryView(e), placeOf(e.id, i, kinds, reach), offer ? { offer: toOfferView(offer) } : {});
         }),
       };
       if (venue.seating === 'pool') {
