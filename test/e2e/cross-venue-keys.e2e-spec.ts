@@ -186,8 +186,10 @@ describe('cross-venue rows are refused by the database', () => {
   });
 
   it('a database that already holds a mismatched row stops the migration; without the migration it was written', async () => {
-    expect(MIGRATIONS.at(-1)?.name).toBe('CrossVenueKeys1796523400000');
-    await ds.undoLastMigration({ transaction: 'each' });
+    // Undone with the migrations after it (CombinationOutboxVenueKeys), which the run below applies again.
+    const later = MIGRATIONS.length - 1 - MIGRATIONS.findIndex((M) => new M().name === 'CrossVenueKeys1796523400000');
+    expect(later).toBeGreaterThanOrEqual(0);
+    for (let i = 0; i <= later; i++) await ds.undoLastMigration({ transaction: 'each' });
     try {
       // Before the migration: the code's convention only, and a placement filed under another venue is written.
       const stray = randomUUID();

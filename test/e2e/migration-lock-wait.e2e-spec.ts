@@ -36,7 +36,7 @@ describeWithServer('a migration on a PostgreSQL server while other sessions use 
       try {
         // The long transaction: it read the table the last migration alters, and stays open.
         await holder.query('BEGIN');
-        await holder.query('SELECT count(*) FROM staff_invitations');
+        await holder.query('SELECT count(*) FROM table_combination_tables');
 
         starting = startApp({ db }).catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -45,7 +45,7 @@ describeWithServer('a migration on a PostgreSQL server while other sessions use 
         // long as the long transaction lasted.
         await reader.query("SET statement_timeout = '4s'");
         const t0 = Date.now();
-        const read = await reader.query('SELECT count(*)::int AS n FROM staff_invitations').then(
+        const read = await reader.query('SELECT count(*)::int AS n FROM table_combination_tables').then(
           (r: pg.QueryResult<{ n: number }>) => ({ ok: true, n: r.rows[0]?.n }),
           (err: Error) => ({ ok: false, n: err.message }),
         );

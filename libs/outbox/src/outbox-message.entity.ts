@@ -14,6 +14,18 @@ export type OutboxChannel = 'email' | 'sms';
 @Index('outbox_messages_pending_idx', ['createdAt'], { where: `"status" = 'recorded' AND "not_sent_reason" IS NULL` })
 @Check('outbox_messages_status_check', `"status" IN ('recorded', 'sending', 'sent', 'failed')`)
 @Index('outbox_messages_sending_idx', ['channel', 'to'], { where: `"status" = 'sending'` })
+// Its entry and reservation are of its own venue, by the database (migration CombinationOutboxVenueKeys).
+// The migration states the delete as SET NULL of the reference alone ("entry_id", "reservation_id"):
+// TypeORM cannot state the column list (it reads the action alone, so the schema check agrees), and a
+// plain SET NULL would fail on the NOT NULL venue_id.
+@ForeignKey('queue_entries', ['entryId', 'venueId'], ['id', 'venueId'], {
+  name: 'outbox_messages_entry_same_venue',
+  onDelete: 'SET NULL',
+})
+@ForeignKey('reservations', ['reservationId', 'venueId'], ['id', 'venueId'], {
+  name: 'outbox_messages_reservation_same_venue',
+  onDelete: 'SET NULL',
+})
 export class OutboxMessage {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

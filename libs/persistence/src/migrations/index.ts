@@ -20,6 +20,7 @@ import { InvitationName1796400400000 } from './1796400400000-invitation-name.js'
 import { HoldingTablesIndex1796523213494 } from './1796523213494-holding-tables-index.js';
 import { HoldingTurnStart1796523300000 } from './1796523300000-holding-turn-start.js';
 import { CrossVenueKeys1796523400000 } from './1796523400000-cross-venue-keys.js';
+import { CombinationOutboxVenueKeys1796523500000 } from './1796523500000-combination-outbox-venue-keys.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   HoldingTablesIndex1796523213494,
   HoldingTurnStart1796523300000,
   CrossVenueKeys1796523400000,
+  CombinationOutboxVenueKeys1796523500000,
 ];

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn, Unique } from 'typeorm';
 
 /**
  * An approved combination of 2–4 tables of one venue, with the capacity they seat together. Its
@@ -7,6 +7,8 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
  */
 @Entity({ name: 'table_combinations' })
 @Index('table_combinations_tables_key', ['venueId', 'tableKey'], { unique: true })
+// Named with venue_id by its member tables, so they stay in its venue (migration CombinationOutboxVenueKeys).
+@Unique('table_combinations_id_venue_key', ['id', 'venueId'])
 @Check('table_combinations_capacity_check', `"capacity" BETWEEN 1 AND 200`)
 export class TableCombination {
   @PrimaryColumn({ type: 'uuid' })

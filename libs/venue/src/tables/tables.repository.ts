@@ -54,7 +54,7 @@ export class TablesRepository {
     await tx.insert(TableCombination, combination);
     await tx.insert(
       TableCombinationTable,
-      tableIds.map((tableId) => ({ combinationId: combination.id, tableId })),
+      tableIds.map((tableId) => ({ combinationId: combination.id, tableId, venueId: combination.venueId })),
     );
   }
 
