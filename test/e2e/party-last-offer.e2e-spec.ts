@@ -72,12 +72,13 @@ describe('the party view: how the last offer ended', () => {
     const first = await offer(v, p);
     expect(await byToken(p)).toMatchObject({ entry: { status: 'offered' }, offer: { id: first }, lastOffer: null });
 
-    // The five minutes pass: the party is back waiting with its place, and the view says the hold lapsed.
+    // The five minutes pass: the party is back waiting with its place, and the view says the hold
+    // lapsed, at its deadline (not at the minute the clock was moved to).
     await moveClock(t, owner, v.id, at(6));
     expect(await byToken(p)).toMatchObject({
       entry: { status: 'waiting' },
       offer: null,
-      lastOffer: { id: first, state: 'expired', resolvedAt: at(6) },
+      lastOffer: { id: first, state: 'expired', resolvedAt: at(5) },
     });
 
     // The next offer is the news while it is live; withdrawn by the host, the view says so.
@@ -114,7 +115,7 @@ describe('the party view: how the last offer ended', () => {
     expect(await byToken(lapsed)).toMatchObject({
       entry: { status: 'expired' },
       offer: null,
-      lastOffer: { id: l, state: 'expired', resolvedAt: at(6) },
+      lastOffer: { id: l, state: 'expired', resolvedAt: at(5) },
     });
     // The other party's page still reads its own ending, not the latest offer at the venue.
     expect((await byToken(withdrawn)).lastOffer).toMatchObject({ id: w, state: 'withdrawn' });

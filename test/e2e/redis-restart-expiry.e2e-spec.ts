@@ -79,14 +79,17 @@ describeWithStack('Redis restarted under the built api and worker: offer expiry'
       )[0]?.n === offers.length;
     while (Date.now() < last!.getTime() + ON_TIME_MS + 1000 && !(await expiredAll())) await sleep(200);
 
-    const rows = await query<{ id: string; expires_at: Date; at: Date | null; n: number }>(
+    const rows = await query<{ id: string; expires_at: Date; at: Date | null; n: number; resolved: Date | null }>(
       postgres.url,
-      // When the sweep ended it: its resolved_at (the history records a lapse at the deadline itself).
-      `SELECT o.id, o.expires_at, o.resolved_at AS at, count(h.id)::int AS n
-         FROM offers o LEFT JOIN history h ON h.subject_type = 'offer' AND h.subject_id = o.id AND h.to_state = 'expired'
-        WHERE o.id = ANY($1::uuid[]) GROUP BY o.id, o.expires_at, o.resolved_at`,
+      // When the sweep ended it: its reservation's release (the offer's resolved_at and its history
+      // record a lapse at the deadline itself, whenever the sweep ran).
+      `SELECT o.id, o.expires_at, r.updated_at AS at, o.resolved_at AS resolved, count(h.id)::int AS n
+         FROM offers o JOIN reservations r ON r.id = o.reservation_id
+         LEFT JOIN history h ON h.subject_type = 'offer' AND h.subject_id = o.id AND h.to_state = 'expired'
+        WHERE o.id = ANY($1::uuid[]) GROUP BY o.id, o.expires_at, r.updated_at, o.resolved_at`,
       [offers],
     );
+    expect(rows.filter((r) => r.resolved?.getTime() !== r.expires_at.getTime())).toEqual([]);
     const lateness = rows.map((r) => (r.at ? r.at.getTime() - r.expires_at.getTime() : null));
     // Every offer expired once, none before its deadline, none more than 2 s after it.
     expect({ lateness, onTime: lateness.every((ms) => ms !== null && ms >= 0 && ms <= ON_TIME_MS) }).toEqual({

@@ -203,7 +203,7 @@ export class OfferLifecycle {
     if (!found || found.ended.length === 0) return { ids: [], returnedFromEarlierDate: false };
     const ended: EndedOffer[] = found.ended.map((r) => ({ id: r.id, entryId: r.entry_id, reservationId: r.reservation_id }));
     if (ending === 'expired' && !venue.sandbox) {
-      // How late each hold was released: `now` is the sweep's clock, the `resolved_at` it wrote.
+      // How late each hold was released: `now` is the sweep's clock (its `resolved_at` is the deadline).
       const lags = found.ended.map((r) => (now.getTime() - Date.parse(r.expires_at)) / 1000);
       tx.afterCommit(() => lags.forEach((lag) => this.metrics.holdExpiryLag.observe(Math.max(0, lag))));
     }

@@ -222,6 +222,9 @@ export class OfferRepository {
    * `expires_at <= dueAt`, since acceptance is valid strictly before it), guarded by the state (an
    * offer no longer live is left alone, so a repeat changes nothing): a step of the one statement that ends them with what hangs on
    * them (OfferLifecycle). Its RETURNING, under the step's name: id, entry_id, reservation_id, expires_at.
+   * An expired offer's `resolved_at` is its deadline, not `at`: the hold ended then, whenever a sweep
+   * got to it (a late job, a worker or Redis down, a sandbox clock moved past it), as its history
+   * says; never later than `at`. Any other ending is the act's own time.
    */
   endLiveStep(venueId: string, which: { ids: string[] } | { dueAt: Date; limit: number }, to: OfferState, at: Date): ChainedStep {
     const picked =
@@ -231,7 +234,7 @@ export class OfferRepository {
                   ORDER BY expires_at, id LIMIT $5)`;
     return {
       name: 'ended',
-      sql: `UPDATE offers SET state = $3, resolved_at = $4
+      sql: `UPDATE offers SET state = $3, resolved_at = ${to === 'expired' ? 'least(expires_at, $4)' : '$4'}
              WHERE ${picked} AND state = 'live'
          RETURNING id, entry_id, reservation_id, expires_at`,
       params: 'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
