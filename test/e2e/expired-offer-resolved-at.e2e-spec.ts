@@ -95,6 +95,25 @@ describe("an expired offer's resolved_at is its deadline", () => {
     },
   );
 
+  it("a workshop group's 21-minute hold, swept 47 minutes late, ended at its deadline", async () => {
+    const v = await sandboxVenue(t, owner, {
+      clock: T0,
+      preset: 'workshop',
+      poolCapacity: 14,
+      patch: { policy: { holdSeconds: 1260 } },
+    });
+    const p = await joined(t, owner, v.id, party(5));
+    await moveClock(t, owner, v.id, at(2));
+    const held = (await request(t.baseUrl).post(`/v1/venues/${v.id}/promotions`).set(owner.auth).expect(201)).body as {
+      offer: { id: string; expiresAt: string };
+    };
+    expect(held.offer.expiresAt).toBe(at(23));
+    await moveClock(t, owner, v.id, at(70));
+    expect(await byToken(p)).toMatchObject({ lastOffer: { id: held.offer.id, state: 'expired', resolvedAt: at(23) } });
+    expect(await resolvedAt(held.offer.id)).toBe(at(23));
+    expect((await historyOf(v, held.offer.id)).find((h) => h.to === 'expired')).toMatchObject({ at: at(23), actor: 'system' });
+  });
+
   it('a withdrawal and an acceptance keep the time of the act', async () => {
     const v = await venue('keep-place');
     const p = await joined(t, owner, v.id, party(3));
