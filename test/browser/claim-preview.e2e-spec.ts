@@ -92,6 +92,43 @@ d('invitation claim page on a phone', () => {
     await p.locator(`[data-venue-id="${venue.id}"]`).waitFor();
   });
 
+  it('a link read before its holder chose a password elsewhere: the claim asks for it, and the page shows the field', async () => {
+    const email = `two-venues-${randomBytes(4).toString('hex')}@example.test`;
+    const { token } = await invite(email, 'host', 'Sam Ferreira');
+    const p = await phone();
+    await p.goto(`${t.baseUrl}/board/#claim=${token}`);
+    await p.getByTestId('claim-title').waitFor();
+    const claim = p.getByTestId('claim');
+    expect(await claim.locator('input[autocomplete=current-password]').count()).toBe(0);
+    // Meanwhile another venue's link to the same address is claimed with a password of their own.
+    const other = await signUp(t, 'other-owner');
+    const otherVenue = await createVenue(t, other);
+    const otherLink = (
+      (
+        await request(t.baseUrl)
+          .post(`/v1/venues/${otherVenue.id}/members`)
+          .set(other.auth)
+          .send({ email, role: 'host' })
+          .expect(201)
+      ).body as { invitation: { token: string } }
+    ).invitation.token;
+    await request(t.baseUrl)
+      .post('/v1/auth/invitations/claim')
+      .send({ token: otherLink, password: 'my own 5521 pass' })
+      .expect(201);
+
+    await claim.locator('input[autocomplete=new-password]').fill('my own 5521 pass');
+    await claim.locator('button[type=submit]').click();
+    const current = claim.locator('input[autocomplete=current-password]');
+    await current.waitFor();
+    expect(await claim.getByRole('alert').textContent()).toBe(
+      'You already have an account with a password. Enter your current password as well, then accept.',
+    );
+    await current.fill('my own 5521 pass');
+    await claim.locator('button[type=submit]').click();
+    await p.locator(`[data-venue-id="${venue.id}"]`).waitFor();
+  });
+
   it('a dead link says so before any password is typed', async () => {
     const email = `cancelled-${randomBytes(4).toString('hex')}@example.test`;
     const { id, token } = await invite(email, 'host', 'Ines Park');

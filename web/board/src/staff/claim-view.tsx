@@ -19,6 +19,8 @@ export function ClaimView({ token, onDone }: { token: string; onDone: () => void
   const [preview, setPreview] = useState<Preview>({ kind: 'loading' });
   const [password, setPassword] = useState('');
   const [current, setCurrent] = useState('');
+  /** The claim asked for the current password after all (the account chose one since the page read the link). */
+  const [currentAsked, setCurrentAsked] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -46,6 +48,7 @@ export function ClaimView({ token, onDone }: { token: string; onDone: () => void
       onDone();
     } catch (err) {
       setError(messageOf(err));
+      if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') setCurrentAsked(true);
     } finally {
       setBusy(false);
     }
@@ -80,7 +83,7 @@ export function ClaimView({ token, onDone }: { token: string; onDone: () => void
   }
   const known = preview.kind === 'ready' ? preview.preview : null;
   // Asked only when the claim will ask (known), or, when the page could not read the link, as before.
-  const askCurrent = known ? known.needsCurrentPassword : true;
+  const askCurrent = currentAsked || (known ? known.needsCurrentPassword : true);
   return (
     <main class="login">
       <form class="form card" onSubmit={(e) => void submit(e)} data-testid="claim">
