@@ -256,6 +256,66 @@ d('staff tab in Chromium', () => {
     await screenshot(p, 'staff-as-manager');
   });
 
+  it("a manager resets a host's password in a form on the host's row (no browser prompt); the host signs in with it", async () => {
+    const manager = await chooseOwnPassword(t, await addMember(t, venueId, owner, 'manager'));
+    const host = await addMember(t, venueId, manager, 'host');
+    const p = await page();
+    // The old Reset password opened the browser's prompt(): any dialog now fails the test.
+    const dialogs: string[] = [];
+    p.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await signInOn(p, manager.email, manager.password);
+    await p.locator(`[data-venue-id="${venueId}"]`).waitFor();
+    await p.goto(`${t.baseUrl}/board/venues/${venueId}/staff`);
+    const row = p.locator(`[data-testid=member][data-email="${host.email}"]`);
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const form = p.locator(`[data-testid=reset-password-row][data-email="${host.email}"]`).getByTestId('reset-password-form');
+    await form.waitFor({ timeout: 3_000 });
+    expect(dialogs).toEqual([]);
+    const input = form.locator('input[autocomplete=new-password]');
+    // Hidden as it is typed; Show shows it, Hide hides it again.
+    expect(await input.getAttribute('type')).toBe('password');
+    await input.fill('short7!');
+    await form.getByTestId('reset-password-show').click();
+    expect(await input.getAttribute('type')).toBe('text');
+    await form.getByTestId('reset-password-show').click();
+    expect(await input.getAttribute('type')).toBe('password');
+
+    // Too short: the server's own words, under the field; the form stays open with what was typed.
+    await form.getByRole('button', { name: 'Set password' }).click();
+    const refusal = form.getByTestId('reset-password-error');
+    await refusal.waitFor();
+    const serverWords = await request(t.baseUrl)
+      .post(`/v1/venues/${venueId}/members/${host.userId}/password`)
+      .set(manager.auth)
+      .send({ password: 'short7!' });
+    expect(serverWords.status).toBe(400);
+    expect(await refusal.textContent()).toBe((serverWords.body as { error: { message: string } }).error.message);
+    expect(await input.inputValue()).toBe('short7!');
+    await screenshot(p, 'staff-reset-password-refused');
+
+    // Cancel closes it and changes nothing: the host's password still works.
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+    await request(t.baseUrl).post('/v1/auth/sessions').send({ email: host.email, password: host.password }).expect(201);
+
+    // Again, with a good one.
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    await form.locator('input[autocomplete=new-password]').fill('lantern-3081');
+    await form.getByRole('button', { name: 'Set password' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect(await p.getByTestId('notice').last().textContent()).toContain(`New initial password set for ${host.email}`);
+    expect(dialogs).toEqual([]);
+
+    // The host signs in on a board of their own with it (the old one no longer works).
+    const q = await page();
+    await signInOn(q, host.email, 'lantern-3081');
+    await q.locator(`[data-venue-id="${venueId}"]`).waitFor();
+    await request(t.baseUrl).post('/v1/auth/sessions').send({ email: host.email, password: host.password }).expect(401);
+  });
+
   it('a password someone else chose: the page asks for a new one (the floor stays usable meanwhile)', async () => {
     const email = `provisioned-${randomBytes(4).toString('hex')}@example.test`;
     const p = await page();

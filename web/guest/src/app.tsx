@@ -97,9 +97,10 @@ export function App() {
       if (n < onScreen.current) return;
       onScreen.current = n;
       if (!view) return setShown({ kind: 'no-link' });
-      // Kept with the link, so a page that can no longer read the entry still speaks the venue's words.
-      if (view.venue.seating && view.venue.seating !== creds.current.seating)
-        keep({ ...creds.current, seating: view.venue.seating });
+      // Kept with the link, so a page that can no longer read the entry still speaks the venue's words
+      // and names it (a link that ended reads nothing, not even the venue).
+      if ((view.venue.seating && view.venue.seating !== creds.current.seating) || view.venue.name !== creds.current.venueName)
+        keep({ ...creds.current, ...(view.venue.seating && { seating: view.venue.seating }), venueName: view.venue.name });
       setShown({ kind: 'view', view, readAt: readWallClock() });
       const kept = refusal.current;
       if (kept && kept.status === undefined) kept.status = view.entry.status;
@@ -266,16 +267,17 @@ export function App() {
           <p>Lost it? Ask at the desk for a new queue link.</p>
         </section>
       )}
+      {(shown.kind === 'left' || shown.kind === 'gone') && <KeptVenue name={creds.current.venueName} />}
       {shown.kind === 'left' && (
         <section class="card" data-testid="left">
-          <h1>You have left the queue</h1>
+          <EndedTitle under={creds.current.venueName}>You have left the queue</EndedTitle>
           <LeftReleased words={wordsFor(creds.current.seating)} released={creds.current.released} />
           <p>{wordsFor(creds.current.seating).joinAgain}</p>
         </section>
       )}
       {shown.kind === 'gone' && (
         <section class="card" data-testid="gone">
-          <h1>This link no longer works</h1>
+          <EndedTitle under={creds.current.venueName}>This link no longer works</EndedTitle>
           <p>
             A queue link stops working at the end of the day, when the desk gives you a new one, or when you leave the queue or
             {` ${wordsFor(creds.current.seating).staff} `}removes you from it. Once it is used to confirm or leave on one phone,
@@ -311,6 +313,27 @@ export function App() {
       )}
     </main>
   );
+}
+
+/**
+ * The venue this phone's link was for, as last read, over a page whose link has ended (the server
+ * reads nothing of it then): the same header as a live place's, without the party's line.
+ */
+function KeptVenue({ name }: { name: string | undefined }) {
+  if (!name) return null;
+  return (
+    <header class="venue">
+      <p class="muted">Your place at</p>
+      <h1 data-testid="venue">
+        <bdi>{name}</bdi>
+      </h1>
+    </header>
+  );
+}
+
+/** The card's title: the page's heading, or under the venue's when the venue is named above it (as on a live place). */
+function EndedTitle({ under, children }: { under: string | undefined; children: string }) {
+  return under ? <h2>{children}</h2> : <h1>{children}</h1>;
 }
 
 /** The names isolated (bdi): a right-to-left name must not carry the words and numbers after it into its own direction. */

@@ -17,6 +17,11 @@ export interface Credentials {
   released?: { seats: number; held: boolean };
   /** The venue's seating as last read, so a page that can no longer read the entry still uses its words. */
   seating?: Seating;
+  /**
+   * The venue's name as last read: a link ends with its place (left, removed, the day closed, a session
+   * that ran out after seating) and then reads nothing, so the page opened again names the venue from here.
+   */
+  venueName?: string;
 }
 
 const EMPTY: Credentials = { token: null, session: null };
@@ -31,6 +36,7 @@ export function loadCredentials(): Credentials {
       ...(parsed?.left === true && { left: true }),
       ...(releasedOf(parsed?.released) ?? {}),
       ...(parsed?.seating === 'pool' || parsed?.seating === 'tables' ? { seating: parsed.seating } : {}),
+      ...(typeof parsed?.venueName === 'string' && parsed.venueName !== '' ? { venueName: parsed.venueName } : {}),
     };
   } catch {
     return EMPTY;

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Public, SignedIn } from '@hostboard/core';
-import { InvitationService } from '../invitations/invitation.service.js';
+import { InvitationService, type InvitationPreview } from '../invitations/invitation.service.js';
 import { AuthService, type SessionView, type StaffIdentity } from '../sessions/auth.service.js';
 import { CurrentStaff } from '../guards/current-staff.decorator.js';
 import { LoginDto } from './login.dto.js';
-import { ChangePasswordDto, ClaimInvitationDto } from './password.dto.js';
+import { ChangePasswordDto, ClaimInvitationDto, PreviewInvitationDto } from './password.dto.js';
 
 @ApiTags('staff')
 @Controller('v1/auth')
@@ -54,5 +54,17 @@ export class AuthController {
   @HttpCode(201)
   claim(@Body() body: ClaimInvitationDto): Promise<SessionView> {
     return this.invitations.claim(body.token, body.password, body.currentPassword);
+  }
+
+  /**
+   * What a link would join, before its holder types a password: read by the token in the body (never
+   * in a URL or a log), counted per address as a claim is, and spending nothing. A dead link answers
+   * the claim's own TOKEN_INVALID.
+   */
+  @Public('the holder of an invitation link reads what it joins (the link is the credential)')
+  @Post('invitations/preview')
+  @HttpCode(200)
+  preview(@Body() body: PreviewInvitationDto): Promise<InvitationPreview> {
+    return this.invitations.preview(body.token);
   }
 }

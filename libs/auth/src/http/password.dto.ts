@@ -30,3 +30,10 @@ export class ClaimInvitationDto {
   @MaxLength(1024)
   currentPassword?: string;
 }
+
+/** Reads what an invitation link joins, without claiming it (the claim page shows it first). */
+export class PreviewInvitationDto {
+  @IsString()
+  @Matches(/^[A-Za-z0-9_-]{1,128}$/)
+  token: string;
+}

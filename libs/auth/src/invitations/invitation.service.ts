@@ -23,7 +23,7 @@ import { hashSecret, newSecretToken, SECRET_TOKEN_SHAPE } from '../sessions/secr
 import type { StaffUser } from '../users/staff-user.entity.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
 import { claimPath, holdBackInvitationEmail, invitationEmail, STAFF_INVITATION_TEMPLATE } from './invitation.email.js';
-import type { InvitationDelivery } from './staff-invitation.entity.js';
+import type { InvitationDelivery, StaffInvitation } from './staff-invitation.entity.js';
 import { StaffInvitationRepository } from './staff-invitation.repository.js';
 
 export const INVITATION_DAYS = 7;
@@ -38,6 +38,17 @@ export interface InvitationView {
   /** Shown once, and only when it is handed over in person (no SMTP): null when it went by email. */
   token: string | null;
   link: string | null;
+}
+
+/** What an invitation link joins, for its claim page (`POST /v1/auth/invitations/preview`). */
+export interface InvitationPreview {
+  venueName: string;
+  role: Role;
+  /** The name its inviter gave (null on links made before names were kept), never the account's own. */
+  name: string | null;
+  expiresAt: string;
+  /** The claim will ask for the account's current password (judged as the claim judges it, now). */
+  needsCurrentPassword: boolean;
 }
 
 /**
@@ -140,6 +151,36 @@ export class InvitationService {
   }
 
   /**
+   * What a link would join, read without claiming it: only for a link the claim would take now (open,
+   * not expired, its holder's account still there, its sender still able to grant its role); every
+   * other link answers the claim's own TOKEN_INVALID, so no kind of dead link can be told from
+   * another or from an unknown one. Counted per address before the link is looked at, as a claim is,
+   * and a working link gives its point back. Whether a current password will be asked for is the one
+   * thing said about the account: the claim form must know it, and a claim without one says as much.
+   */
+  async preview(token: string): Promise<InvitationPreview> {
+    const addressKey = `invitation:ip:${limitAddress()}`;
+    await this.limiter.attempt([addressKey]);
+    const answer = await this.tx.read(async (manager) => {
+      const found = SECRET_TOKEN_SHAPE.test(token) ? await this.invitations.findByTokenHash(manager, hashSecret(token)) : null;
+      if (!found || found.endedAt || this.clock.now().getTime() >= found.expiresAt.getTime()) return null;
+      const user = await this.users.findById(manager, found.userId);
+      if (!user) return null;
+      if (!mayGrant(await this.memberships.roleOf(manager, found.venueId, found.invitedBy), found.role)) return null;
+      return {
+        venueName: await venueNameOf(manager, found.venueId),
+        role: found.role,
+        name: found.name,
+        expiresAt: found.expiresAt.toISOString(),
+        needsCurrentPassword: needsCurrentPassword(found, user),
+      };
+    });
+    if (!answer) throw invalid();
+    await this.limiter.succeeded([], [addressKey]);
+    return answer;
+  }
+
+  /**
    * Claims a link once: counted per address before it is looked at (like a token exchange). Sets the
    * new password, ends every earlier session of the account, grants the role (never lowering one the
    * person already holds there) and answers a fresh session.
@@ -157,8 +198,7 @@ export class InvitationService {
     // the email had no password yet (no account, or another venue's unclaimed invitation) is still
     // in its inviter's hands after the holder has chosen a password elsewhere, and claiming it would
     // set a password of the inviter's choosing and end the holder's sessions.
-    const needsCurrentPassword = found.delivery === 'in-person' && (found.accountExisted || user.passwordHash !== null);
-    if (needsCurrentPassword) {
+    if (needsCurrentPassword(found, user)) {
       // The inviter holds this link and may try passwords with it: each try counts as a failed
       // sign-in of the account would, so the link is no way around the login limits.
       if (currentPassword === undefined || !(await this.auth.checkPasswordOf(user, currentPassword))) {
@@ -221,6 +261,15 @@ export class InvitationService {
       return this.auth.openSession(manager, fresh);
     });
   }
+}
+
+/**
+ * An in-person link to an account that has (or had, as the link was made) a password: its inviter
+ * holds the link, so the claim must also prove knowledge of that password. An emailed link proves
+ * control of the address instead.
+ */
+function needsCurrentPassword(found: StaffInvitation, user: StaffUser): boolean {
+  return found.delivery === 'in-person' && (found.accountExisted || user.passwordHash !== null);
 }
 
 function invalid(): DomainException {

@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import { ActButton } from '../components/act-button';
@@ -47,6 +48,8 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
   const [invitations, setInvitations] = useState<PendingInvitation[]>([]);
   /** "Invite again" on a pending invitation: the person it fills the add form with (`n` tells two taps apart). */
   const [prefill, setPrefill] = useState<{ email: string; name: string; n: number } | null>(null);
+  /** The member whose Reset password form is open under their row (one at a time). */
+  const [resetting, setResetting] = useState<string | null>(null);
   const load = (): void => {
     staffApi.members(venueId).then(
       (m) => {
@@ -84,58 +87,77 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
       <table class="members-table">
         <tbody>
           {members?.map((m) => (
-            <tr key={m.userId} data-testid="member" data-email={m.email}>
-              <td>
-                {m.name} <span class="muted">{m.email}</span>
-              </td>
-              <td>
-                {role !== 'owner' ? (
-                  <span data-testid="member-role">{m.role}</span>
-                ) : (
-                  <select
-                    aria-label={`Role of ${m.email}`}
-                    value={m.role}
-                    onChange={(e) =>
-                      void act(
-                        () => staffApi.changeRole(venueId, m.userId, e.currentTarget.value as Role),
-                        `${m.email} is now ${e.currentTarget.value}.`,
-                      )
-                    }
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </td>
-              <td>
-                {/* One's own password is changed under Account, with the current one. */}
-                {m.userId !== me && manages(role, m.role) && m.passwordResettable && (
-                  <ResetButton
-                    onReset={(pw) =>
-                      act(
-                        () => staffApi.resetPassword(venueId, m.userId, pw),
-                        `New initial password set for ${m.email}; their sessions ended.`,
-                      )
-                    }
-                  />
-                )}
-                {m.userId !== me && manages(role, m.role) && (
-                  // A second tap, as everywhere on the board: a browser dialog is easy to dismiss
-                  // by habit on a tablet, and looks like the browser's, not the app's.
-                  <ActButton
-                    kind="danger"
-                    confirm="Tap again: their access ends"
-                    testId="remove-member"
-                    onAct={() => act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`)}
-                  >
-                    Remove
-                  </ActButton>
-                )}
-              </td>
-            </tr>
+            <Fragment key={m.userId}>
+              <tr data-testid="member" data-email={m.email}>
+                <td>
+                  {m.name} <span class="muted">{m.email}</span>
+                </td>
+                <td>
+                  {role !== 'owner' ? (
+                    <span data-testid="member-role">{m.role}</span>
+                  ) : (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={m.role}
+                      onChange={(e) =>
+                        void act(
+                          () => staffApi.changeRole(venueId, m.userId, e.currentTarget.value as Role),
+                          `${m.email} is now ${e.currentTarget.value}.`,
+                        )
+                      }
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </td>
+                <td>
+                  {/* One's own password is changed under Account, with the current one. */}
+                  {m.userId !== me && manages(role, m.role) && m.passwordResettable && (
+                    <button
+                      type="button"
+                      class="btn btn-secondary"
+                      data-testid="reset-password"
+                      aria-expanded={resetting === m.userId}
+                      onClick={() => setResetting((r) => (r === m.userId ? null : m.userId))}
+                    >
+                      Reset password
+                    </button>
+                  )}
+                  {m.userId !== me && manages(role, m.role) && (
+                    // A second tap, as everywhere on the board: a browser dialog is easy to dismiss
+                    // by habit on a tablet, and looks like the browser's, not the app's.
+                    <ActButton
+                      kind="danger"
+                      confirm="Tap again: their access ends"
+                      testId="remove-member"
+                      onAct={() => act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`)}
+                    >
+                      Remove
+                    </ActButton>
+                  )}
+                </td>
+              </tr>
+              {resetting === m.userId && (
+                <tr class="reset-row" data-testid="reset-password-row" data-email={m.email}>
+                  <td colSpan={3}>
+                    <ResetPasswordForm
+                      email={m.email}
+                      onReset={(pw) => staffApi.resetPassword(venueId, m.userId, pw)}
+                      onDone={() => {
+                        setResetting(null);
+                        say('ok', `New initial password set for ${m.email}; their sessions ended.`);
+                        load();
+                      }}
+                      onCancel={() => setResetting(null)}
+                    />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           ))}
         </tbody>
       </table>
@@ -242,20 +264,91 @@ function InvitationLink({ link }: { link: string }) {
   );
 }
 
-function ResetButton({ onReset }: { onReset: (password: string) => Promise<void> }) {
+/**
+ * A new initial password for a member, typed on the page under their row (it was the browser's own
+ * prompt, which showed the password in plain text and could not say why the server refused it).
+ * Hidden as it is typed unless Show is on; the server's refusal stays under the field.
+ */
+function ResetPasswordForm({
+  email,
+  onReset,
+  onDone,
+  onCancel,
+}: {
+  email: string;
+  onReset: (password: string) => Promise<unknown>;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  const [show, setShow] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const submit = async (e: Event): Promise<void> => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await onReset(password);
+      onDone();
+    } catch (err) {
+      setError(messageOf(err));
+      input.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const errorId = `reset-error-${email}`;
+  const inputId = `reset-input-${email}`;
+  const field = {
+    ref: input,
+    id: inputId,
+    autoComplete: 'new-password',
+    value: password,
+    'aria-invalid': error !== null,
+    'aria-describedby': error ? errorId : undefined,
+    onInput: (e: Event) => setPassword((e.currentTarget as HTMLInputElement).value),
+  };
   return (
-    <button
-      type="button"
-      class="btn btn-secondary"
-      onClick={() => {
-        const pw = prompt(
-          'New initial password to hand over in person (8 characters or more). Only for an account this venue created and its holder has not changed.',
-        );
-        if (pw) void onReset(pw);
-      }}
-    >
-      Reset password
-    </button>
+    // noValidate: the server's refusal is the one shown, in its words, under the field.
+    <form class="form reset-password" noValidate onSubmit={(e) => void submit(e)} data-testid="reset-password-form">
+      <label for={inputId}>
+        New initial password for <bdi>{email}</bdi>, to hand over in person (8 characters or more). Only for an account this venue
+        created and its holder has not changed.
+      </label>
+      <span class="reset-input">
+        {/* Two elements, not one whose type changes: Preact types a password input apart from a text one. */}
+        {show ? <input type="text" {...field} /> : <input type="password" {...field} />}
+        <button
+          type="button"
+          class="btn btn-secondary"
+          data-testid="reset-password-show"
+          aria-pressed={show}
+          onClick={() => {
+            setShow((v) => !v);
+            // The field is another element now: the cursor goes back into it.
+            setTimeout(() => input.current?.focus());
+          }}
+        >
+          {show ? 'Hide' : 'Show'}
+        </button>
+      </span>
+      {error && (
+        <p class="error" role="alert" id={errorId} data-testid="reset-password-error">
+          {error}
+        </p>
+      )}
+      <div class="reset-acts">
+        <button type="submit" class="btn btn-primary" disabled={busy || password === ''}>
+          Set password
+        </button>
+        <button type="button" class="btn btn-secondary" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -37,6 +37,17 @@ export interface PendingInvitation {
   linkWorks: boolean;
 }
 
+/** What an invitation link joins, read before it is claimed (`POST /v1/auth/invitations/preview`). */
+export interface InvitationPreview {
+  venueName: string;
+  role: Role;
+  /** The name the inviter gave (null on older links). */
+  name: string | null;
+  expiresAt: string;
+  /** The claim will also ask for the account's current password. */
+  needsCurrentPassword: boolean;
+}
+
 /** The sign-in answer, with the flag the server sets on a password someone else chose. */
 export type StaffSession = Session & { mustChangePassword?: boolean };
 
@@ -56,6 +67,9 @@ export const staffApi = {
   changeOwnPassword: (currentPassword: string, newPassword: string) =>
     api.post<{ endedSessions: number }>('/v1/auth/password', { currentPassword, newPassword }),
   signOutEverywhere: () => api.request<void>('DELETE', '/v1/auth/sessions'),
+  /** A read: the token travels in the body (never in a URL), and nothing is spent. */
+  previewInvitation: (token: string) =>
+    api.post<InvitationPreview>('/v1/auth/invitations/preview', { token }, { idempotencyKey: undefined }),
   // No Idempotency-Key: a replay would hand the stored session token to whoever repeats it.
   claim: (token: string, password: string, currentPassword?: string) =>
     api.post<StaffSession>(
