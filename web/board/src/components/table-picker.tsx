@@ -183,8 +183,9 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
           {purpose.name} no longer has a table here: another screen cleared it or marked them a no-show.
         </p>
       )}
+      {/* News from another screen, not a mistake of this one: the note style, not the error's red. */}
       {movedNote && !moveGone && purpose.kind === 'move' && (
-        <p class="error" role="status" data-testid="picker-moved">
+        <p class="info" role="status" data-testid="picker-moved">
           Another screen moved {purpose.name} to {tableLabels(board, purpose.current)}.
         </p>
       )}
