@@ -54,7 +54,15 @@ d('the move sheet follows the party when another screen moves it', () => {
       .send({ tableIds: [v.tableIds['Garden 6']] })
       .expect((r) => expect(r.status).toBeLessThan(300));
     await page.getByTestId('picker-moved').waitFor({ timeout: 8_000 });
-    expect((await page.getByTestId('picker-moved').textContent())?.trim()).toBe('Another screen moved Oona Byrne to Garden 6.');
+    const moved = page.getByTestId('picker-moved');
+    expect((await moved.textContent())?.trim()).toBe('Another screen moved Oona Byrne to Garden 6.');
+    // News, not a mistake: the sheet's note style, read out politely, not red as a refusal.
+    expect(await moved.getAttribute('role')).toBe('status');
+    expect((await moved.getAttribute('class'))?.split(' ')).toEqual(['info']);
+    expect(await page.locator('[data-testid=table-picker] [role=alert], [data-testid=table-picker] .error').count()).toBe(0);
+    const colour = String(await page.evaluate(`getComputedStyle(document.querySelector('[data-testid=picker-moved]')).color`));
+    expect(colour).toMatch(/^rgb\(/);
+    expect(colour).not.toBe('rgb(168, 50, 31)');
     expect(await pick('Garden 6').getAttribute('aria-pressed')).toBe('true');
     expect(await pick('Garden 4').getAttribute('aria-pressed')).toBe('false');
     expect((await pick('Garden 6').locator('.why').textContent())?.trim()).toBe('Their table now');

@@ -37,7 +37,7 @@ export interface VisitView {
   closedAt: string | null;
 }
 
-const toVisitView = (v: Visit): VisitView => ({
+export const toVisitView = (v: Visit): VisitView => ({
   id: v.id,
   reservationId: v.reservationId,
   openedAt: v.openedAt.toISOString(),

@@ -50,6 +50,21 @@ function fitProblem(picked: TableRow[], combinations: Combination[], size: numbe
   return combo.capacity >= size ? null : `Together these seat ${combo.capacity}.`;
 }
 
+/**
+ * The order an offer's tables are listed in: the tables that seat the party alone first, the closest
+ * fit first (fewest spare seats: a 4-top for a party of 4 before the 8-top), then the free tables too
+ * small alone (for a combination), then those that cannot be offered now, greyed with their reason.
+ * Ties keep the board's order (by label). A move, or a party of unknown size, keeps the board's order.
+ */
+export function pickOrder(tables: TableRow[], size: number | undefined, why: (t: TableRow) => string | null): TableRow[] {
+  if (size === undefined) return tables;
+  const rank = (t: TableRow): number => (why(t) !== null ? 2 : t.capacity >= size ? 0 : 1);
+  return tables
+    .map((t, i) => ({ t, i, rank: rank(t) }))
+    .sort((a, b) => a.rank - b.rank || (a.rank === 0 ? a.t.capacity - b.t.capacity : 0) || a.i - b.i)
+    .map((x) => x.t);
+}
+
 const samePick = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
@@ -138,27 +153,29 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
   return (
     <Modal title={title} onClose={onClose} testId="table-picker">
       <ul class="pick-grid">
-        {board.tables.map((t) => {
-          const mine = purpose.kind === 'move' && purpose.current.includes(t.id);
-          const why = unavailable(t, mine);
-          const on = picked.includes(t.id);
-          return (
-            <li key={t.id}>
-              <button
-                type="button"
-                class={`table-pick table-${mine ? 'mine' : t.state}${on ? ' on' : ''}`}
-                aria-pressed={on}
-                disabled={why !== null}
-                data-table-id={t.id}
-                onClick={() => toggle(t.id)}
-              >
-                <strong>{t.label}</strong>
-                <span>seats {t.capacity}</span>
-                <span class="why">{mine ? 'Their table now' : (why ?? 'Free')}</span>
-              </button>
-            </li>
-          );
-        })}
+        {pickOrder(board.tables, purpose.kind === 'offer' ? purpose.partySize : undefined, (t) => unavailable(t, false)).map(
+          (t) => {
+            const mine = purpose.kind === 'move' && purpose.current.includes(t.id);
+            const why = unavailable(t, mine);
+            const on = picked.includes(t.id);
+            return (
+              <li key={t.id}>
+                <button
+                  type="button"
+                  class={`table-pick table-${mine ? 'mine' : t.state}${on ? ' on' : ''}`}
+                  aria-pressed={on}
+                  disabled={why !== null}
+                  data-table-id={t.id}
+                  onClick={() => toggle(t.id)}
+                >
+                  <strong>{t.label}</strong>
+                  <span>seats {t.capacity}</span>
+                  <span class="why">{mine ? 'Their table now' : (why ?? 'Free')}</span>
+                </button>
+              </li>
+            );
+          },
+        )}
       </ul>
       {combinations.length > 0 && (
         <p class="muted">
@@ -183,8 +200,9 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
           {purpose.name} no longer has a table here: another screen cleared it or marked them a no-show.
         </p>
       )}
+      {/* News from another screen, not a mistake of this one: the note style, not the error's red. */}
       {movedNote && !moveGone && purpose.kind === 'move' && (
-        <p class="error" role="status" data-testid="picker-moved">
+        <p class="info" role="status" data-testid="picker-moved">
           Another screen moved {purpose.name} to {tableLabels(board, purpose.current)}.
         </p>
       )}

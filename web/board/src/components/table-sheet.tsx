@@ -5,7 +5,7 @@ import { localTime } from '../format';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
 import { api } from '../state/session';
-import { readWallClock, wallSecond } from '../state/clock';
+import { wallSecond } from '../state/clock';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { tableWord, turnText } from './floor-map';
@@ -39,7 +39,7 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
   return (
     <Modal title={`Table ${table.label} · seats ${table.capacity}`} onClose={onClose} testId="table-sheet">
       <p class={`chip chip-table-${table.state}`}>{tableWord(table, venueNow(wallSecond.value))}</p>
-      {table.state === 'free' && <WalkIn board={board} table={table} venueNow={venueNow} onDone={done} />}
+      {table.state === 'free' && <WalkIn board={board} table={table} onDone={done} />}
       {p && (
         <div class="placement">
           <p>
@@ -124,19 +124,9 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
 
 /**
  * Seat now: a party that walks in to a free table never waits, so it needs no contact. One tap
- * books the table from now for one turn and seats the party at once.
+ * books the table from now for one turn and seats the party at once (`POST …/walk-ins`, one request).
  */
-function WalkIn({
-  board,
-  table,
-  venueNow,
-  onDone,
-}: {
-  board: BoardSnapshot;
-  table: TableRow;
-  venueNow: (wall: number) => number;
-  onDone: (text: string) => Promise<void>;
-}) {
+function WalkIn({ board, table, onDone }: { board: BoardSnapshot; table: TableRow; onDone: (text: string) => Promise<void> }) {
   const [size, setSize] = useState(Math.min(2, table.capacity));
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -146,16 +136,10 @@ function WalkIn({
     setBusy(true);
     setError(null);
     try {
-      const start = new Date(venueNow(readWallClock())).toISOString();
       const who = name.trim() || `Walk-in at ${table.label}`;
-      const r = await api.post<{ id?: string; reservation?: { id: string } }>(`${base}/reservations`, {
-        name: who,
-        partySize: size,
-        start,
-        tableIds: [table.id],
-      });
-      const id = r.reservation?.id ?? r.id ?? '';
-      await api.post(`${base}/reservations/${id}/seat`);
+      // One command books the table from the venue's now for one turn and seats the party: a lost
+      // answer retried (the same key) seats them once, and nothing is left booked but not seated.
+      await api.post(`${base}/walk-ins`, { tableIds: [table.id], partySize: size, name: who });
       await onDone(`${who} seated at ${table.label}.`);
     } catch (err) {
       setError(messageOf(err));

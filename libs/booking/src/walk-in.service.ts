@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
+import {
+  ReservationRepository,
+  TableAllocator,
+  tableTaken,
+  toReservationView,
+  Visit,
+  type ReservationView,
+} from '@hostboard/allocator';
+import { BoardEventWriter } from '@hostboard/board';
+import { SweepService } from '@hostboard/offer';
+import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { toVisitView, type VisitView } from './seating.service.js';
+
+export interface WalkInInput {
+  tableIds: string[];
+  partySize: number;
+  name?: string;
+}
+
+export interface SeatedWalkIn {
+  reservation: ReservationView;
+  visit: VisitView;
+}
+
+/**
+ * A party that walks in to a free table: booked from now for one turn and seated at once, in one
+ * command (one transaction under the venue row lock, one Idempotency-Key, one board event). Booking
+ * then seating as two requests left a half-done party (booked, not seated) when the second failed,
+ * and a second tap then tried to book the table again and was refused.
+ */
+@Injectable()
+export class WalkInService {
+  constructor(
+    private readonly tx: TransactionRunner,
+    private readonly venues: VenueRepository,
+    private readonly clock: VenueClock,
+    private readonly reservations: ReservationRepository,
+    private readonly tables: TableAllocator,
+    private readonly windows: RunningWindowFinder,
+    private readonly history: HistoryWriter,
+    private readonly board: BoardEventWriter,
+    private readonly sweep: SweepService,
+  ) {}
+
+  async seat(venueId: string, input: WalkInInput): Promise<SeatedWalkIn> {
+    return this.tx.command<SeatedWalkIn>({ venueId, translate: tableTaken, keyLockedByCommand: true }, async (tx) => {
+      // As a desk booking: a hold past its expiry is swept first (in a transaction of its own), so it
+      // no longer keeps the table from this party.
+      const locked = await this.venues.lockThenRead(tx.manager, venueId, tx.keyLock, this.sweep.dueAfterLockReads(venueId));
+      const venue = locked.venue;
+      const now = this.clock.now(venue);
+      return this.sweep.sweepThenDecide(tx, venue, now, locked.found, () => this.seated(tx, venue, input, now));
+    });
+  }
+
+  private async seated(tx: Tx, venue: Venue, input: WalkInInput, now: Date): Promise<SeatedWalkIn> {
+    const m = tx.manager;
+    const venueId = venue.id;
+    if (venue.seating !== 'tables')
+      throw new DomainException(ErrorCode.RULE_VIOLATION, 'Walk-ins are seated at tables: this venue has a seat pool.');
+    if (input.partySize > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
+    // The same refusals, in the same order and words, as a booking from now (POST …/reservations).
+    const window = await this.windows.find(m, venue, now);
+    if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window runs at that time.');
+    if (window.window.depositRequired) {
+      throw new DomainException(
+        ErrorCode.PAID_BOOKING_UNAVAILABLE,
+        'This service requires a deposit; no free booking during the pilot.',
+      );
+    }
+    await this.tables.assertTarget(m, venueId, input.tableIds, input.partySize);
+    const end = new Date(now.getTime() + window.window.turnMinutes * 60_000);
+    await this.tables.assertNotOccupiedDuring(m, venueId, input.tableIds, now, end, now);
+    await this.tables.assertFree(m, venueId, input.tableIds, now, end, now);
+    const name = input.name?.trim() || `Walk-in at ${await this.labels(tx, venueId, input.tableIds)}`;
+    const party = { name, partySize: input.partySize, email: null, phone: null, entryId: null };
+    // The booking's rows go now (the placements' trigger reads the reservation); its seating, the
+    // visit, history, the answer and the one board event travel together with the COMMIT.
+    const r = await this.tables.reserve(m, venue, party, input.tableIds, { start: now, end }, 'CONFIRMED', now, null);
+    const tableIds = [...input.tableIds].sort();
+    const visit: Visit = { id: randomUUID(), venueId, reservationId: r.id, openedAt: now, closedAt: null };
+    const result: SeatedWalkIn = {
+      reservation: toReservationView({ ...r, state: 'SEATED', updatedAt: now }, tableIds),
+      visit: toVisitView(visit),
+    };
+    const subject = { venueId, subjectType: 'reservation' as const, subjectId: r.id, at: now };
+    await this.board.appendAtCommit(
+      tx,
+      venueId,
+      'reservation.seated',
+      { reservationId: r.id, visitId: visit.id, tableIds, walkIn: true },
+      now,
+      [
+        this.reservations.transitionStatement(r.id, ['CONFIRMED'], 'SEATED', now),
+        { target: Visit, rows: [visit] },
+        this.history.rows(
+          { ...subject, from: null, to: 'CONFIRMED', operationId: `book-${r.id}` },
+          { ...subject, from: 'CONFIRMED', to: 'SEATED', operationId: `seat-${r.id}` },
+        ),
+        ...(tx.answerRow?.(result) ?? []),
+      ],
+    );
+    return result;
+  }
+
+  /** "T2", or "T2 + T3" for a combination, in the order a host counts them. */
+  private async labels(tx: Tx, venueId: string, tableIds: string[]): Promise<string> {
+    const rows = await tx.manager.query<Array<{ label: string }>>(
+      'SELECT label FROM venue_tables WHERE venue_id = $1 AND id = ANY($2::uuid[])',
+      [venueId, tableIds],
+    );
+    return rows
+      .map((r) => r.label)
+      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+      .join(' + ');
+  }
+}
