@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { deskJoin, errorOf, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
@@ -55,5 +56,21 @@ describe('validation words for API clients', () => {
     const huge = await refused({ name: 'Vera Words', partySize: 1e300, phone: '+13125550177' });
     expect(huge.message).toBe('Party size is out of range');
     expect(huge.details.field).toBe('partySize');
+  });
+
+  it("a booking's own refusals name what is missing or out of place in words, the fields in details", async () => {
+    const book = (venueId: string, body: Record<string, unknown>) =>
+      request(t.baseUrl).post(`/v1/venues/${venueId}/reservations`).set(owner.auth).send(body).expect(400);
+    const noStart = errorOf(await book(v.id, { name: 'Ines Tablebook', partySize: 5, tableIds: [v.tableIds.W4] }));
+    expect(noStart.message).toBe('A table booking needs a start time and its tables.');
+    expect((noStart.details as { fields?: unknown }).fields).toEqual([
+      { field: 'start', message: 'A table booking needs a start time.' },
+    ]);
+    const pool = await sandboxVenue(t, owner, { clock: '2026-05-19T00:25:00.000Z', preset: 'workshop', poolCapacity: 17 });
+    const onPool = errorOf(
+      await book(pool.id, { name: 'Ines Poolbook', partySize: 2, start: '2026-05-19T01:00:00.000Z', tableIds: [v.tableIds.W4] }),
+    );
+    expect(onPool.message).toBe('This venue has a seat pool: a booking here takes no start time and no tables.');
+    expect((onPool.details as { fields?: Array<{ field: string }> }).fields?.map((f) => f.field)).toEqual(['start', 'tableIds']);
   });
 });

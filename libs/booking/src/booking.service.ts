@@ -28,6 +28,15 @@ import type { CreateReservationDto } from './http/create-reservation.dto.js';
 
 export type CreatedBooking = ReservationView & { bookingLink: string | null };
 
+/** Who a table turn is for: a booking's guest, or a walk-in with no contact. */
+export interface TurnParty {
+  name: string;
+  partySize: number;
+  email: string | null;
+  phone: string | null;
+  entryId: null;
+}
+
 /**
  * The guide's strict order ("Oldest group cannot fit: Stop. … do not skip it"): a registration made
  * at the desk while groups wait would take the seats the oldest of them is waiting for.
@@ -86,7 +95,12 @@ export class BookingService {
     const contact = normaliseContact(input.email, input.phone, venue.country);
     if (venue.seating === 'tables') return this.createOnTables(tx, venue, input, contact, link);
     if (input.start !== undefined || input.tableIds !== undefined) {
-      throw DomainException.validation('start and tableIds apply to table venues only.');
+      throw DomainException.validation('This venue has a seat pool: a booking here takes no start time and no tables.', {
+        fields: [
+          { field: 'start', message: 'A seat pool takes no start time.' },
+          { field: 'tableIds', message: 'A seat pool takes no tables.' },
+        ].filter((f) => input[f.field as 'start' | 'tableIds'] !== undefined),
+      });
     }
     if (input.partySize > (venue.poolCapacity ?? 0)) {
       throw DomainException.validation(`The party size must be a whole number from 1 to ${venue.poolCapacity}.`, {
@@ -133,11 +147,28 @@ export class BookingService {
     contact: Contact,
     link: string,
   ): Promise<CreatedBooking> {
-    const m = tx.manager;
     if (input.start === undefined || input.tableIds === undefined)
-      throw DomainException.validation('A table booking needs start and tableIds.');
-    if (input.partySize > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
-    const start = new Date(input.start);
+      throw DomainException.validation('A table booking needs a start time and its tables.', {
+        fields: [
+          { field: 'start', message: 'A table booking needs a start time.' },
+          { field: 'tableIds', message: 'A table booking needs its tables.' },
+        ].filter((f) => input[f.field as 'start' | 'tableIds'] === undefined),
+      });
+    const now = this.clock.now(venue);
+    const party = { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null };
+    const r = await this.reserveTurn(tx, venue, party, input.tableIds, new Date(input.start), now);
+    await this.booked(tx, venue.id, r, link, now, { tableIds: input.tableIds });
+    return { ...toReservationView(r, [...input.tableIds].sort()), bookingLink: link };
+  }
+
+  /**
+   * Tables confirmed for one turn of the service window running at `start` (the governing window),
+   * after the same target rules and refusals as an offer: a desk booking and a walk-in (booked from
+   * now and seated in the same command) ask the same questions in the same order and words.
+   */
+  async reserveTurn(tx: Tx, venue: Venue, party: TurnParty, tableIds: string[], start: Date, now: Date): Promise<Reservation> {
+    const m = tx.manager;
+    if (party.partySize > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
     const window = await this.windows.find(m, venue, start);
     if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window runs at that time.');
     if (window.window.depositRequired) {
@@ -146,17 +177,13 @@ export class BookingService {
         'This service requires a deposit; no free booking during the pilot.',
       );
     }
-    await this.tables.assertTarget(m, venue.id, input.tableIds, input.partySize);
+    await this.tables.assertTarget(m, venue.id, tableIds, party.partySize);
     const end = new Date(start.getTime() + window.window.turnMinutes * 60_000);
-    const now = this.clock.now(venue);
     // A booking starting now cannot take a table someone is sitting at; a later one cannot run into a
     // seated party's turn (which starts when it sat down, even before the time it had booked).
-    await this.tables.assertNotOccupiedDuring(m, venue.id, input.tableIds, start, end, now);
-    await this.tables.assertFree(m, venue.id, input.tableIds, start, end, now);
-    const party = { name: input.name, partySize: input.partySize, email: contact.email, phone: contact.phone, entryId: null };
-    const r = await this.tables.reserve(m, venue, party, input.tableIds, { start, end }, 'CONFIRMED', now, null);
-    await this.booked(tx, venue.id, r, link, now, { tableIds: input.tableIds });
-    return { ...toReservationView(r, [...input.tableIds].sort()), bookingLink: link };
+    await this.tables.assertNotOccupiedDuring(m, venue.id, tableIds, start, end, now);
+    await this.tables.assertFree(m, venue.id, tableIds, start, end, now);
+    return this.tables.reserve(m, venue, party, tableIds, { start, end }, 'CONFIRMED', now, null);
   }
 
   /**

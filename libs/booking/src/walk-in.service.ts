@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
-import {
-  ReservationRepository,
-  TableAllocator,
-  tableTaken,
-  toReservationView,
-  Visit,
-  type ReservationView,
-} from '@hostboard/allocator';
+import { ReservationRepository, tableTaken, toReservationView, Visit, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { SweepService } from '@hostboard/offer';
-import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { BookingService } from './booking.service.js';
 import { toVisitView, type VisitView } from './seating.service.js';
 
 export interface WalkInInput {
@@ -38,8 +32,7 @@ export class WalkInService {
     private readonly venues: VenueRepository,
     private readonly clock: VenueClock,
     private readonly reservations: ReservationRepository,
-    private readonly tables: TableAllocator,
-    private readonly windows: RunningWindowFinder,
+    private readonly bookings: BookingService,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
     private readonly sweep: SweepService,
@@ -57,29 +50,15 @@ export class WalkInService {
   }
 
   private async seated(tx: Tx, venue: Venue, input: WalkInInput, now: Date): Promise<SeatedWalkIn> {
-    const m = tx.manager;
     const venueId = venue.id;
     if (venue.seating !== 'tables')
       throw new DomainException(ErrorCode.RULE_VIOLATION, 'Walk-ins are seated at tables: this venue has a seat pool.');
-    if (input.partySize > 200) throw DomainException.validation('partySize must not be greater than 200', { field: 'partySize' });
-    // The same refusals, in the same order and words, as a booking from now (POST …/reservations).
-    const window = await this.windows.find(m, venue, now);
-    if (!window) throw new DomainException(ErrorCode.RULE_VIOLATION, 'No service window runs at that time.');
-    if (window.window.depositRequired) {
-      throw new DomainException(
-        ErrorCode.PAID_BOOKING_UNAVAILABLE,
-        'This service requires a deposit; no free booking during the pilot.',
-      );
-    }
-    await this.tables.assertTarget(m, venueId, input.tableIds, input.partySize);
-    const end = new Date(now.getTime() + window.window.turnMinutes * 60_000);
-    await this.tables.assertNotOccupiedDuring(m, venueId, input.tableIds, now, end, now);
-    await this.tables.assertFree(m, venueId, input.tableIds, now, end, now);
     const name = input.name?.trim() || `Walk-in at ${await this.labels(tx, venueId, input.tableIds)}`;
+    // Booked as the desk books from now (the same refusals, in the same order and words); the booking's
+    // rows go now (the placements' trigger reads the reservation), and its seating, the visit, history,
+    // the answer and the one board event travel together with the COMMIT.
     const party = { name, partySize: input.partySize, email: null, phone: null, entryId: null };
-    // The booking's rows go now (the placements' trigger reads the reservation); its seating, the
-    // visit, history, the answer and the one board event travel together with the COMMIT.
-    const r = await this.tables.reserve(m, venue, party, input.tableIds, { start: now, end }, 'CONFIRMED', now, null);
+    const r = await this.bookings.reserveTurn(tx, venue, party, input.tableIds, now, now);
     const tableIds = [...input.tableIds].sort();
     const visit: Visit = { id: randomUUID(), venueId, reservationId: r.id, openedAt: now, closedAt: null };
     const result: SeatedWalkIn = {
