@@ -95,7 +95,7 @@ describe('walk-ins under attack', () => {
     expect(await reservations(b)).toEqual([]);
   });
 
-  it('hostile names: control characters and 10k characters refused, a right-to-left name kept, blank means the default', async () => {
+  it('hostile names: control characters and 10k characters refused, a right-to-left name kept, a blank one refused in words', async () => {
     const v = await restaurant();
     for (const name of ['Bell\u0007Ringer', 'Line\nBreak', 'x'.repeat(10_000), 'Null\u0000Byte']) {
       const res = await walkIn(v, { tableIds: [v.tableIds['C2']!], partySize: 2, name });
@@ -139,6 +139,48 @@ describe('walk-ins under attack', () => {
     await moveClock(t, owner, v.id, plus(211)); // 10:41 PM
     const closed = await walkIn(v, { tableIds: [v.tableIds['C2']!], partySize: 2 });
     expect(refusal(closed)).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+  });
+
+  it("one Idempotency-Key sent to a booking, then to a walk-in, then to another venue's walk-in: never another request's answer", async () => {
+    const a = await restaurant();
+    const b = await restaurant();
+    const key = randomUUID();
+    const booked = await api()
+      .post(`/v1/venues/${a.id}/reservations`)
+      .set(owner.auth)
+      .set('Idempotency-Key', key)
+      .send({ name: 'Orla Penn', partySize: 2, start: plus(150), tableIds: [a.tableIds['C2']] })
+      .expect(201);
+    const walk = await api()
+      .post(`/v1/venues/${a.id}/walk-ins`)
+      .set(owner.auth)
+      .set('Idempotency-Key', key)
+      .send({ tableIds: [a.tableIds['B4']], partySize: 3 });
+    expect(walk.headers['idempotent-replayed']).toBeUndefined();
+    expect(walk.body).not.toEqual(booked.body);
+    const across = await api()
+      .post(`/v1/venues/${b.id}/walk-ins`)
+      .set(owner.auth)
+      .set('Idempotency-Key', key)
+      .send({ tableIds: [b.tableIds['B4']], partySize: 3 });
+    expect(across.headers['idempotent-replayed']).toBeUndefined();
+    expect(JSON.stringify(across.body)).not.toContain(a.tableIds['B4']!);
+    // At the same venue the key is refused as reused; at another venue it is that venue's own request.
+    expect(refusal(walk)).toEqual({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(across.status).toBe(201);
+    expect((await reservations(a)).map((r) => r.name)).toEqual(['Orla Penn']);
+  });
+
+  it('a walk-in and a retirement of the same table sent at once: never a party seated at a retired table', async () => {
+    for (let round = 0; round < 5; round++) {
+      const v = await restaurant();
+      const [walk, retire] = await Promise.all([
+        walkIn(v, { tableIds: [v.tableIds['B4']!], partySize: 4, name: `Round ${round} walker` }),
+        api().post(`/v1/venues/${v.id}/tables/${v.tableIds['B4']}/retire`).set(owner.auth).send({}),
+      ]);
+      expect({ round, both: walk.status === 201 && retire.status < 300 }).toEqual({ round, both: false });
+      expect([walk.status, retire.status].filter((s) => s < 300)).toHaveLength(1);
+    }
   });
 
   it('a walk-in and an offer of the same table sent at once: exactly one has the table', async () => {
