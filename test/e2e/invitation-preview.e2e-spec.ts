@@ -150,6 +150,21 @@ describe('POST /v1/auth/invitations/preview', () => {
     await claim(live.token).expect(201);
   });
 
+  it('reading a link does not extend it: read at once and 47 minutes before its end, it still dies a minute after it', async () => {
+    const { token } = await invite(owner, email('extend'), 'host', 'Tamsin Reed');
+    const first = (await preview(token).expect(200)).body as { expiresAt: string };
+    clock.advance(7 * 86_400_000 - 47 * 60_000);
+    const late = (await preview(token).expect(200)).body as { expiresAt: string };
+    expect(late.expiresAt).toBe(first.expiresAt);
+    clock.advance(48 * 60_000);
+    try {
+      expect((await preview(token)).status).toBe(401);
+      expect((await claim(token)).status).toBe(401);
+    } finally {
+      clock.advance(-(7 * 86_400_000 + 60_000));
+    }
+  });
+
   it('refuses a malformed token before any read, as the claim does', async () => {
     const res = await api().post('/v1/auth/invitations/preview').set(from()).send({ token: 'not a token!' });
     expect(res.status).toBe(400);
