@@ -183,6 +183,49 @@ describe('walk-ins under attack', () => {
     }
   });
 
+  it('a walk-in ends as the two-step path (book, then seat) did: the same states and history, and the day report counts neither', async () => {
+    const v = await restaurant();
+    const w = await walkIn(v, { tableIds: [v.tableIds['B4']!], partySize: 3, name: 'Walk Probe' }).expect(201);
+    const booked = await api()
+      .post(`/v1/venues/${v.id}/reservations`)
+      .set(owner.auth)
+      .send({ name: 'Two Step', partySize: 2, start: T0, tableIds: [v.tableIds['C2']] })
+      .expect(201);
+    const rid =
+      (booked.body as { id?: string; reservation?: { id: string } }).reservation?.id ?? (booked.body as { id: string }).id;
+    const seat = await api().post(`/v1/venues/${v.id}/reservations/${rid}/seat`).set(owner.auth).expect(201);
+    await moveClock(t, owner, v.id, plus(50));
+    await api()
+      .post(`/v1/venues/${v.id}/visits/${(w.body as Seated).visit.id}/clear`)
+      .set(owner.auth)
+      .send({})
+      .expect(200);
+    await api()
+      .post(`/v1/venues/${v.id}/visits/${(seat.body as { visit: { id: string } }).visit.id}/clear`)
+      .set(owner.auth)
+      .send({})
+      .expect(200);
+    const steps = async (id: string): Promise<string[]> =>
+      (
+        (await api().get(`/v1/venues/${v.id}/history?subjectId=${id}`).set(owner.auth).expect(200)).body as Array<{
+          from: string | null;
+          to: string;
+        }>
+      )
+        .map((h) => `${h.from}>${h.to}`)
+        .sort();
+    expect(await steps((w.body as Seated).reservation.id)).toEqual(await steps(rid));
+    expect((await reservations(v)).map((r) => [r.name, r.state]).sort()).toEqual([
+      ['Two Step', 'COMPLETED'],
+      ['Walk Probe', 'COMPLETED'],
+    ]);
+    // The day report is about queue parties: a party seated without joining is in neither path's count.
+    const rep = await api().get(`/v1/venues/${v.id}/reports/days?from=2026-11-13&to=2026-11-13`).set(owner.auth).expect(200);
+    expect((rep.body as { days: unknown[]; totals: { joined: number } }).days).toEqual([]);
+    const board = await api().get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200);
+    expect((board.body as { counts: unknown }).counts).toEqual({ tables: 3, free: 3, held: 0, booked: 0, occupied: 0 });
+  });
+
   it('a walk-in and an offer of the same table sent at once: exactly one has the table', async () => {
     const v = await restaurant();
     for (let round = 0; round < 8; round++) {
