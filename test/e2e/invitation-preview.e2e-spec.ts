@@ -122,6 +122,49 @@ describe('POST /v1/auth/invitations/preview', () => {
       expect((await claim(token)).status).toBe(401);
   });
 
+  it('counts failures per address with the claim: the 11th guess is RATE_LIMITED, a working link read meanwhile gives its point back', async () => {
+    const guesser = { 'X-Forwarded-For': '203.0.113.77' };
+    const previewFrom = (token: string) => api().post('/v1/auth/invitations/preview').set(guesser).send({ token });
+    const live = await invite(owner, email('limited'), 'host', 'Sable Wren');
+    // Nine wrong guesses, then the live link read three times (each gives its point back): still one left.
+    for (let i = 0; i < 9; i++) expect((await previewFrom(randomBytes(32).toString('base64url'))).status).toBe(401);
+    for (let i = 0; i < 3; i++) await previewFrom(live.token).expect(200);
+    expect((await previewFrom(randomBytes(32).toString('base64url'))).status).toBe(401);
+    // Used up: a guess, the live link itself and a claim from that address all read RATE_LIMITED.
+    const limited = await previewFrom(randomBytes(32).toString('base64url'));
+    expect(limited.status).toBe(429);
+    expect((limited.body as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    const liveLimited = await previewFrom(live.token);
+    expect({ status: liveLimited.status, body: liveLimited.body as unknown }).toEqual({
+      status: 429,
+      body: limited.body as unknown,
+    });
+    const claimLimited = await api()
+      .post('/v1/auth/invitations/claim')
+      .set(guesser)
+      .send({ token: live.token, password: `chosen-${randomBytes(6).toString('hex')}` });
+    expect(claimLimited.status).toBe(429);
+    // Another address reads and claims the link: nothing was spent.
+    await preview(live.token).expect(200);
+    await claim(live.token).expect(201);
+  });
+
+  it('reading a link does not extend it: read at once and 47 minutes before its end, it still dies a minute after it', async () => {
+    const { token } = await invite(owner, email('extend'), 'host', 'Tamsin Reed');
+    const first = (await preview(token).expect(200)).body as { expiresAt: string };
+    clock.advance(7 * 86_400_000 - 47 * 60_000);
+    const late = (await preview(token).expect(200)).body as { expiresAt: string };
+    expect(late.expiresAt).toBe(first.expiresAt);
+    clock.advance(48 * 60_000);
+    try {
+      expect((await preview(token)).status).toBe(401);
+      expect((await claim(token)).status).toBe(401);
+    } finally {
+      clock.advance(-(7 * 86_400_000 + 60_000));
+    }
+  });
+
   it('refuses a malformed token before any read, as the claim does', async () => {
     const res = await api().post('/v1/auth/invitations/preview').set(from()).send({ token: 'not a token!' });
     expect(res.status).toBe(400);

@@ -126,15 +126,19 @@ export function App() {
    * A link for another entry than the one this phone keeps: followed at once when the kept one is
    * over (left, seated, a link the desk replaced) or is the same party; asked when both are live
    * (a link someone sent could otherwise take the party's own place off its phone); ignored when
-   * it opens nothing.
+   * it opens nothing, unless the kept one has ended too: the page is then about the link just opened,
+   * which reads nothing, not even its venue, so the kept venue's name must not stand over it.
    */
   const decide = async (incoming: string): Promise<void> => {
+    const ended = (err: unknown): 'ended' | null => (isGone(err) ? 'ended' : null);
     const [theirs, mine] = await Promise.all([
-      viewOf({ token: incoming, session: null }).catch(() => null),
-      viewOf(creds.current).catch(() => null),
+      viewOf({ token: incoming, session: null }).catch(ended),
+      viewOf(creds.current).catch(ended),
     ]);
-    if (!theirs) setShown({ kind: creds.current.token || creds.current.session ? 'loading' : 'no-link' });
-    else if (!mine || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
+    if (theirs === 'ended' && mine === 'ended') follow(incoming);
+    else if (!theirs || theirs === 'ended')
+      setShown({ kind: creds.current.token || creds.current.session ? 'loading' : 'no-link' });
+    else if (!mine || mine === 'ended' || !ACTIVE.has(mine.entry.status) || mine.entry.id === theirs.entry.id) follow(incoming);
     else setShown({ kind: 'choose', mine, theirs, token: incoming });
   };
   useEffect(() => {
