@@ -178,7 +178,10 @@ describe('table offers (restaurant preset)', () => {
     const big = await joined(t, owner, v.id, party(4));
 
     // Tables that do not fit: VALIDATION.
-    expect(refusal(await offer(v, big.entry, ['T1']))).toEqual({ status: 400, code: 'VALIDATION' });
+    // The words suit every way a host picks tables (offer, booking, walk-in, move), not only an offer.
+    const small = await offer(v, big.entry, ['T1']);
+    expect(refusal(small)).toEqual({ status: 400, code: 'VALIDATION' });
+    expect(errorOf(small).message).toBe('Choose one table that seats the party, or an approved combination that does.');
     expect(refusal(await offer(v, big.entry, ['T1', 'T2']))).toEqual({ status: 400, code: 'VALIDATION' });
     // Stale version: WAITLIST_STALE.
     expect(refusal(await offer(v, { id: a.entry.id, version: a.entry.version + 1 }, ['T1']))).toEqual({

@@ -168,7 +168,7 @@ describe('a walk-in seated in one request', () => {
     const v = await restaurant();
     const tooMany = await walkIn(v, { tableIds: [v.tableIds['T7']], partySize: 4 });
     expect(refusal(tooMany)).toEqual({ status: 400, code: 'VALIDATION' });
-    expect(errorOf(tooMany).message).toBe('Offer one table the party fits, or an approved combination that seats it.');
+    expect(errorOf(tooMany).message).toBe('Choose one table that seats the party, or an approved combination that does.');
 
     // T7 offered to a waiting party: held.
     const wren = await joined(t, owner, v.id, party(2, 'Wren Hale'));

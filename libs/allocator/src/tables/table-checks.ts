@@ -6,7 +6,7 @@ import type { TablePlacement } from './table-placement.js';
  * read): which tables a party may take, who sits at them, who holds or has booked them. TableAllocator
  * reads the facts; these decide, and the exclusion constraint backs them under any race (`tableTaken`).
  */
-export const TABLES_DO_NOT_FIT = 'Offer one table the party fits, or an approved combination that seats it.';
+export const TABLES_DO_NOT_FIT = 'Choose one table that seats the party, or an approved combination that does.';
 
 /** What `checkTarget` needs: the venue's live tables among the ids, and its approved combinations. */
 export interface TargetFacts {
