@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { ManualClock, SystemClock } from '@hostboard/core';
 import { InProcessScheduler, QUEUE_NAME, type JobScheduler } from '@hostboard/jobs';
 import { BullmqScheduler, WORKER_CONCURRENCY } from '@hostboard/jobs/bullmq/bullmq.scheduler.js';
@@ -154,6 +156,52 @@ describeWithRedis('BullMQ needs a Redis server')('BullMQ jobs on Redis', () => {
       open();
       await s.stop();
       const q = new Queue(QUEUE_NAME, { connection: { url: process.env['REDIS_URL'] ?? '' }, prefix: `${prefix}w` });
+      await q.obliterate({ force: true });
+      await q.close();
+    }
+  });
+
+  it('a worker held up while its queue starts still schedules jobs and creates its job schedulers', async () => {
+    // BullMQ asks Redis its version once when a queue starts; a boot that holds the event loop past
+    // the fail-fast client's command timeout just then left the queue refusing every command for good.
+    const url = process.env['REDIS_URL'] ?? '';
+    const s = new BullmqScheduler(new SystemClock(), { redisUrl: url, consume: true, prefix: `${prefix}h` });
+    const client = (s as unknown as { queueRedis: Redis }).queueRedis;
+    await new Promise<void>((resolve) =>
+      client.once('ready', () =>
+        // After BullMQ's own 'ready' listener has sent its version question: hold the loop 1.3 s.
+        setImmediate(() => {
+          const until = performance.now() + 1300;
+          while (performance.now() < until);
+          resolve();
+        }),
+      ),
+    );
+    let runs = 0;
+    s.handle('idempotency-purge', async () => {
+      runs++;
+      return 'done';
+    });
+    const q = new Queue(QUEUE_NAME, { connection: { url }, prefix: `${prefix}h` });
+    try {
+      await s.start();
+      const scheduled = async (): Promise<boolean> =>
+        s.schedule('idempotency-purge', {}, { jobId: randomUUID(), runAt: new Date(Date.now() + 50) }).then(
+          () => true,
+          () => false,
+        );
+      const until = Date.now() + 8000;
+      while (!(await scheduled()) && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+      await waitFor(() => runs >= 1, 5000);
+      let names: string[] = [];
+      while (Date.now() < until + 4000) {
+        names = (await q.getJobSchedulers()).map((j) => j.key).sort();
+        if (names.length === 3) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(names).toEqual(['idempotency-purge', 'outbox-relay', 'safety-sweep']);
+    } finally {
+      await s.stop();
       await q.obliterate({ force: true });
       await q.close();
     }

@@ -74,14 +74,19 @@ export class BullmqScheduler extends JobScheduler {
   private readonly connection: ConnectionOptions;
   /** The producer's own client: fail-fast, so an add never waits for Redis; ours to watch and close. */
   private readonly queueRedis: Redis;
-  private readonly queue: Queue;
+  /** Opened again when its start fails (openQueue): every use reads this field. */
+  private queue: Queue;
   private redisLost = false;
+  /** Set by start() in a consuming process: what to do again once a reopened queue works. */
+  private queueReopened?: () => void;
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
   private stopped = false;
   /** Jobs Redis refused: one line when an outage starts, one with the count when it ends. */
   private readonly refusals = new RefusedJobsLog(this.logger);
   private roomProbe?: NodeJS.Timeout;
+  /** Counts resume() calls: a newer one takes over the retries of the one before. */
+  private resumes = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -91,13 +96,41 @@ export class BullmqScheduler extends JobScheduler {
     // The worker's blocking connection must wait for Redis (BullMQ requires no retry limit there).
     this.connection = { url: options.redisUrl, maxRetriesPerRequest: null, retryStrategy: redisRetry };
     this.queueRedis = failFastRedis(options.redisUrl, 'job queue');
-    this.queue = new Queue(QUEUE_NAME, { connection: this.queueRedis, prefix: options.prefix, defaultJobOptions: JOB_OPTIONS });
-    // Without a listener an 'error' event would be thrown; the client's watcher already logs it.
-    this.queue.on('error', () => undefined);
+    this.queue = this.openQueue();
     // Lost after an error or a close, found again at 'ready'; a first connection still in progress is not "lost".
     this.queueRedis.on('error', () => (this.redisLost = true));
     this.queueRedis.on('close', () => (this.redisLost = true));
     this.queueRedis.on('ready', () => (this.redisLost = false));
+  }
+
+  /**
+   * BullMQ starts a queue by asking Redis its version, once, and keeps the answer for good. On our
+   * fail-fast client that question times out after REDIS_COMMAND_TIMEOUT_MS like any command, and a
+   * process whose event loop was held up that long just then (its boot on a loaded machine) got a
+   * queue that refused every later command with "Command timed out", for as long as it ran: no job
+   * scheduled, no job scheduler created, not even after Redis restarted (CI saw both Redis drills
+   * fail so: "schedulers missing"). So a queue whose start failed is opened again a second later.
+   */
+  private openQueue(): Queue {
+    const queue = new Queue(QUEUE_NAME, {
+      connection: this.queueRedis,
+      prefix: this.options.prefix,
+      defaultJobOptions: JOB_OPTIONS,
+    });
+    // Without a listener an 'error' event would be thrown; the client's watcher already logs it.
+    queue.on('error', () => undefined);
+    queue.waitUntilReady().catch((err: Error) => {
+      if (this.stopped || this.queue !== queue) return;
+      this.logger.warn(`job queue did not start (${err.message}); opening it again in a second`);
+      setTimeout(() => {
+        if (this.stopped || this.queue !== queue) return;
+        this.queue = this.openQueue();
+        // Shares our client: closing it only detaches its listeners.
+        queue.close().catch(() => undefined);
+        this.queueReopened?.();
+      }, 1000).unref();
+    });
+    return queue;
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], options: ScheduleOptions): Promise<void> {
@@ -217,7 +250,6 @@ export class BullmqScheduler extends JobScheduler {
     let lost = this.redisLost;
     // Not connected yet at start: the first 'ready' re-arms as the start would have (below).
     let atStart = this.queueRedis.status !== 'ready';
-    let readies = 0;
     this.queueRedis.on('error', () => (lost = true));
     this.queueRedis.on('close', () => (lost = true));
     this.queueRedis.on('ready', () => {
@@ -225,21 +257,11 @@ export class BullmqScheduler extends JobScheduler {
       const why = returned ? 'after Redis returned' : atStart ? 'at the worker’s start' : null;
       lost = false;
       atStart = false;
-      const reconnect = ++readies;
-      const retried = (what: string, work: () => Promise<void>, tries = 1): void => {
-        if (reconnect !== readies || this.stopped || this.queueRedis.status !== 'ready') return;
-        work().catch((err: Error) => {
-          // A database outage meanwhile is logged once by the database watch, not at each try.
-          if (!databaseUnreachable(err)) this.logger.warn(`${what} (${tries} tries): ${err.message}`);
-          if (tries < 30) setTimeout(() => retried(what, work, tries + 1), 1000).unref();
-        });
-      };
-      retried('job schedulers not re-created', async () => {
-        await this.upsertSchedulers();
-        if (returned) this.logger.log('job schedulers re-created after Redis returned');
-      });
-      if (why !== null) for (const rearm of this.rearms) retried(`jobs not re-queued ${why}`, () => rearm(why));
+      this.resume(why, returned);
     });
+    // A queue reopened after a failed start (openQueue): what the start or a return could not do on
+    // the failed one (create the schedulers, re-queue the jobs) is done on the new one.
+    this.queueReopened = () => this.resume('after the job queue reopened', false);
     this.worker = new Worker(
       QUEUE_NAME,
       async (job) => {
@@ -274,6 +296,28 @@ export class BullmqScheduler extends JobScheduler {
       timer.unref();
       this.localTimers.push(timer);
     }
+  }
+
+  /**
+   * Creates the job schedulers again and, when `why` is given, runs the domain modules' re-arms; each
+   * tried again each second while it fails (a Redis just back may refuse or time out the first
+   * writes), until a later resume takes over.
+   */
+  private resume(why: string | null, returned: boolean): void {
+    const turn = ++this.resumes;
+    const retried = (what: string, work: () => Promise<void>, tries = 1): void => {
+      if (turn !== this.resumes || this.stopped || this.queueRedis.status !== 'ready') return;
+      work().catch((err: Error) => {
+        // A database outage meanwhile is logged once by the database watch, not at each try.
+        if (!databaseUnreachable(err)) this.logger.warn(`${what} (${tries} tries): ${err.message}`);
+        if (tries < 30) setTimeout(() => retried(what, work, tries + 1), 1000).unref();
+      });
+    };
+    retried('job schedulers not re-created', async () => {
+      await this.upsertSchedulers();
+      if (returned) this.logger.log('job schedulers re-created after Redis returned');
+    });
+    if (why !== null) for (const rearm of this.rearms) retried(`jobs not re-queued ${why}`, () => rearm(why));
   }
 
   private async upsertSchedulers(): Promise<void> {
