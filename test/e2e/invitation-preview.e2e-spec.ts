@@ -122,6 +122,28 @@ describe('POST /v1/auth/invitations/preview', () => {
       expect((await claim(token)).status).toBe(401);
   });
 
+  it('a link its sender can no longer grant is dead for the claim before any password question, as for the preview', async () => {
+    // An account with a password, invited in person by a manager since made a host: the claim used to
+    // ask for (and try) the current password first, which told this dead link from an unknown one.
+    const to = email('demoted-sender');
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    await t.app.get(StaffAccountService).ensureAccount({ email: to, password, name: 'Held Name' }, 'owner-created');
+    const sender = await addMember(t, venue.id, owner, 'manager');
+    const link = await invite(sender, to, 'host', 'Corin Vale');
+    expect((await preview(link.token).expect(200)).body).toMatchObject({ needsCurrentPassword: true });
+    await api().patch(`/v1/venues/${venue.id}/members/${sender.userId}`).set(owner.auth).send({ role: 'host' }).expect(200);
+    const unknown = await claim(randomBytes(32).toString('base64url'));
+    expect((unknown.body as { error: { code: string } }).error.code).toBe('TOKEN_INVALID');
+    const dead = { status: unknown.status, body: unknown.body as unknown };
+    const answers = [
+      await preview(link.token),
+      await claim(link.token),
+      await claim(link.token, { currentPassword: `wrong-${randomBytes(4).toString('hex')}` }),
+      await claim(link.token, { currentPassword: password }),
+    ].map((res) => ({ status: res.status, body: res.body as unknown }));
+    expect(answers).toEqual([dead, dead, dead, dead]);
+  });
+
   it('counts failures per address with the claim: the 11th guess is RATE_LIMITED, a working link read meanwhile gives its point back', async () => {
     const guesser = { 'X-Forwarded-For': '203.0.113.77' };
     const previewFrom = (token: string) => api().post('/v1/auth/invitations/preview').set(guesser).send({ token });

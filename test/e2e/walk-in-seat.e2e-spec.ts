@@ -139,6 +139,24 @@ describe('a walk-in seated in one request', () => {
     }
   });
 
+  it('a combination walked in with no name is named from its tables, in the order a host counts them', async () => {
+    const v = await sandboxVenue(t, owner, {
+      clock: T0,
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '22:30', turnMinutes: 75 }],
+      tables: [
+        { label: 'T10', capacity: 4 },
+        { label: 'T9', capacity: 2 },
+      ],
+    });
+    await api()
+      .post(`/v1/venues/${v.id}/combinations`)
+      .set(owner.auth)
+      .send({ tableIds: [v.tableIds['T10'], v.tableIds['T9']], capacity: 6 })
+      .expect(201);
+    const res = await walkIn(v, { tableIds: [v.tableIds['T10'], v.tableIds['T9']], partySize: 5 }, randomUUID()).expect(201);
+    expect((res.body as Seated).reservation).toMatchObject({ name: 'Walk-in at T9 + T10', state: 'SEATED', partySize: 5 });
+  });
+
   it('a retry with the same Idempotency-Key answers the same and seats nothing twice; another key is refused as the table is taken', async () => {
     const v = await restaurant();
     const key = randomUUID();

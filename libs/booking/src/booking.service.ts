@@ -23,14 +23,17 @@ import {
 import { BoardEventWriter } from '@hostboard/board';
 import { SweepService } from '@hostboard/offer';
 import { normaliseContact, QueueEntryRepository, type Contact } from '@hostboard/queue';
-import { RunningWindowFinder, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { RunningWindowFinder, VenueClock, VenueRepository, type Venue, type VenueTable } from '@hostboard/venue';
 import type { CreateReservationDto } from './http/create-reservation.dto.js';
 
 export type CreatedBooking = ReservationView & { bookingLink: string | null };
 
-/** Who a table turn is for: a booking's guest, or a walk-in with no contact. */
+/**
+ * Who a table turn is for: a booking's guest, or a walk-in with no contact. A walk-in's name may come
+ * from its tables (`name` as a function of the rows the target check read: "Walk-in at T2").
+ */
 export interface TurnParty {
-  name: string;
+  name: string | ((tables: ReadonlyArray<Pick<VenueTable, 'label'>>) => string);
   partySize: number;
   email: string | null;
   phone: string | null;
@@ -177,13 +180,14 @@ export class BookingService {
         'This service requires a deposit; no free booking during the pilot.',
       );
     }
-    await this.tables.assertTarget(m, venue.id, tableIds, party.partySize);
+    const tables = await this.tables.assertTarget(m, venue.id, tableIds, party.partySize);
+    const name = typeof party.name === 'function' ? party.name(tables) : party.name;
     const end = new Date(start.getTime() + window.window.turnMinutes * 60_000);
     // A booking starting now cannot take a table someone is sitting at; a later one cannot run into a
     // seated party's turn (which starts when it sat down, even before the time it had booked).
     await this.tables.assertNotOccupiedDuring(m, venue.id, tableIds, start, end, now);
     await this.tables.assertFree(m, venue.id, tableIds, start, end, now);
-    return this.tables.reserve(m, venue, party, tableIds, { start, end }, 'CONFIRMED', now, null);
+    return this.tables.reserve(m, venue, { ...party, name }, tableIds, { start, end }, 'CONFIRMED', now, null);
   }
 
   /**

@@ -4,8 +4,8 @@ import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx }
 import { ReservationRepository, tableTaken, toReservationView, Visit, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { SweepService } from '@hostboard/offer';
-import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
-import { BookingService } from './booking.service.js';
+import { VenueClock, VenueRepository, type Venue, type VenueTable } from '@hostboard/venue';
+import { BookingService, type TurnParty } from './booking.service.js';
 import { toVisitView, type VisitView } from './seating.service.js';
 
 export interface WalkInInput {
@@ -53,11 +53,13 @@ export class WalkInService {
     const venueId = venue.id;
     if (venue.seating !== 'tables')
       throw new DomainException(ErrorCode.RULE_VIOLATION, 'Walk-ins are seated at tables: this venue has a seat pool.');
-    const name = input.name?.trim() || `Walk-in at ${await this.labels(tx, venueId, input.tableIds)}`;
+    const typed = input.name?.trim();
     // Booked as the desk books from now (the same refusals, in the same order and words); the booking's
     // rows go now (the placements' trigger reads the reservation), and its seating, the visit, history,
-    // the answer and the one board event travel together with the COMMIT.
-    const party = { name, partySize: input.partySize, email: null, phone: null, entryId: null };
+    // the answer and the one board event travel together with the COMMIT. With no name typed, the
+    // party is named from the tables' labels as the target check read them (no read of its own).
+    const name: TurnParty['name'] = typed || ((tables) => `Walk-in at ${labels(tables)}`);
+    const party: TurnParty = { name, partySize: input.partySize, email: null, phone: null, entryId: null };
     const r = await this.bookings.reserveTurn(tx, venue, party, input.tableIds, now, now);
     const tableIds = [...input.tableIds].sort();
     const visit: Visit = { id: randomUUID(), venueId, reservationId: r.id, openedAt: now, closedAt: null };
@@ -84,16 +86,12 @@ export class WalkInService {
     );
     return result;
   }
+}
 
-  /** "T2", or "T2 + T3" for a combination, in the order a host counts them. */
-  private async labels(tx: Tx, venueId: string, tableIds: string[]): Promise<string> {
-    const rows = await tx.manager.query<Array<{ label: string }>>(
-      'SELECT label FROM venue_tables WHERE venue_id = $1 AND id = ANY($2::uuid[])',
-      [venueId, tableIds],
-    );
-    return rows
-      .map((r) => r.label)
-      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
-      .join(' + ');
-  }
+/** "T2", or "T2 + T3" for a combination, in the order a host counts them. */
+function labels(tables: ReadonlyArray<Pick<VenueTable, 'label'>>): string {
+  return tables
+    .map((t) => t.label)
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+    .join(' + ');
 }

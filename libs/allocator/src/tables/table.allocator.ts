@@ -10,7 +10,7 @@ import {
   type ScalarRead,
   type TogetherStatement,
 } from '@hostboard/core';
-import { TablesRepository, type Venue } from '@hostboard/venue';
+import { TablesRepository, type Venue, type VenueTable } from '@hostboard/venue';
 import { Reservation } from '../reservation.entity.js';
 import { ReservationRepository } from '../reservation.repository.js';
 import type { Party } from '../pool.allocator.js';
@@ -30,13 +30,18 @@ export class TableAllocator {
     private readonly reservations: ReservationRepository,
   ) {}
 
-  /** VALIDATION unless `tableIds` is one table that seats the party or an approved combination that does. */
-  async assertTarget(tx: EntityManager, venueId: string, tableIds: string[], partySize: number): Promise<void> {
+  /**
+   * VALIDATION unless `tableIds` is one table that seats the party or an approved combination that
+   * does. Answers the tables' rows as read for the check (in no set order), so a caller that needs
+   * their labels (a walk-in's default name) does not read them again.
+   */
+  async assertTarget(tx: EntityManager, venueId: string, tableIds: string[], partySize: number): Promise<VenueTable[]> {
     checkTargetShape(tableIds);
     const unique = [...new Set(tableIds)];
     const tables = await this.tables.findTables(tx, venueId, unique);
     const combinations = unique.length > 1 ? await this.tables.listCombinations(tx, venueId) : [];
     checkTarget({ tables, combinations }, tableIds, partySize);
+    return tables;
   }
 
   /**

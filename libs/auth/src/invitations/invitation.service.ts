@@ -162,11 +162,9 @@ export class InvitationService {
     const addressKey = `invitation:ip:${limitAddress()}`;
     await this.limiter.attempt([addressKey]);
     const answer = await this.tx.read(async (manager) => {
-      const found = SECRET_TOKEN_SHAPE.test(token) ? await this.invitations.findByTokenHash(manager, hashSecret(token)) : null;
-      if (!found || found.endedAt || this.clock.now().getTime() >= found.expiresAt.getTime()) return null;
-      const user = await this.users.findById(manager, found.userId);
-      if (!user) return null;
-      if (!mayGrant(await this.memberships.roleOf(manager, found.venueId, found.invitedBy), found.role)) return null;
+      const live = await this.liveInvitation(manager, token);
+      if (!live) return null;
+      const { invitation: found, user } = live;
       return {
         venueName: await venueNameOf(manager, found.venueId),
         role: found.role,
@@ -188,12 +186,11 @@ export class InvitationService {
   async claim(token: string, password: string, currentPassword?: string): Promise<SessionView> {
     const addressKey = `invitation:ip:${limitAddress()}`;
     await this.limiter.attempt([addressKey]);
-    const found = SECRET_TOKEN_SHAPE.test(token)
-      ? await this.tx.read((manager) => this.invitations.findByTokenHash(manager, hashSecret(token)))
-      : null;
-    if (!found || found.endedAt || this.clock.now().getTime() >= found.expiresAt.getTime()) throw invalid();
-    const user = await this.tx.read((manager) => this.users.findById(manager, found.userId));
-    if (!user) throw invalid();
+    // A dead link is refused before any password question: asked for the current password, a link its
+    // sender can no longer grant could be told from an unknown one (and used to try passwords).
+    const live = await this.tx.read((manager) => this.liveInvitation(manager, token));
+    if (!live) throw invalid();
+    const { invitation: found, user } = live;
     // Judged by the account as it is now, not as it was when the link was made: a link sent while
     // the email had no password yet (no account, or another venue's unclaimed invitation) is still
     // in its inviter's hands after the holder has chosen a password elsewhere, and claiming it would
@@ -223,17 +220,14 @@ export class InvitationService {
     const passwordHash = await this.auth.hashNew(password);
     return this.tx.run(async (tx) => {
       const { manager } = tx;
-      const invitation = await this.invitations.lockByTokenHash(manager, found.tokenHash);
-      if (!invitation || invitation.endedAt) throw invalid();
+      // Judged again under the locks, by the same conditions: the link may have been claimed, replaced,
+      // cancelled or made ungrantable since the read above.
+      const locked = await this.liveInvitation(manager, token, 'lock');
+      if (!locked) throw invalid();
+      const { invitation, user: holder } = locked;
       // The password checked above (or its absence) is still the account's: a password chosen in
       // between, through another link, is not overwritten by a claim that never had to give it.
-      const holder = await this.users.lockById(manager, invitation.userId);
-      if (!holder || holder.passwordHash !== user.passwordHash) throw invalid();
-      // The link grants what its issuer could grant: a manager removed (or made a host) since sending
-      // it leaves no working link behind that the owner cannot see.
-      if (!mayGrant(await this.memberships.roleOf(manager, invitation.venueId, invitation.invitedBy), invitation.role)) {
-        throw invalid();
-      }
+      if (holder.passwordHash !== user.passwordHash) throw invalid();
       const now = this.clock.now();
       await this.invitations.end(manager, invitation.id, now, 'claimed');
       await this.users.setPassword(manager, invitation.userId, passwordHash, false);
@@ -260,6 +254,33 @@ export class InvitationService {
       if (!fresh) throw invalid();
       return this.auth.openSession(manager, fresh);
     });
+  }
+
+  /**
+   * The link `token` names, with its holder's account, when a claim would take it now; null for every
+   * dead link: unknown (or not a token's shape), claimed, replaced, cancelled, expired (`now` not
+   * strictly before its expiry), its account gone, or its sender no longer able to grant its role (a
+   * manager removed or made a host since sending it leaves no working link the owner cannot see).
+   * The preview and the claim both judge by this alone, so each answers every dead link with the same
+   * TOKEN_INVALID and neither can drift from the other. `lock`: the claim's rows, FOR UPDATE.
+   */
+  private async liveInvitation(
+    manager: EntityManager,
+    token: string,
+    lock?: 'lock',
+  ): Promise<{ invitation: StaffInvitation; user: StaffUser } | null> {
+    if (!SECRET_TOKEN_SHAPE.test(token)) return null;
+    const tokenHash = hashSecret(token);
+    const invitation = lock
+      ? await this.invitations.lockByTokenHash(manager, tokenHash)
+      : await this.invitations.findByTokenHash(manager, tokenHash);
+    if (!invitation || invitation.endedAt || this.clock.now().getTime() >= invitation.expiresAt.getTime()) return null;
+    const user = lock
+      ? await this.users.lockById(manager, invitation.userId)
+      : await this.users.findById(manager, invitation.userId);
+    if (!user) return null;
+    if (!mayGrant(await this.memberships.roleOf(manager, invitation.venueId, invitation.invitedBy), invitation.role)) return null;
+    return { invitation, user };
   }
 }
 

@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsPlainText } from '@hostboard/core';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, IsString, IsUUID, Max, Min, MaxLength } from 'class-validator';
 
@@ -14,7 +15,11 @@ export class WalkInDto {
   @Max(100000)
   partySize: number;
 
-  /** "Walk-in at T2" when none is given. */
+  /**
+   * "Walk-in at T2" when none is given. A name of only spaces is none (trimmed to nothing, it is
+   * dropped before the checks, so it takes the default); a host leaves the field blank to mean that.
+   */
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : value))
   @IsOptional()
   @IsString()
   @MaxLength(160)
