@@ -8,7 +8,7 @@ import {
   takeTokenFromFragment,
   type Credentials,
 } from './credentials';
-import { localTime } from '../../board/src/local-time';
+import { deadlineTime } from './deadline';
 import { Countdown } from './countdown';
 import { BackInQueue, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
@@ -462,7 +462,7 @@ function Entry({ view, released, readAt, busy, askLeave, onConfirm, onLeave, onK
                 stopped={venue.sandbox}
                 onZero={onLapsed}
               />{' '}
-              — {w.expiresAt} {localTime(offer.expiresAt, venue.timeZone)}.
+              — {w.expiresAt} <span data-testid="deadline">{deadlineTime(offer.expiresAt, venue.timeZone)}</span>.
             </p>
             <button
               type="button"
