@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiClient, ApiError, messageOf } from '../../board/src/api/client';
-import { saveCredentials, takeTokenFromFragment, type Credentials } from './credentials';
-import { localTime } from '../../board/src/local-time';
+import {
+  loadCredentials,
+  sameLink,
+  saveCredentials,
+  saveOwnCredentials,
+  takeTokenFromFragment,
+  type Credentials,
+} from './credentials';
+import { deadlineTime } from './deadline';
 import { Countdown } from './countdown';
 import { BackInQueue, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
@@ -60,9 +67,13 @@ export function App() {
   const [problem, setProblem] = useState<string | null>(null);
   const [askLeave, setAskLeave] = useState(false);
 
+  /**
+   * What this tab learned about its own link, kept on the phone only while the phone still keeps that
+   * link (another tab may have followed a newer one since); `follow` takes a link over, as the one
+   * opened last.
+   */
   const keep = (c: Credentials): void => {
-    creds.current = c;
-    saveCredentials(c);
+    creds.current = saveOwnCredentials(creds.current, c);
   };
   /**
    * Reads and acts are numbered as they begin. A read's answer is shown only if nothing begun after
@@ -76,9 +87,26 @@ export function App() {
   const supersede = (): void => {
     onScreen.current = ++begun.current;
   };
+  /**
+   * The session another tab opened with this tab's own link (the party confirmed or left there): the
+   * token this tab read by is spent, so it said "This link no longer works" and stopped, or refused
+   * a tap, over a place that was fine. Taken in from the phone's storage; false when there is none.
+   */
+  const adopted = (): boolean => {
+    const stored = loadCredentials();
+    if (creds.current.session || !stored.session || !creds.current.token || !sameLink(stored, creds.current)) return false;
+    creds.current = {
+      ...creds.current,
+      session: stored.session,
+      ...(stored.left && { left: true }),
+      ...(stored.released && { released: stored.released }),
+    };
+    return true;
+  };
   /** From now on this phone follows the entry of `token` (a link it was given). */
   const follow = (token: string): void => {
-    keep({ token, session: null });
+    creds.current = { token, session: null };
+    saveCredentials(creds.current);
     supersede();
     setShown({ kind: 'loading' });
   };
@@ -112,6 +140,8 @@ export function App() {
       if (n < onScreen.current) return;
       // The token was spent by this phone's own act meanwhile (it opened the session the next read uses).
       if (isGone(err) && !used.session && creds.current.session) return;
+      // Or in another tab on the same link: read again at once by the session it opened.
+      if (isGone(err) && !used.session && adopted()) return void read();
       // A party that left from this phone reads that it left, not that its link stopped working.
       if (isGone(err)) {
         onScreen.current = n;
@@ -194,7 +224,7 @@ export function App() {
 
   /** The session, opening it with the token on the first act (a token opens one session, once). */
   const session = async (): Promise<string> => {
-    const kept = creds.current.session;
+    const kept = creds.current.session ?? (adopted() ? creds.current.session : null);
     if (kept) return kept.sessionToken;
     const token = creds.current.token;
     if (!token) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
@@ -432,7 +462,7 @@ function Entry({ view, released, readAt, busy, askLeave, onConfirm, onLeave, onK
                 stopped={venue.sandbox}
                 onZero={onLapsed}
               />{' '}
-              — {w.expiresAt} {localTime(offer.expiresAt, venue.timeZone)}.
+              — {w.expiresAt} <span data-testid="deadline">{deadlineTime(offer.expiresAt, venue.timeZone)}</span>.
             </p>
             <button
               type="button"

@@ -59,6 +59,33 @@ export function saveCredentials(c: Credentials): void {
   }
 }
 
+/** One link: the same token (a session is kept beside the token that opened it), or, with no token, the same session. */
+export function sameLink(a: Credentials, b: Credentials): boolean {
+  if (a.token !== null || b.token !== null) return a.token === b.token;
+  return a.session !== null && a.session.sessionToken === b.session?.sessionToken;
+}
+
+/**
+ * Keeps what a tab learned about its own link (its venue's name, the session its act opened, that it
+ * left), but only while the phone still keeps that link: tabs share the phone's storage, and the phone
+ * remembers the link opened last. A tab left open on an older link (the guest followed another
+ * venue's link in a second tab) wrote its link back over the newer one at its Confirm or leave, so
+ * /q/ opened again showed the older place and the newer, live one was gone from the phone. Such a tab
+ * goes on with its own link in memory. Returns what the tab holds now: a session another tab opened
+ * with the same link is taken in (the token alone reads nothing once spent).
+ */
+export function saveOwnCredentials(previous: Credentials, next: Credentials): Credentials {
+  const stored = loadCredentials();
+  if (!stored.token && !stored.session) {
+    saveCredentials(next);
+    return next;
+  }
+  if (!sameLink(stored, previous) || !sameLink(stored, next)) return next;
+  const merged = next.session === null && stored.session !== null ? { ...next, session: stored.session } : next;
+  saveCredentials(merged);
+  return merged;
+}
+
 /**
  * The token a link brought, if any. It is kept at once when the phone keeps nothing else (or it is
  * the token kept already); otherwise it comes back as `incoming` and the page decides (App): a link
