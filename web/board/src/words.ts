@@ -87,8 +87,12 @@ export const TABLE_WORDS: BoardWords = {
     n === 0
       ? 'Swept: no offer had run out.'
       : `Swept: ${plural(n, 'offer')} had run out and ${n === 1 ? 'is' : 'are'} now released.`,
-  removeAsk: () => 'Tap again to remove',
-  removed: (name) => `${name} was removed from the queue.`,
+  // A party offered a table (perhaps from another screen while the sheet was open) loses it too.
+  removeAsk: (status) => (status === 'offered' ? 'Tap again: ends their table offer' : 'Tap again to remove'),
+  removed: (name, status) =>
+    status === 'offered'
+      ? `${name} was removed from the queue; the table offered to them is free again.`
+      : `${name} was removed from the queue.`,
   sweepLabel: ['Sweep', 'expired offers'],
   noMessages: 'No messages sent to guests yet.',
   sizeCap: (n) => `Parties of up to ${n} join here.`,

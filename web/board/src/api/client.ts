@@ -161,8 +161,22 @@ export class ApiClient {
   }
 }
 
+/**
+ * A table taken by another party, in a host's words: the API names the placement with its state
+ * ("Table B1 is already planned for Kenji (HELD).", API.md's CONFLICT), which read as a code on the
+ * board. Other CONFLICT messages ("… is kept for …") are already plain and pass through.
+ */
+function takenTable(err: ApiError): string | null {
+  const p = err.details['placement'] as { label?: unknown; name?: unknown; state?: unknown } | undefined;
+  if (err.code !== 'CONFLICT' || typeof p?.label !== 'string' || typeof p.name !== 'string') return null;
+  if (err.message !== `Table ${p.label} is already planned for ${p.name} (${String(p.state)}).`) return null;
+  if (p.state === 'HELD') return `Table ${p.label} is offered to ${p.name} right now.`;
+  if (p.state === 'CONFIRMED') return `Table ${p.label} is booked for ${p.name}.`;
+  return null;
+}
+
 /** What to show for any failure: the API's own message, or the network's. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+  if (err instanceof ApiError) return takenTable(err) ?? err.message;
   return err instanceof Error ? err.message : String(err);
 }

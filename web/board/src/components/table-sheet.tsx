@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { messageOf } from '../api/client';
+import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, TableRow } from '../api/types';
 import { localTime } from '../format';
 import { say } from '../state/notice';
@@ -31,6 +31,9 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
   const tablesOf = (reservationId: string): string[] =>
     board.tables.filter((t) => t.placement?.reservationId === reservationId).map((t) => t.id);
   const offer = p ? board.offers.find((o) => o.reservationId === p.reservationId && o.state === 'live') : undefined;
+  // A Seat now refused because another screen took the table: the sheet now shows that party, and
+  // the form (with its error) is gone, so the refusal is kept here: the walk-in was not seated.
+  const [refused, setRefused] = useState<{ who: string; text: string } | null>(null);
   const done = async (text: string): Promise<void> => {
     say('ok', text);
     await afterAct();
@@ -39,7 +42,12 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
   return (
     <Modal title={`Table ${table.label} · seats ${table.capacity}`} onClose={onClose} testId="table-sheet">
       <p class={`chip chip-table-${table.state}`}>{tableWord(table, venueNow(wallSecond.value))}</p>
-      {table.state === 'free' && <WalkIn board={board} table={table} onDone={done} />}
+      {table.state === 'free' && <WalkIn board={board} table={table} onDone={done} onRefused={setRefused} />}
+      {table.state !== 'free' && refused && (
+        <p class="error" role="alert" data-testid="walk-in-error">
+          <bdi>{refused.who}</bdi> is not seated. {refused.text} Choose another table.
+        </p>
+      )}
       {p && (
         <div class="placement">
           <p>
@@ -126,7 +134,18 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
  * Seat now: a party that walks in to a free table never waits, so it needs no contact. One tap
  * books the table from now for one turn and seats the party at once (`POST …/walk-ins`, one request).
  */
-function WalkIn({ board, table, onDone }: { board: BoardSnapshot; table: TableRow; onDone: (text: string) => Promise<void> }) {
+function WalkIn({
+  board,
+  table,
+  onDone,
+  onRefused,
+}: {
+  board: BoardSnapshot;
+  table: TableRow;
+  onDone: (text: string) => Promise<void>;
+  /** Told of every refusal, with who was not seated: the sheet keeps it once the table is taken. */
+  onRefused: (refusal: { who: string; text: string } | null) => void;
+}) {
   const [size, setSize] = useState(Math.min(2, table.capacity));
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -135,14 +154,17 @@ function WalkIn({ board, table, onDone }: { board: BoardSnapshot; table: TableRo
   const seat = async (): Promise<void> => {
     setBusy(true);
     setError(null);
+    onRefused(null);
+    const who = name.trim() || `Walk-in at ${table.label}`;
     try {
-      const who = name.trim() || `Walk-in at ${table.label}`;
       // One command books the table from the venue's now for one turn and seats the party: a lost
       // answer retried (the same key) seats them once, and nothing is left booked but not seated.
       await api.post(`${base}/walk-ins`, { tableIds: [table.id], partySize: size, name: who });
       await onDone(`${who} seated at ${table.label}.`);
     } catch (err) {
       setError(messageOf(err));
+      // A refusal (409: the table was taken) saved nothing; an unanswered request may have seated them.
+      if (err instanceof ApiError && err.status === 409) onRefused({ who, text: messageOf(err) });
     } finally {
       setBusy(false);
     }

@@ -84,8 +84,14 @@ export class BoardSync {
       timeout: 5000,
     });
     this.socket.on('connect', () => void this.subscribe());
-    this.socket.on('disconnect', () => {
-      if (!this.closed) this.connection.value = 'reconnecting';
+    this.socket.on('disconnect', (reason: string) => {
+      if (this.closed) return;
+      this.connection.value = 'reconnecting';
+      // The server closed the socket itself: the session ended (signed out or its password changed
+      // on another device, or it lapsed). socket.io never reconnects after that, and the page said
+      // "Reconnecting… actions paused" for good. Connecting again is refused at the handshake for an
+      // ended session, which reads the board (401: signed out, saying why); else it carries on.
+      if (reason === 'io server disconnect') this.socket.connect();
     });
     this.socket.on('connect_error', (err: Error) => {
       if (this.socket.active) {
