@@ -50,6 +50,26 @@ export class TablesRepository {
     return rows.length > 0;
   }
 
+  /**
+   * The largest party placed on this table alone (a combination's parties are sized by the
+   * combination) that is seated there or holds it, by an offer or a booking, now or later; null when
+   * none is. What a smaller table would leave without seats.
+   */
+  async largestPartyOn(tx: EntityManager, tableId: string, now: Date): Promise<{ partySize: number; name: string } | null> {
+    const rows: Array<{ party_size: number; name: string }> = await tx.query(
+      `SELECT r.party_size, r.name FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
+        WHERE rt.table_id = $1 AND rt.active
+          AND (r.state = 'SEATED' OR (r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $2))
+          AND NOT EXISTS (SELECT 1 FROM reservation_tables o
+                           WHERE o.reservation_id = rt.reservation_id AND o.active AND o.table_id <> rt.table_id)
+        ORDER BY r.party_size DESC, r.name
+        LIMIT 1`,
+      [tableId, now],
+    );
+    const row = rows[0];
+    return row ? { partySize: Number(row.party_size), name: row.name } : null;
+  }
+
   async insertCombination(tx: EntityManager, combination: TableCombination, tableIds: string[]): Promise<void> {
     await tx.insert(TableCombination, combination);
     await tx.insert(

@@ -151,6 +151,18 @@ export class TablesService {
       const now = this.clock.now(venue);
       const label = change.label?.trim();
       if (label === '') throw DomainException.validation('label must not be blank', { field: 'label' });
+      // A table made smaller than a party offered, booked or seated at it would leave that party
+      // without seats (an offer stayed live for a party of 4 at a table now of 2): refused until they are done.
+      if (change.capacity !== undefined && change.capacity < table.capacity) {
+        const party = await this.tables.largestPartyOn(tx.manager, tableId, now);
+        if (party && party.partySize > change.capacity) {
+          throw new DomainException(
+            ErrorCode.CONFLICT,
+            `Table ${table.label} is offered, booked or occupied for ${party.name}, a party of ${party.partySize}: it keeps at least ${party.partySize} seats until they are done.`,
+            { field: 'capacity', partySize: party.partySize },
+          );
+        }
+      }
       const patch = {
         ...(label !== undefined ? { label } : {}),
         ...(change.capacity !== undefined ? { capacity: change.capacity } : {}),
