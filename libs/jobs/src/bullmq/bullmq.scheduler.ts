@@ -79,6 +79,8 @@ export class BullmqScheduler extends JobScheduler {
   private redisLost = false;
   /** Set by start() in a consuming process: what to do again once a reopened queue works. */
   private queueReopened?: () => void;
+  /** Failed queue starts in a row (openQueue), for one log line per run of them. */
+  private queueReopens = 0;
   private worker?: Worker;
   private readonly localTimers: NodeJS.Timeout[] = [];
   private stopped = false;
@@ -119,17 +121,25 @@ export class BullmqScheduler extends JobScheduler {
     });
     // Without a listener an 'error' event would be thrown; the client's watcher already logs it.
     queue.on('error', () => undefined);
-    queue.waitUntilReady().catch((err: Error) => {
-      if (this.stopped || this.queue !== queue) return;
-      this.logger.warn(`job queue did not start (${err.message}); opening it again in a second`);
-      setTimeout(() => {
+    queue.waitUntilReady().then(
+      () => {
+        if (this.queueReopens === 0 || this.queue !== queue) return;
+        this.logger.log(`job queue started (opened ${this.queueReopens + 1} times)`);
+        this.queueReopens = 0;
+      },
+      (err: Error) => {
         if (this.stopped || this.queue !== queue) return;
-        this.queue = this.openQueue();
-        // Shares our client: closing it only detaches its listeners.
-        queue.close().catch(() => undefined);
-        this.queueReopened?.();
-      }, 1000).unref();
-    });
+        // One line for a run of failed starts (a Redis frozen while this process starts fails each one).
+        if (this.queueReopens++ === 0) this.logger.warn(`job queue did not start (${err.message}); opening it again each second`);
+        setTimeout(() => {
+          if (this.stopped || this.queue !== queue) return;
+          this.queue = this.openQueue();
+          // Shares our client: closing it only detaches its listeners.
+          queue.close().catch(() => undefined);
+          this.queueReopened?.();
+        }, 1000).unref();
+      },
+    );
     return queue;
   }
 
