@@ -61,7 +61,7 @@ describe('a table made smaller while it is in use', () => {
     const smaller = await resize(v, 'D6', 2);
     expect(refusal(smaller)).toEqual({ status: 409, code: 'CONFLICT' });
     expect(errorOf(smaller).message).toBe(
-      'Table D6 is offered, booked or occupied for Ines Varga, a party of 4: it keeps at least 4 seats until they are done.',
+      'Table D6 is offered to Ines Varga, a party of 4: it keeps at least 4 seats until they are done.',
     );
     expect(await capacityOf(v, 'D6')).toBe(6);
     await resize(v, 'D6', 4).expect(200);
@@ -71,21 +71,25 @@ describe('a table made smaller while it is in use', () => {
     await api().patch(`/v1/venues/${v.id}/tables/${v.tableIds['D6']}`).set(owner.auth).send({ label: 'D4' }).expect(200);
   });
 
-  it('a booking later tonight and a seated walk-in hold their seats; once done, the table may shrink', async () => {
+  it('a booking later tonight, a seated walk-in and a party running late hold their seats; once done, the table may shrink', async () => {
     const v = await restaurant();
-    await api()
+    const booked = await api()
       .post(`/v1/venues/${v.id}/reservations`)
       .set(owner.auth)
       .send({ name: 'Later Five', partySize: 5, start: plus(120), tableIds: [v.tableIds['E5']] })
       .expect(201);
-    expect(refusal(await resize(v, 'E5', 3))).toEqual({ status: 409, code: 'CONFLICT' });
+    const bookingId =
+      (booked.body as { id?: string; reservation?: { id: string } }).reservation?.id ?? (booked.body as { id: string }).id;
+    expect(errorOf(await resize(v, 'E5', 3)).message).toBe(
+      'Table E5 is booked for Later Five, a party of 5: it keeps at least 5 seats until they are done.',
+    );
     const walk = await api()
       .post(`/v1/venues/${v.id}/walk-ins`)
       .set(owner.auth)
       .set('Idempotency-Key', randomUUID())
       .send({ tableIds: [v.tableIds['F3']], partySize: 3, name: 'Seated Three' })
       .expect(201);
-    expect(errorOf(await resize(v, 'F3', 2)).message).toContain('Seated Three, a party of 3');
+    expect(errorOf(await resize(v, 'F3', 2)).message).toContain('is occupied by Seated Three, a party of 3');
     // Growing a table in use is fine.
     await resize(v, 'F3', 4).expect(200);
     await api()
@@ -94,8 +98,16 @@ describe('a table made smaller while it is in use', () => {
       .send({})
       .expect(200);
     await resize(v, 'F3', 2).expect(200);
-    // The booking's turn over (the clock past its end), the five-top may become a three-top.
+    // Past the booking's whole turn and not seated: the party is running late, still expected (as
+    // every offer and booking of the table is refused meanwhile), so neither smaller nor retired.
     await moveClock(t, owner, v.id, plus(120 + 66));
+    expect(refusal(await resize(v, 'E5', 3))).toEqual({ status: 409, code: 'CONFLICT' });
+    expect(refusal(await api().post(`/v1/venues/${v.id}/tables/${v.tableIds['E5']}/retire`).set(owner.auth).send({}))).toEqual({
+      status: 409,
+      code: 'CONFLICT',
+    });
+    // Cancelled (they called to say they are not coming): the five-top may become a three-top.
+    await api().post(`/v1/venues/${v.id}/reservations/${bookingId}/cancel`).set(owner.auth).send({}).expect(200);
     await resize(v, 'E5', 3).expect(200);
   });
 

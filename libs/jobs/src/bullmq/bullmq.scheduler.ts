@@ -126,6 +126,8 @@ export class BullmqScheduler extends JobScheduler {
         if (this.queueReopens === 0 || this.queue !== queue) return;
         this.logger.log(`job queue started (opened ${this.queueReopens + 1} times)`);
         this.queueReopens = 0;
+        // What the start or a return could not do on the failed queue is done on this one, now that it works.
+        this.queueReopened?.();
       },
       (err: Error) => {
         if (this.stopped || this.queue !== queue) return;
@@ -136,7 +138,6 @@ export class BullmqScheduler extends JobScheduler {
           this.queue = this.openQueue();
           // Shares our client: closing it only detaches its listeners.
           queue.close().catch(() => undefined);
-          this.queueReopened?.();
         }, 1000).unref();
       },
     );
@@ -244,13 +245,11 @@ export class BullmqScheduler extends JobScheduler {
     // Created now if Redis is there (so they exist once start-up ends); if not, at the first 'ready' below, so a
     // worker started during an outage starts at once and serves the database sweeps meanwhile.
     if (this.queueRedis.status === 'ready') {
-      await this.upsertSchedulers().catch((err: Error) => this.logger.warn(`job schedulers not created yet: ${err.message}`));
+      await this.upsertSchedulers().catch(() => undefined);
       // Redis may have restarted while no worker ran (a machine's reboot): this worker cannot tell, so
-      // the domain modules re-arm their jobs as after a return (a job that survived is left as it is).
-      for (const rearm of this.rearms)
-        rearm('at the worker’s start').catch((err: Error) => {
-          if (!databaseUnreachable(err)) this.logger.warn(`jobs not re-queued at start: ${err.message}`);
-        });
+      // the domain modules re-arm their jobs as after a return (a job that survived is left as it is);
+      // the schedulers are upserted again there, and both are retried each second while they fail.
+      this.resume('at the worker’s start', false);
     }
     // A Redis that restarted has forgotten the schedulers and every delayed job: at each return (a
     // 'ready' after an error or a close; a worker started during an outage counts too), create the
@@ -269,8 +268,8 @@ export class BullmqScheduler extends JobScheduler {
       atStart = false;
       this.resume(why, returned);
     });
-    // A queue reopened after a failed start (openQueue): what the start or a return could not do on
-    // the failed one (create the schedulers, re-queue the jobs) is done on the new one.
+    // A queue reopened after a failed start (openQueue), once it works: what the start or a return
+    // could not do on the failed one (create the schedulers, re-queue the jobs) is done on it.
     this.queueReopened = () => this.resume('after the job queue reopened', false);
     this.worker = new Worker(
       QUEUE_NAME,

@@ -9,6 +9,17 @@ export interface CombinationRow extends TableCombination {
   tableIds: string[];
 }
 
+/** The states of a reservation that holds a table (HOLDS_TABLE). */
+export type HoldingState = 'HELD' | 'CONFIRMED' | 'SEATED';
+
+/**
+ * When a placement (`rt` of reservation `r`) holds its table at `$2`, the venue's now: a party seated
+ * there; a live offer's hold, now or later; a confirmed booking, later, or started and not yet seated
+ * (a party running late is still expected, as the allocator's own checks have it, until it is seated,
+ * cancelled, marked a no-show, or its business day ends).
+ */
+const HOLDS_TABLE = `(r.state IN ('SEATED', 'CONFIRMED') OR (r.state = 'HELD' AND upper(rt.slot) > $2))`;
+
 @Injectable()
 export class TablesRepository {
   async insertTable(tx: EntityManager, table: VenueTable): Promise<void> {
@@ -42,8 +53,7 @@ export class TablesRepository {
   async inUse(tx: EntityManager, tableId: string, now: Date): Promise<boolean> {
     const rows: unknown[] = await tx.query(
       `SELECT 1 FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
-        WHERE rt.table_id = $1 AND rt.active
-          AND (r.state = 'SEATED' OR (r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $2))
+        WHERE rt.table_id = $1 AND rt.active AND ${HOLDS_TABLE}
         LIMIT 1`,
       [tableId, now],
     );
@@ -55,11 +65,14 @@ export class TablesRepository {
    * combination) that is seated there or holds it, by an offer or a booking, now or later; null when
    * none is. What a smaller table would leave without seats.
    */
-  async largestPartyOn(tx: EntityManager, tableId: string, now: Date): Promise<{ partySize: number; name: string } | null> {
-    const rows: Array<{ party_size: number; name: string }> = await tx.query(
-      `SELECT r.party_size, r.name FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
-        WHERE rt.table_id = $1 AND rt.active
-          AND (r.state = 'SEATED' OR (r.state IN ('HELD', 'CONFIRMED') AND upper(rt.slot) > $2))
+  async largestPartyOn(
+    tx: EntityManager,
+    tableId: string,
+    now: Date,
+  ): Promise<{ partySize: number; name: string; state: HoldingState } | null> {
+    const rows: Array<{ party_size: number; name: string; state: HoldingState }> = await tx.query(
+      `SELECT r.party_size, r.name, r.state FROM reservation_tables rt JOIN reservations r ON r.id = rt.reservation_id
+        WHERE rt.table_id = $1 AND rt.active AND ${HOLDS_TABLE}
           AND NOT EXISTS (SELECT 1 FROM reservation_tables o
                            WHERE o.reservation_id = rt.reservation_id AND o.active AND o.table_id <> rt.table_id)
         ORDER BY r.party_size DESC, r.name
@@ -67,7 +80,7 @@ export class TablesRepository {
       [tableId, now],
     );
     const row = rows[0];
-    return row ? { partySize: Number(row.party_size), name: row.name } : null;
+    return row ? { partySize: Number(row.party_size), name: row.name, state: row.state } : null;
   }
 
   async insertCombination(tx: EntityManager, combination: TableCombination, tableIds: string[]): Promise<void> {

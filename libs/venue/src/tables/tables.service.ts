@@ -156,9 +156,10 @@ export class TablesService {
       if (change.capacity !== undefined && change.capacity < table.capacity) {
         const party = await this.tables.largestPartyOn(tx.manager, tableId, now);
         if (party && party.partySize > change.capacity) {
+          const how = { HELD: 'offered to', CONFIRMED: 'booked for', SEATED: 'occupied by' }[party.state];
           throw new DomainException(
             ErrorCode.CONFLICT,
-            `Table ${table.label} is offered, booked or occupied for ${party.name}, a party of ${party.partySize}: it keeps at least ${party.partySize} seats until they are done.`,
+            `Table ${table.label} is ${how} ${party.name}, a party of ${party.partySize}: it keeps at least ${party.partySize} seats until they are done.`,
             { field: 'capacity', partySize: party.partySize },
           );
         }
