@@ -143,6 +143,27 @@ d('the guest page in two tabs of one 390×844 phone, two venues’ links', () =>
     expect(await venueShown(tabB)).toBe(NEWER);
   });
 
+  it('one link in two tabs: the party leaves in tab B; tab A and /q/ opened again say it left', async () => {
+    const context = await newPhone(browser);
+    contexts.push(context);
+    const party = await joined(t, owner, c.id, { name: 'Wanda Osei', partySize: 2, phone: '+13125550219' });
+    const tabA = await context.newPage();
+    await tabA.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(tabA, 'waiting');
+    const tabB = await context.newPage();
+    await tabB.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(tabB, 'waiting');
+    await tabB.getByTestId('leave').click();
+    await tabB.getByTestId('leave-confirm').click();
+    await state(tabB, 'cancelled');
+    // Tab A reads on (its token spent by the leave): the place it left, never a dead link.
+    const ended = '[data-testid=guest-page][data-state=left], [data-testid=guest-page][data-state=gone]';
+    await tabA.locator(ended).waitFor({ timeout: SHOW_BOUND });
+    expect(await tabA.getByTestId('guest-page').getAttribute('data-state')).toBe('left');
+    await nextPoll(tabA).catch(() => undefined);
+    expect(await reopened(context)).toEqual({ venue: ONE_LINK, state: 'left' });
+  });
+
   it('one link in two tabs: the party confirms in tab B, and tab A shows it confirmed, not a dead link', async () => {
     const context = await newPhone(browser);
     contexts.push(context);

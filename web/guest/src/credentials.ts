@@ -81,7 +81,14 @@ export function saveOwnCredentials(previous: Credentials, next: Credentials): Cr
     return next;
   }
   if (!sameLink(stored, previous) || !sameLink(stored, next)) return next;
-  const merged = next.session === null && stored.session !== null ? { ...next, session: stored.session } : next;
+  // What another tab learned of the same link stays: the session it opened, that the party left from
+  // it and the seats that released (a tab's read begun before that leave would write it away).
+  const merged: Credentials = {
+    ...next,
+    ...(next.session === null && stored.session !== null && { session: stored.session }),
+    ...(stored.left && { left: true }),
+    ...(stored.released && !next.released && { released: stored.released }),
+  };
   saveCredentials(merged);
   return merged;
 }
