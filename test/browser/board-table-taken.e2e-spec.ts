@@ -97,6 +97,26 @@ d('a table taken by another screen at the same moment', () => {
       'Ravi Menon is not seated. Table Booth 9 is offered to Ines Varga right now. Choose another table.',
     );
     await screenshot(page, 'table-taken-phone-walk-in');
+    // Ines's offer taken back, then Booth 9 offered to Kofi from another screen: the note was about
+    // Ines, and it does not come back over Kofi's offer.
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(owner.auth).expect(200);
+    offerId = '';
+    await page.getByTestId('seat-now').waitFor({ timeout: 10_000 });
+    const queue = (await request(t.baseUrl).get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+      entries: Array<{ id: string; version: number }>;
+    };
+    const res = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({
+        entryId: kofi.entry.id,
+        entryVersion: queue.entries.find((e) => e.id === kofi.entry.id)?.version,
+        tableIds: [v.tableIds['Booth 9']],
+      })
+      .expect(201);
+    offerId = (res.body as { offer: { id: string } }).offer.id;
+    await page.getByTestId('table-sheet').getByText('Kofi Mensah', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('walk-in-error').count()).toBe(0);
   }, 60_000);
 
   it('tablet 1280×800: an offer that loses the table names the other party in plain words', async () => {

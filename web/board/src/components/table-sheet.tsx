@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, TableRow } from '../api/types';
 import { localTime } from '../format';
@@ -33,7 +33,16 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
   const offer = p ? board.offers.find((o) => o.reservationId === p.reservationId && o.state === 'live') : undefined;
   // A Seat now refused because another screen took the table: the sheet now shows that party, and
   // the form (with its error) is gone, so the refusal is kept here: the walk-in was not seated.
-  const [refused, setRefused] = useState<{ who: string; text: string } | null>(null);
+  const [refused, setRefused] = useState<{ who: string; text: string; by?: string } | null>(null);
+  // It is about the party that took the table, as first shown after it: once the table is free, taken
+  // by another party or that party seated, it is stale ("… offered to Ines Varga right now" is not).
+  const holder = p ? `${p.reservationId}:${table.state}` : null;
+  useEffect(() => {
+    if (!refused) return;
+    if (refused.by === undefined) {
+      if (holder) setRefused({ ...refused, by: holder });
+    } else if (holder !== refused.by) setRefused(null);
+  }, [holder, refused]);
   const done = async (text: string): Promise<void> => {
     say('ok', text);
     await afterAct();
