@@ -6,6 +6,7 @@ import {
   saveCredentials,
   saveOwnCredentials,
   takeTokenFromFragment,
+  withStored,
   type Credentials,
 } from './credentials';
 import { deadlineTime } from './deadline';
@@ -95,12 +96,7 @@ export function App() {
   const adopted = (): boolean => {
     const stored = loadCredentials();
     if (creds.current.session || !stored.session || !creds.current.token || !sameLink(stored, creds.current)) return false;
-    creds.current = {
-      ...creds.current,
-      session: stored.session,
-      ...(stored.left && { left: true }),
-      ...(stored.released && { released: stored.released }),
-    };
+    creds.current = withStored(creds.current, stored);
     return true;
   };
   /** From now on this phone follows the entry of `token` (a link it was given). */

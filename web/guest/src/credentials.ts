@@ -66,6 +66,20 @@ export function sameLink(a: Credentials, b: Credentials): boolean {
 }
 
 /**
+ * `own` (a tab's credentials) with what another tab learned of the same link and kept on the phone:
+ * the session it opened, that the party left from it and the seats that released (a tab's read begun
+ * before that leave would otherwise write it away). The caller has checked both are one link.
+ */
+export function withStored(own: Credentials, stored: Credentials): Credentials {
+  return {
+    ...own,
+    ...(own.session === null && stored.session !== null && { session: stored.session }),
+    ...(stored.left && { left: true }),
+    ...(stored.released && !own.released && { released: stored.released }),
+  };
+}
+
+/**
  * Keeps what a tab learned about its own link (its venue's name, the session its act opened, that it
  * left), but only while the phone still keeps that link: tabs share the phone's storage, and the phone
  * remembers the link opened last. A tab left open on an older link (the guest followed another
@@ -81,14 +95,7 @@ export function saveOwnCredentials(previous: Credentials, next: Credentials): Cr
     return next;
   }
   if (!sameLink(stored, previous) || !sameLink(stored, next)) return next;
-  // What another tab learned of the same link stays: the session it opened, that the party left from
-  // it and the seats that released (a tab's read begun before that leave would write it away).
-  const merged: Credentials = {
-    ...next,
-    ...(next.session === null && stored.session !== null && { session: stored.session }),
-    ...(stored.left && { left: true }),
-    ...(stored.released && !next.released && { released: stored.released }),
-  };
+  const merged = withStored(next, stored);
   saveCredentials(merged);
   return merged;
 }
