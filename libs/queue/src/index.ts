@@ -10,7 +10,6 @@ export * from './entries/queue-entry.repository.js';
 export * from './entries/queue-entry.view.js';
 export * from './join/join-rules.js';
 export * from './join/join.service.js';
-export * from './join/lapsed-holds.js';
 export * from './join/queue-joined.email.js';
 export * from './queue.module.js';
 export * from './quote/quote.js';

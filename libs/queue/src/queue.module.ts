@@ -20,7 +20,6 @@ import { QueueSessionsController } from './http/queue-sessions.controller.js';
 import { QueueController } from './http/queue.controller.js';
 import { JoinLimiter } from './join/join.limiter.js';
 import { JoinService } from './join/join.service.js';
-import { LapsedHolds } from './join/lapsed-holds.js';
 import { QuoteService } from './quote/quote.service.js';
 import { QueueSessionGuard } from './sessions/queue-session.guard.js';
 import { QueueSessionRepository } from './sessions/queue-session.repository.js';
@@ -38,7 +37,6 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     QueueEntryRepository,
     JoinService,
     JoinLimiter,
-    LapsedHolds,
     QuoteService,
     EntryCorrectionService,
     EntryCorrectionHooks,
@@ -60,7 +58,6 @@ import { TokenReplacementService } from './tokens/token-replacement.service.js';
     QueueEntryRepository,
     EntryCorrectionHooks,
     JoinService,
-    LapsedHolds,
     QuoteService,
     QueueSessionService,
     QueueSessionGuard,

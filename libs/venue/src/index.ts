@@ -6,6 +6,7 @@ export * from './venues/venue.repository.js';
 export * from './venues/venue.service.js';
 export * from './venues/venue.view.js';
 export * from './venues/venue-clock.js';
+export * from './holds/lapsed-holds.js';
 export * from './tables/venue-table.entity.js';
 export * from './tables/table-combination.entity.js';
 export * from './tables/table-combination-table.entity.js';

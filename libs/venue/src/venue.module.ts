@@ -3,6 +3,7 @@ import { AuthModule } from '@hostboard/auth';
 import { ServiceWindowsController } from './http/service-windows.controller.js';
 import { TablesController } from './http/tables.controller.js';
 import { VenuesController } from './http/venues.controller.js';
+import { LapsedHolds } from './holds/lapsed-holds.js';
 import { RunningWindowFinder } from './service-windows/running-window.finder.js';
 import { ServiceWindowRepository } from './service-windows/service-window.repository.js';
 import { ServiceWindowService } from './service-windows/service-window.service.js';
@@ -25,6 +26,7 @@ import { VenueService } from './venues/venue.service.js';
     ServiceWindowRepository,
     ServiceWindowService,
     RunningWindowFinder,
+    LapsedHolds,
   ],
   exports: [
     VenueClock,
@@ -35,6 +37,7 @@ import { VenueService } from './venues/venue.service.js';
     ServiceWindowService,
     ServiceWindowRepository,
     RunningWindowFinder,
+    LapsedHolds,
   ],
 })
 export class VenueModule {}

@@ -1,7 +1,14 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Clock, CommitThenRetry, readTogether, SweepFirst, TransactionRunner, type ScalarRead, type Tx } from '@hostboard/core';
-import { BusinessDayCloser, LapsedHolds } from '@hostboard/queue';
-import { ServiceWindowRepository, VenueClock, VenueRepository, type ServiceWindow, type Venue } from '@hostboard/venue';
+import { BusinessDayCloser } from '@hostboard/queue';
+import {
+  LapsedHolds,
+  ServiceWindowRepository,
+  VenueClock,
+  VenueRepository,
+  type ServiceWindow,
+  type Venue,
+} from '@hostboard/venue';
 import { OfferRepository } from '../offers/offer.repository.js';
 import { EndedDayTables, type HeldTablesFacts } from './ended-day-tables.js';
 import { OfferLifecycle } from './offer-lifecycle.js';

@@ -14,6 +14,7 @@ import {
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, OutboxWriter, queueJoinedText } from '@hostboard/outbox';
 import {
+  LapsedHolds,
   RunningWindowFinder,
   TablesRepository,
   VenueClock,
@@ -29,7 +30,6 @@ import { QuoteService } from '../quote/quote.service.js';
 import { QueueTokenService } from '../tokens/queue-token.service.js';
 import { BusinessDayCloser } from '../day-close/business-day.closer.js';
 import { JoinLimiter } from './join.limiter.js';
-import { LapsedHolds } from './lapsed-holds.js';
 import { QUEUE_JOINED_TEMPLATE, queueJoinedEmail } from './queue-joined.email.js';
 import {
   assertPartySize,

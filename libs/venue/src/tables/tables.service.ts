@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  CommitThenRetry,
   DomainException,
   ErrorCode,
   HistoryWriter,
@@ -8,8 +9,10 @@ import {
   SQLSTATE,
   TransactionRunner,
   violatedConstraint,
+  type Tx,
 } from '@hostboard/core';
 import { BoardEventWriter } from '@hostboard/board';
+import { LapsedHolds } from '../holds/lapsed-holds.js';
 import { VenueClock } from '../venues/venue-clock.js';
 import type { Venue } from '../venues/venue.entity.js';
 import { VenueRepository } from '../venues/venue.repository.js';
@@ -46,6 +49,7 @@ export class TablesService {
     private readonly tables: TablesRepository,
     private readonly history: HistoryWriter,
     private readonly board: BoardEventWriter,
+    private readonly lapsed: LapsedHolds,
   ) {}
 
   async createTable(venueId: string, input: NewTable): Promise<TableView> {
@@ -144,11 +148,10 @@ export class TablesService {
   /** Rename, resize or place a table; the floor hears of it at once. */
   async updateTable(venueId: string, tableId: string, change: TableChange): Promise<TableView> {
     return this.tx.command({ venueId, translate: alreadyThere }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+      const { venue, now } = await this.lockedPastLapsedHolds(tx, venueId);
       assertTableVenue(venue);
       const table = await this.tables.lockTable(tx.manager, venueId, tableId);
       if (!table || table.retiredAt) throw DomainException.notFound('The table was not found.');
-      const now = this.clock.now(venue);
       const label = change.label?.trim();
       if (label === '') throw DomainException.validation('label must not be blank', { field: 'label' });
       // A table made smaller than a party offered, booked or seated at it would leave that party
@@ -186,12 +189,11 @@ export class TablesService {
   /** A retired table is no longer offered, booked or drawn; one in use now or later is refused. */
   async retireTable(venueId: string, tableId: string): Promise<TableView> {
     return this.tx.command({ venueId }, async (tx) => {
-      const venue = await this.venues.lock(tx.manager, venueId);
+      const { venue, now } = await this.lockedPastLapsedHolds(tx, venueId);
       assertTableVenue(venue);
       const table = await this.tables.lockTable(tx.manager, venueId, tableId);
       if (!table) throw DomainException.notFound('The table was not found.');
       if (table.retiredAt) return toTableView(table);
-      const now = this.clock.now(venue);
       if (await this.tables.inUse(tx.manager, tableId, now)) throw new DomainException(ErrorCode.CONFLICT, TABLE_IN_USE);
       await this.tables.updateTable(tx.manager, tableId, { retiredAt: now });
       await this.history.append(tx.manager, {
@@ -206,6 +208,26 @@ export class TablesService {
       await this.board.append(tx, venueId, 'table.retired', { tableId }, now);
       return toTableView({ ...table, retiredAt: now });
     });
+  }
+
+  /**
+   * The venue locked, its holds past their deadline ended first. A party whose hold has lapsed holds
+   * nothing, even before the expiry job or a request has swept it, so it must not keep a table from
+   * being resized or retired ("Table D6 is offered to …" about an offer that ran out). The earliest
+   * deadline is read in the lock's own write; when a hold has lapsed at the venue's now, the sweep
+   * commits on its own and the command runs again (CommitThenRetry), as an offer's does: the sweep
+   * stands even when the change is then refused for another party.
+   */
+  private async lockedPastLapsedHolds(tx: Tx, venueId: string): Promise<{ venue: Venue; now: Date }> {
+    const { venue, found } = await this.venues.lockThenRead(tx.manager, venueId, undefined, {
+      deadline: this.lapsed.deadlineRead(venueId),
+    });
+    const now = this.clock.now(venue);
+    if (found.deadline && found.deadline.getTime() <= now.getTime()) {
+      const expired = await this.lapsed.resolveLocked(tx, venue, now);
+      if (expired.length > 0) throw new CommitThenRetry('the sweep of lapsed holds');
+    }
+    return { venue, now };
   }
 
   async listTables(venueId: string): Promise<TableView[]> {

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { ScalarRead, Tx } from '@hostboard/core';
-import type { Venue } from '@hostboard/venue';
+import type { Venue } from '../venues/venue.entity.js';
 
-/** What the offer module does for a join about holds that have lapsed (offers live there, and depend on this module). */
+/**
+ * What the offer module does, for the commands of modules below it, about holds that have lapsed
+ * (offers live there, and depend on this module).
+ */
 export interface LapsedHoldResolver {
   /**
    * The earliest deadline of the venue's live offers (null when none), as a part of a combined read
@@ -14,12 +17,12 @@ export interface LapsedHoldResolver {
 }
 
 /**
- * A join counts the parties "still active in the queue (waiting or holding an offer)" and refuses a
- * contact with an active entry. A party whose hold has lapsed holds nothing, and under a leave-queue
- * policy is out of the queue, even when no job or request has swept it yet (a late expiry job, a
- * worker down): the join resolves such holds first, as offers and acceptances do. The offer module
- * registers how (it owns offers), as it does for corrected contacts. (A read sweeps first in its own
- * transaction instead, through core's SweepFirst.)
+ * A hold whose deadline has passed holds nothing, even when no job or request has swept it yet (a
+ * late expiry job, a worker down). A join counts the parties "still active in the queue (waiting or
+ * holding an offer)" and refuses a contact with an active entry; a manager's resize or retirement
+ * of a table is refused while a party holds it: each resolves lapsed holds first, under its venue
+ * lock, as offers and acceptances do. The offer module registers how (it owns offers). (A read
+ * sweeps first in its own transaction instead, through core's SweepFirst.)
  */
 @Injectable()
 export class LapsedHolds {
