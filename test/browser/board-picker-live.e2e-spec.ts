@@ -89,7 +89,7 @@ d('the table picker follows the party as other tablets change it', () => {
     const entry = await join('Bea Two-Tablets', '+61412000202');
     const p = await pickerFor('Bea Two-Tablets');
     const free = (await api().get(`/v1/venues/${v.id}/board`).set(owner.auth).expect(200)).body as {
-      tables: Array<{ id: string; state: string; capacity: number }>;
+      tables: Array<{ id: string; label: string; state: string; capacity: number }>;
     };
     const table = free.tables.find((x) => x.state === 'free');
     await api()
@@ -100,7 +100,7 @@ d('the table picker follows the party as other tablets change it', () => {
     await p.getByTestId('picker-gone').waitFor({ timeout: 10_000 });
     await screenshot(p, 'picker-party-gone');
     expect(await p.getByTestId('picker-gone').textContent()).toBe(
-      'Bea Two-Tablets is no longer waiting for a table: another screen offered them one, or they left the queue.',
+      `Bea Two-Tablets is no longer waiting for a table: another screen offered them Table ${table?.label ?? '?'}.`,
     );
     expect(await p.getByTestId('picker-submit').isDisabled()).toBe(true);
   });

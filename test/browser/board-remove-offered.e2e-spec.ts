@@ -1,3 +1,4 @@
+import type { Route } from 'playwright-core';
 import request from 'supertest';
 import { joined, sandboxVenue } from '../support/restaurant.js';
 import { phoneBoardFile } from './phone-board-file.js';
@@ -50,5 +51,57 @@ d('removing a party another screen has just offered a table', () => {
       })
       .waitFor({ timeout: 10_000 });
     await patio.and(page.locator('[data-state=free]')).waitFor({ timeout: 10_000 });
+  }, 120_000);
+
+  /**
+   * The board never lists a party that accepted its table (it moves to "To be seated"), but a screen
+   * a read behind still shows it waiting: its Remove cancelled the booking and freed the table, and
+   * the toast said only "… was removed from the queue.". The server's answer names the booking.
+   */
+  it('phone 390×844: a party that booked its table on other screens, removed from a sheet a read behind, is told its table is free again', async () => {
+    const { t, owner } = file;
+    const v = await sandboxVenue(t, owner, {
+      timeZone: 'America/Chicago',
+      // 6:40 PM in Chicago on a Thursday.
+      clock: '2026-12-11T00:40:00Z',
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '16:30', end: '23:00', turnMinutes: 70 }],
+      tables: [{ label: 'Booth 7', capacity: 6 }],
+      patch: { policy: { holdSeconds: 660 } },
+    });
+    const arjun = await joined(t, owner, v.id, { name: 'Arjun Mehta', partySize: 5, email: 'arjun@example.test' });
+    const page = await file.phone(v.id);
+    await page.locator('[data-testid=entry]', { hasText: 'Arjun Mehta' }).getByTestId('entry-more').click();
+    const sheet = page.getByTestId('entry-sheet');
+    await sheet.waitFor();
+
+    // This phone's board reads are held (a slow network) while other screens offer and accept Booth 7.
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/board', (route) => {
+      if (holding && route.request().method() === 'GET') held.push(route);
+      else void route.continue();
+    });
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: arjun.entry.id, entryVersion: arjun.entry.version, tableIds: [v.tableIds['Booth 7']] })
+      .expect(201);
+    const offerId = (offered.body as { offer: { id: string } }).offer.id;
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/accept`).set(owner.auth).send({}).expect(200);
+
+    const ask = sheet.getByTestId('cancel');
+    await ask.click();
+    await ask.getByText('Tap again').waitFor();
+    await ask.click();
+    const told = page.locator('[data-testid=notice]', { hasText: 'Arjun Mehta was removed' });
+    await told.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'remove-booked-phone-told');
+    expect((await told.locator('span').textContent())?.trim()).toBe(
+      'Arjun Mehta was removed from the queue; the table booked for them is free again.',
+    );
+    holding = false;
+    for (const r of held.splice(0)) await r.continue();
+    const booth = page.locator(`[data-testid=table][data-table-id="${v.tableIds['Booth 7']}"]`);
+    await booth.and(page.locator('[data-state=free]')).waitFor({ timeout: 10_000 });
   }, 120_000);
 });

@@ -132,7 +132,39 @@ d('a table taken by another screen at the same moment', () => {
     await error.waitFor({ timeout: 10_000 });
     expect((await error.textContent())?.trim()).toBe('Table Booth 9 is offered to Ines Varga right now.');
     expect(await error.textContent()).not.toContain('HELD');
+    // The lost table leaves the pick (it stayed picked, "fits", with the Offer button on): nothing
+    // is offered until another table is picked.
+    const picker = page.getByTestId('table-picker');
+    const booth = picker.locator(`[data-table-id="${v.tableIds['Booth 9']}"]`);
+    await booth.and(page.locator('[aria-pressed=false]')).waitFor({ timeout: 10_000 });
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe('Pick a table.');
+    expect(await picker.getByTestId('picker-submit').isDisabled()).toBe(true);
     await screenshot(page, 'table-taken-tablet-offer');
     expect(kofi.entry.id).toBeTruthy();
+  }, 60_000);
+
+  it('phone 390×844: a table picked here and offered on another screen leaves the pick, with a note saying who has it', async () => {
+    const page = await boardOf({ width: 390, height: 844 });
+    await page.locator('[data-testid=entry]', { hasText: 'Kofi Mensah' }).getByTestId('offer-tables').click();
+    const picker = page.getByTestId('table-picker');
+    const booth = picker.locator(`[data-table-id="${v.tableIds['Booth 9']}"]`);
+    await booth.click();
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe('Booth 9: fits.');
+    offerId = await otherScreenOffersBooth();
+    const note = picker.getByTestId('picker-taken');
+    await note.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'table-taken-phone-picker');
+    expect((await note.textContent())?.trim()).toBe(
+      'Booth 9 was just offered to Ines Varga on another screen. Pick another table.',
+    );
+    expect(await booth.getAttribute('aria-pressed')).toBe('false');
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe('Pick a table.');
+    expect(await picker.getByTestId('picker-submit').isDisabled()).toBe(true);
+    // A new pick answers the note.
+    await picker.locator(`[data-table-id="${v.tableIds['Nook 3']}"]`).click();
+    expect(await note.count()).toBe(0);
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe(
+      'Table Nook 3 seats 3; pick a bigger one or a set of tables that are combined.',
+    );
   }, 60_000);
 });

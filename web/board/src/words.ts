@@ -38,7 +38,7 @@ export interface BoardWords {
   swept: (n: number) => string;
   /** The party sheet's Remove, asking for the second tap: a group holding seats is told they go. */
   removeAsk: (status: EntryStatus, size: number) => string;
-  /** Told once removed. */
+  /** Told once removed, by what the removal ended: `confirmed` when it cancelled their booking. */
   removed: (name: string, status: EntryStatus, size: number) => string;
   /** The sweep button's two lines. */
   sweepLabel: [string, string];
@@ -50,6 +50,15 @@ export interface BoardWords {
   entryGone: (name: string, toSeat: boolean) => string;
   /** Set up's stepper for the hold length. */
   holdMinutesLabel: string;
+  /**
+   * The party sheet's first line, where the party stands now: waiting (its place as the row's big
+   * number gives it), offered ("Table Nook 5" or "", the time the hold ends) or booked.
+   */
+  standing: {
+    waiting: (told: number) => string;
+    offered: (tables: string, until: string, size: number) => string;
+    booked: (tables: string) => string;
+  };
 }
 
 const TABLE_STATUS: Record<EntryStatus, string> = {
@@ -87,12 +96,20 @@ export const TABLE_WORDS: BoardWords = {
     n === 0
       ? 'Swept: no offer had run out.'
       : `Swept: ${plural(n, 'offer')} had run out and ${n === 1 ? 'is' : 'are'} now released.`,
-  // A party offered a table (perhaps from another screen while the sheet was open) loses it too.
-  removeAsk: (status) => (status === 'offered' ? 'Tap again: ends their table offer' : 'Tap again to remove'),
+  // A party offered a table (perhaps from another screen while the sheet was open) loses it too; one
+  // that accepted it loses its booking.
+  removeAsk: (status) =>
+    status === 'offered'
+      ? 'Tap again: ends their table offer'
+      : status === 'confirmed'
+        ? 'Tap again: cancels their booked table'
+        : 'Tap again to remove',
   removed: (name, status) =>
     status === 'offered'
       ? `${name} was removed from the queue; the table offered to them is free again.`
-      : `${name} was removed from the queue.`,
+      : status === 'confirmed'
+        ? `${name} was removed from the queue; the table booked for them is free again.`
+        : `${name} was removed from the queue.`,
   sweepLabel: ['Sweep', 'expired offers'],
   noMessages: 'No messages sent to guests yet.',
   sizeCap: (n) => `Parties of up to ${n} join here.`,
@@ -101,6 +118,11 @@ export const TABLE_WORDS: BoardWords = {
       ? `${name} is no longer in the queue: they accepted their table and are listed under To be seated.`
       : `${name} is no longer in the queue: they left, or another screen removed or seated them.`,
   holdMinutesLabel: 'Minutes a table is held for a party',
+  standing: {
+    waiting: (told) => `Waiting, number ${told} in line`,
+    offered: (tables, until) => `Offered ${tables || 'a table'}, held until ${until}`,
+    booked: (tables) => `Booked ${tables || 'a table'}, to be seated`,
+  },
 };
 
 /** A group held or confirmed has seats to release; a waiting one has none (the guide). */
@@ -141,6 +163,11 @@ export const POOL_WORDS: BoardWords = {
   sizeCap: (n) => `Groups of up to ${n} join: there ${n === 1 ? 'is 1 seat' : `are ${n} seats`}.`,
   entryGone: (name) =>
     `${name} is no longer in the queue: their seats were confirmed, they left, or another screen removed them.`,
+  standing: {
+    waiting: (told) => `Waiting, number ${told} in line`,
+    offered: (_tables, until, size) => `${plural(size, 'seat')} held for them until ${until}`,
+    booked: () => 'Seats confirmed',
+  },
 };
 
 /** The board's words for a venue's seating; a venue not read yet is worded as a restaurant. */

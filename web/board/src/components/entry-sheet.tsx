@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, Entry, EntryDetail, QueueRow } from '../api/types';
-import { sentence } from '../format';
+import { localTime, sentence } from '../format';
 import { checkPhone, displayPhone, phoneHint } from '../phone';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
@@ -11,6 +11,7 @@ import { boardWords } from '../words';
 import { ActButton } from './act-button';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
+import { tableLabels } from './to-seat-panel';
 
 interface Props {
   board: BoardSnapshot;
@@ -256,11 +257,17 @@ export function EntrySheet({ board, row, country, cap, gone, onClose, afterAct, 
     }
   };
   const toggle = (id: string): void => setTags(tags.includes(id) ? tags.filter((t) => t !== id) : [...tags, id]);
+  const standing = standingOf(board, row, gone !== undefined);
   const contactOff = contactRead !== 'ready';
   const contactNeeded = board.venue.seating === 'tables';
   return (
     <Modal title={row.name} onClose={onClose} testId="entry-sheet">
       <form class="form" onSubmit={(e) => void save(e)} noValidate>
+        {standing && (
+          <p class="sheet-status" data-testid="entry-status" data-status={standing.status}>
+            <span class={`chip chip-${standing.status}`}>{standing.text}</span>
+          </p>
+        )}
         {gone && (
           <p class="error" role="alert" data-testid="entry-gone">
             {gone}
@@ -385,9 +392,11 @@ export function EntrySheet({ board, row, country, cap, gone, onClose, afterAct, 
             testId="cancel"
             confirm={words.removeAsk(row.status, row.partySize)}
             onAct={async () => {
-              await api.post(`${base}/cancel`);
+              const r = await api.post<{ cancelledBooking?: unknown }>(`${base}/cancel`);
               // The host removed them: they did not leave (their message says the host removed them too).
-              say('ok', words.removed(row.name, row.status, row.partySize));
+              // The answer says when it cancelled their booking: a screen a read behind still lists them
+              // waiting or offered after they accepted a table elsewhere, and that table is free again.
+              say('ok', words.removed(row.name, r.cancelledBooking ? 'confirmed' : row.status, row.partySize));
               // Closed first: the board read after it no longer lists them, and an open sheet would say so.
               onClose();
               await afterAct();
@@ -399,6 +408,28 @@ export function EntrySheet({ board, row, country, cap, gone, onClose, afterAct, 
       )}
     </Modal>
   );
+}
+
+/**
+ * Where the party stands, as the board has it now (it follows other screens' acts): waiting and its
+ * place, offered which tables until when, or, no longer in the queue, booked which tables (listed
+ * under To be seated). Null for one gone otherwise (the sheet's note says why).
+ */
+function standingOf(board: BoardSnapshot, row: QueueRow, gone: boolean): { status: string; text: string } | null {
+  const { standing } = boardWords(board.venue.seating);
+  const named = (ids: string[]): string =>
+    ids.length === 0 ? '' : `${ids.length > 1 ? 'Tables' : 'Table'} ${tableLabels(board, ids)}`;
+  if (gone) {
+    const booked = (board.toSeat ?? []).find((p) => p.entryId === row.id);
+    return booked ? { status: 'confirmed', text: standing.booked(named(booked.tableIds)) } : null;
+  }
+  if (row.status === 'waiting') return { status: 'waiting', text: standing.waiting(row.kindPosition ?? row.position) };
+  const offer = row.offer?.state === 'live' ? row.offer : undefined;
+  if (row.status === 'offered' && offer) {
+    const until = localTime(offer.expiresAt, board.venue.timeZone);
+    return { status: 'offered', text: standing.offered(named(offer.tableIds), until, row.partySize) };
+  }
+  return { status: row.status, text: boardWords(board.venue.seating).status[row.status] };
 }
 
 /** The toast after a save: the name, and a corrected contact spelled out so the host can read it back. */

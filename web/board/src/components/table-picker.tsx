@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
-import type { BoardSnapshot, Combination, TableRow } from '../api/types';
+import type { BoardSnapshot, Combination, Offer, TableRow } from '../api/types';
 import { say } from '../state/notice';
 import { offline } from '../state/offline';
 import { api } from '../state/session';
+import { boardWords } from '../words';
 import { Modal } from './modal';
 import { tableLabels } from './to-seat-panel';
 
@@ -29,6 +30,13 @@ export function unavailable(t: TableRow, mine: boolean): string | null {
   if (t.state === 'held') return `Offered to ${who}`;
   if (t.state === 'occupied') return `${who} is seated here`;
   return `Booked for ${who}`;
+}
+
+/** A picked table another screen just took, in words: "Booth 9 was just offered to Ines Varga on another screen." */
+function takenText(t: TableRow): string {
+  const who = t.placement?.name ?? 'another party';
+  if (t.state === 'occupied') return `${who} was just seated at ${t.label} on another screen.`;
+  return `${t.label} was just ${t.state === 'held' ? 'offered to' : 'booked for'} ${who} on another screen.`;
 }
 
 /** Whether the picked tables are one table that seats the party or an approved combination that does. */
@@ -63,6 +71,12 @@ export function pickOrder(tables: TableRow[], size: number | undefined, why: (t:
     .map((t, i) => ({ t, i, rank: rank(t) }))
     .sort((a, b) => a.rank - b.rank || (a.rank === 0 ? a.t.capacity - b.t.capacity : 0) || a.i - b.i)
     .map((x) => x.t);
+}
+
+/** "Table Nook 5" of a party's live offer, or "a table" when the board does not name it. */
+function offeredTables(board: BoardSnapshot, offer: Offer | undefined): string {
+  const ids = offer?.state === 'live' ? offer.tableIds : [];
+  return ids.length === 0 ? 'a table' : `${ids.length > 1 ? 'Tables' : 'Table'} ${tableLabels(board, ids)}`;
 }
 
 const samePick = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
@@ -119,25 +133,45 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
     setPicked(placedKey.split(','));
     if (!busy) setMovedNote(true);
   }, [placedKey]);
+  // A picked table another screen took meanwhile (offered, booked or seated someone there): it stayed
+  // picked, "fits", with Offer enabled, and the tap was refused. It leaves the pick at once, and a
+  // note says who has it (not after this sheet's own act, whose read shows the table as theirs).
+  const mineNow = (t: TableRow): boolean => purpose.kind === 'move' && purpose.current.includes(t.id);
+  const takenRows = board.tables.filter((t) => picked.includes(t.id) && unavailable(t, mineNow(t)) !== null);
+  const takenKey = takenRows.map((t) => t.id).join(',');
+  const [takenNote, setTakenNote] = useState<string | null>(null);
+  useEffect(() => {
+    if (takenKey === '' || busy) return;
+    setPicked((now) => now.filter((id) => !takenRows.some((t) => t.id === id)));
+    setTakenNote(`${takenRows.map(takenText).join(' ')} Pick another table.`);
+  }, [takenKey, busy]);
   const size = purpose.kind === 'offer' ? purpose.partySize : purpose.partySize;
-  const pickedRows = board.tables.filter((t) => picked.includes(t.id));
+  const pickedRows = board.tables.filter((t) => picked.includes(t.id) && !takenRows.includes(t));
   const problem =
     (purpose.kind === 'move' && picked.length > 0 ? moveProblem(pickedRows, purpose.current, combinations, board) : null) ??
     fitProblem(pickedRows, combinations, size);
   // The sheet as it opens for a move: guidance, not a mistake.
   const unmoved = purpose.kind === 'move' && samePick([...picked].sort(), [...purpose.current].sort());
-  const toggle = (id: string): void =>
+  const toggle = (id: string): void => {
+    // A new pick answers the note of a table taken, and the refusal of the last tap.
+    setTakenNote(null);
+    setError(null);
     setPicked(picked.includes(id) ? picked.filter((p) => p !== id) : picked.length < MAX_TABLES ? [...picked, id] : picked);
+  };
   const submit = async (): Promise<void> => {
     setBusy(true);
     setError(null);
     try {
       const venue = `/v1/venues/${board.venue.id}`;
       if (purpose.kind === 'offer') {
-        await api.post(`${venue}/offers`, { entryId: purpose.entryId, entryVersion: purpose.entryVersion, tableIds: picked });
+        await api.post(`${venue}/offers`, {
+          entryId: purpose.entryId,
+          entryVersion: purpose.entryVersion,
+          tableIds: pickedRows.map((t) => t.id),
+        });
         say('ok', `Table offered to ${purpose.name}.`);
       } else {
-        await api.post(`${venue}/reservations/${purpose.reservationId}/move`, { tableIds: picked });
+        await api.post(`${venue}/reservations/${purpose.reservationId}/move`, { tableIds: pickedRows.map((t) => t.id) });
         say('ok', `${purpose.name} moved.`);
       }
       // While busy: the board read after it has them at their new table, not "moved by another screen".
@@ -157,7 +191,7 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
           (t) => {
             const mine = purpose.kind === 'move' && purpose.current.includes(t.id);
             const why = unavailable(t, mine);
-            const on = picked.includes(t.id);
+            const on = picked.includes(t.id) && !takenRows.includes(t);
             return (
               <li key={t.id}>
                 <button
@@ -192,7 +226,18 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
       </p>
       {gone && (
         <p class="error" role="alert" data-testid="picker-gone">
-          {purpose.name} is no longer waiting for a table: another screen offered them one, or they left the queue.
+          {row
+            ? `${purpose.name} is no longer waiting for a table: another screen offered them ${offeredTables(board, row.offer)}.`
+            : // Not in the queue any more: the words the party's More sheet gives.
+              boardWords(board.venue.seating).entryGone(
+                purpose.name,
+                (board.toSeat ?? []).some((p) => opened.kind === 'offer' && p.entryId === opened.entryId),
+              )}
+        </p>
+      )}
+      {takenNote && !gone && !moveGone && !error && (
+        <p class="info" role="status" data-testid="picker-taken">
+          {takenNote}
         </p>
       )}
       {moveGone && (
