@@ -705,18 +705,22 @@ d('board page in Chromium (two tablets on one venue)', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
-    await cdp.send('Profiler.takePreciseCoverage'); // resets the counts
-    await page.waitForTimeout(2_000); // eight ticks of the quarter-second clock
-    const { result } = (await cdp.send('Profiler.takePreciseCoverage')) as {
-      result: Array<{
-        url: string;
-        functions: Array<{ ranges: Array<{ startOffset: number; endOffset: number; count: number }> }>;
-      }>;
+    type Coverage = Array<{
+      url: string;
+      functions: Array<{ ranges: Array<{ startOffset: number; endOffset: number; count: number }> }>;
+    }>;
+    let source = '';
+    /** The calls of each function over two seconds (eight ticks of the quarter-second clock). */
+    const twoSeconds = async () => {
+      await cdp.send('Profiler.takePreciseCoverage'); // resets the counts
+      await page.waitForTimeout(2_000);
+      const { result } = (await cdp.send('Profiler.takePreciseCoverage')) as { result: Coverage };
+      const script = result.find((r) => /\/board\/assets\/index-[^/]+\.js$/.test(r.url));
+      expect(script).toBeDefined();
+      source ||= await (await fetch(script?.url ?? '')).text();
+      return (text: string): number => callsIn(script, text);
     };
-    const script = result.find((r) => /\/board\/assets\/index-[^/]+\.js$/.test(r.url));
-    expect(script).toBeDefined();
-    const source = await (await fetch(script?.url ?? '')).text();
-    const callsOfFunctionWith = (text: string): number => {
+    const callsIn = (script: Coverage[number] | undefined, text: string): number => {
       const at = source.indexOf(text);
       expect({ text, found: at >= 0 }).toEqual({ text, found: true });
       const holding = (script?.functions ?? [])
@@ -726,15 +730,23 @@ d('board page in Chromium (two tablets on one venue)', () => {
       // V8 leaves out a function not called since the counts were reset: none holding the text is 0.
       return holding[0]?.count ?? 0;
     };
+    // What holds the times shown: the board, each party's row, the floor plan. A read that lands
+    // late (the venue's tables and hours, on a loaded machine) re-renders them once, as it should: a
+    // second window is then taken. Re-rendered by the clock, they would be in every window.
+    const holders = (calls: (text: string) => number) => ({
+      board: calls('Loading the board'),
+      row: calls(' in list'),
+      floor: calls('Booked or to seat'),
+    });
+    let callsOfFunctionWith = await twoSeconds();
+    for (let window = 2; window <= 3 && holders(callsOfFunctionWith).board > 0; window++) {
+      callsOfFunctionWith = await twoSeconds();
+    }
     // The times shown did tick: the offer's countdowns (row and table) and the minutes waited.
     expect(callsOfFunctionWith('time is up')).toBeGreaterThanOrEqual(4);
     expect(callsOfFunctionWith('waited ')).toBeGreaterThanOrEqual(20);
-    // What holds them did not: the board, each party's row, the floor plan.
-    expect({
-      board: callsOfFunctionWith('Loading the board'),
-      row: callsOfFunctionWith(' in list'),
-      floor: callsOfFunctionWith('Booked or to seat'),
-    }).toEqual({ board: 0, row: 0, floor: 0 });
+    // What holds them did not.
+    expect(holders(callsOfFunctionWith)).toEqual({ board: 0, row: 0, floor: 0 });
     await cdp.detach();
   });
 });
