@@ -50,6 +50,8 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
     pool = await sandboxVenue(t, owner, { clock: CLOCK, preset: 'workshop', poolCapacity: 11 });
     names.set(v.id, 'venue');
     names.set(pool.id, 'pool');
+    // A cancellation names the tables of the reservation it cancelled.
+    for (const [label, id] of Object.entries(v.tableIds)) names.set(id, label);
   });
   afterAll(async () => t.close());
 
@@ -205,7 +207,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U1'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -247,7 +249,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U2'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -320,7 +322,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U3'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -366,7 +368,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U4'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -417,7 +419,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'SEATED',
           stateReason: null,
-          tableIds: [],
+          tableIds: ['U5'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -473,7 +475,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U7'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -527,7 +529,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U8'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },
@@ -579,7 +581,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           partySize: 2,
           state: 'CANCELLED',
           stateReason: 'cancelled',
-          tableIds: [],
+          tableIds: ['U10'],
           termsVersion: 'v1',
           updatedAt: 'now',
         },

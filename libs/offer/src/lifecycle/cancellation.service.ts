@@ -10,7 +10,13 @@ import {
   type TogetherStatement,
   type Tx,
 } from '@hostboard/core';
-import { ReservationRepository, toReservationView, type Reservation, type ReservationView } from '@hostboard/allocator';
+import {
+  ReservationRepository,
+  TableAllocator,
+  toReservationView,
+  type Reservation,
+  type ReservationView,
+} from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, type GuestParty } from '@hostboard/outbox';
 import { EntryCredentials, QueueEntryRepository, toEntryView, type EntryView, type QueueEntry } from '@hostboard/queue';
@@ -64,6 +70,7 @@ export class CancellationService {
     private readonly sweep: SweepService,
     private readonly credentials: EntryCredentials,
     private readonly guest: GuestMessenger,
+    private readonly tables: TableAllocator,
   ) {}
 
   /**
@@ -84,6 +91,8 @@ export class CancellationService {
         held: this.offers.liveReservationForEntryRead(m, venueId, entryId),
         accepted: this.offers.acceptedForEntryRead(m, venueId, entryId),
         booking: this.offers.acceptedReservationForEntryRead(m, venueId, entryId),
+        // Its tables, for the answer: a removed party's booking names the tables it freed.
+        bookingTables: this.offers.acceptedTablesForEntryRead(venueId, entryId),
         laterLive: this.offers.laterLiveForEntryRead(venueId, entryId),
         ...this.sweep.dueAfterLockReads(venueId),
       });
@@ -107,6 +116,7 @@ export class CancellationService {
       held: Reservation | null;
       accepted: Offer | null;
       booking: Reservation | null;
+      bookingTables: string[];
       laterLive: boolean;
     },
     onlyEntryId: string | undefined,
@@ -135,9 +145,13 @@ export class CancellationService {
         // or (a booking repaired by hand) another, read now, or none; this entry then stays as it is.
         const named = booking.entryId;
         const party = named === entry.id ? entry : named ? await this.entries.find(tx.manager, venueId, named) : null;
+        const tableIds =
+          booking === found.booking
+            ? found.bookingTables
+            : ((await this.tables.tableIdsOf(tx.manager, [booking.id])).get(booking.id) ?? []);
         const result = {
           entry: toEntryView(party === entry ? leftAs(entry) : entry),
-          cancelledBooking: toReservationView(cancelledAt(booking, now)),
+          cancelledBooking: toReservationView(cancelledAt(booking, now), tableIds),
         };
         // The history says what the booking was (a HELD booking of a confirmed party, left so by a hand
         // repair or a restore, reads HELD → CANCELLED), as the reservation's own cancel writes it:
@@ -195,6 +209,8 @@ export class CancellationService {
       const locked = await this.venues.lockThenRead(m, venueId, tx.keyLock, {
         reservation: this.reservations.findRead(m, venueId, reservationId),
         entry: this.entries.ofReservationRead(m, venueId, reservationId),
+        // Its tables, for the answer (released or not, a reservation names the tables it had).
+        tableIds: this.tables.tableIdsOfRead(reservationId),
         // A hold: the live offer that holds it, and whether a later hold of the venue is live.
         live: this.offers.liveForReservationRead(m, venueId, reservationId),
         laterLive: this.offers.laterLiveForReservationRead(venueId, reservationId),
@@ -205,7 +221,7 @@ export class CancellationService {
       // A hold that lapsed is expired first, in a transaction of its own, not cancelled
       // (SweepService.sweepThenDecide).
       return this.sweep.sweepThenDecide(tx, venue, now, locked.found, async () => {
-        const { reservation, entry, live, laterLive } = locked.found;
+        const { reservation, entry, live, laterLive, tableIds } = locked.found;
         if (!reservation) throw DomainException.notFound('The reservation was not found.');
         const operationId = `cancel-reservation-${reservation.id}`;
         if (reservation.state === 'HELD' && live?.reservationId === reservation.id) {
@@ -214,7 +230,7 @@ export class CancellationService {
           // The party is the offer's, whatever its status (the ending's guards say what moves); read
           // now when the hold names another (a hold repaired by hand).
           const party = entry?.id === live.entryId ? entry : await this.entries.find(m, venueId, live.entryId);
-          const result = { reservation: toReservationView(cancelledAt(reservation, now)), released: true };
+          const result = { reservation: toReservationView(cancelledAt(reservation, now), tableIds), released: true };
           const read = { offer: live, reservation, entry: party, laterLive };
           const revoke = this.credentials.revokeStatements(live.entryId, now);
           await this.lifecycle.endReadAtCommit(tx, venue, read, 'cancelled', now, operationId, 'staff', result, revoke);
@@ -222,12 +238,12 @@ export class CancellationService {
         }
         if (reservation.state === 'CONFIRMED' || reservation.state === 'HELD') {
           // A booking, or a hold with no live offer: its release is known, and travels with the COMMIT.
-          const result = { reservation: toReservationView(cancelledAt(reservation, now)), released: true };
+          const result = { reservation: toReservationView(cancelledAt(reservation, now), tableIds), released: true };
           await this.releaseAtCommit(tx, venue, reservation, reservation.state, entry, now, operationId, 'staff', result);
           return result;
         }
         // No longer held or confirmed: as read under this lock, nothing changed, the answer with the COMMIT.
-        return this.unchangedAtCommit(tx, { reservation: toReservationView(reservation), released: false });
+        return this.unchangedAtCommit(tx, { reservation: toReservationView(reservation, tableIds), released: false });
       });
     });
   }

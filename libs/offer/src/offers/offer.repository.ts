@@ -74,6 +74,19 @@ export class OfferRepository {
     );
   }
 
+  /**
+   * As a part of a combined read: the tables of the booking `entryId` accepted (its reservation's,
+   * moves included), in id order.
+   */
+  acceptedTablesForEntryRead(venueId: string, entryId: string): ScalarRead<string[]> {
+    return {
+      sql: `SELECT json_agg(table_id ORDER BY table_id) FROM reservation_tables
+             WHERE reservation_id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'accepted')`,
+      params: [venueId, entryId],
+      parse: (value) => jsonRows<string>(value),
+    };
+  }
+
   /** As a part of a combined read: the tables of the reservation offer `id` holds, in id order. */
   tableIdsRead(id: string): ScalarRead<string[]> {
     return {
