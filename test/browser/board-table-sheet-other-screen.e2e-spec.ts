@@ -42,6 +42,7 @@ d('a table sheet when another screen takes its table', () => {
         { label: 'Patio 7', capacity: 6 },
         { label: 'Bar 2', capacity: 4 },
         { label: 'Bar 5', capacity: 4 },
+        { label: 'Snug 1', capacity: 4 },
       ],
       patch: { policy: { holdSeconds: 540 } },
     });
@@ -132,4 +133,29 @@ d('a table sheet when another screen takes its table', () => {
       expect(await page.inputValue('input[name=walkInSize]')).toBe('3');
     }, 60_000);
   }
+
+  it('phone 390×844: its own Seat now, answered after the push, is not told as another screen’s', async () => {
+    const page = await boardOf(sizes[0] ?? { width: 390, height: 844 });
+    // The answer comes a moment after the server seated them (and pushed it): a slow network.
+    await page.route('**/walk-ins', async (route) => {
+      const answer = await route.fetch();
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.fulfill({ response: answer });
+    });
+    await tableOf(page, 'Snug 1').click();
+    const sheet = page.getByTestId('table-sheet');
+    await sheet.getByTestId('walk-in').waitFor();
+    // Whether the note ever showed, however briefly, while the sheet was open.
+    // (A string: the tests are typed without the browser's DOM.)
+    await page.evaluate(`window.sawTaken = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid=table-taken]')) window.sawTaken = true;
+      }).observe(document.body, { childList: true, subtree: true });`);
+    await page.fill('input[name=walkInName]', 'Wen Hollis');
+    await sheet.getByTestId('seat-now').click();
+    // The push has come while the answer is held back: the tile shows them seated.
+    await tableOf(page, 'Snug 1').and(page.locator('[data-state=occupied]')).waitFor({ timeout: 10_000 });
+    await sheet.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await page.evaluate('window.sawTaken')).toBe(false);
+  }, 60_000);
 });

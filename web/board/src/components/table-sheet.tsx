@@ -54,7 +54,11 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
   const [draft, setDraft] = useState<WalkInDraft>({ size: Math.min(2, table.capacity), name: '' });
   const walkInSeen = useRef(false);
   if (table.state === 'free' && !gone) walkInSeen.current = true;
-  const note = walkInSeen.current ? takenNote(table, gone) : null;
+  // This sheet's own Seat now is on its way or went through (the push can come before its answer,
+  // and the sheet closes only once the board is read again): it must not say meanwhile that the
+  // walk-in was seated "on another screen". Only a refusal clears it.
+  const [sentHere, setSentHere] = useState(false);
+  const note = walkInSeen.current && !sentHere ? takenNote(table, gone) : null;
   const base = `/v1/venues/${board.venue.id}`;
   const tablesOf = (reservationId: string): string[] =>
     board.tables.filter((t) => t.placement?.reservationId === reservationId).map((t) => t.id);
@@ -116,6 +120,7 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
           draft={draft}
           onDraft={setDraft}
           off={note !== null}
+          onSent={setSentHere}
           onDone={done}
           onRefused={setRefused}
         />
@@ -195,6 +200,7 @@ function WalkIn({
   draft,
   onDraft,
   off,
+  onSent,
   onDone,
   onRefused,
 }: {
@@ -204,6 +210,8 @@ function WalkIn({
   onDraft: (draft: WalkInDraft) => void;
   /** Another screen took the table: the sheet says so, and Seat now is off (the name stays). */
   off: boolean;
+  /** True as Seat now is sent; false once the server refused it (an unanswered one may have seated them). */
+  onSent: (sent: boolean) => void;
   onDone: (text: string) => Promise<void>;
   /** Told of every refusal, with who was not seated: the sheet keeps it once the table is taken. */
   onRefused: (refusal: { who: string; text: string } | null) => void;
@@ -222,6 +230,7 @@ function WalkIn({
     setError(null);
     onRefused(null);
     const who = name.trim() || `Walk-in at ${table.label}`;
+    onSent(true);
     try {
       // One command books the table from the venue's now for one turn and seats the party: a lost
       // answer retried (the same key) seats them once, and nothing is left booked but not seated.
@@ -229,6 +238,7 @@ function WalkIn({
       await onDone(`${who} seated at ${table.label}.`);
     } catch (err) {
       setError(messageOf(err));
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) onSent(false);
       // A refusal (409: the table was taken) saved nothing; an unanswered request may have seated them.
       if (err instanceof ApiError && err.status === 409) onRefused({ who, text: messageOf(err) });
     } finally {
