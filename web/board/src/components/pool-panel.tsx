@@ -43,7 +43,9 @@ export function PoolPanel({ board, afterAct }: { board: BoardSnapshot; afterAct:
             ? `Next: ${head?.name ?? 'the oldest group'} (group of ${head?.partySize ?? '?'}) fits.`
             : (board.head.reason ?? 'The oldest group does not fit yet.')}
       </p>
-      <ActButton kind="primary" testId="promote" onAct={promote}>
+      {/* Off while nobody waits: a tap answered "The queue is empty." under a queue listing the groups
+          whose seats are held. A head that does not fit still takes a tap, answered with why. */}
+      <ActButton kind="primary" testId="promote" onAct={promote} disabled={!board.head}>
         Promote next group
       </ActButton>
     </section>

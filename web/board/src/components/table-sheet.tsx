@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, TableRow } from '../api/types';
 import { localTime } from '../format';
@@ -22,11 +22,43 @@ interface Props {
   afterAct: () => Promise<void>;
   /** Taking the offer back ends the party's place (the `leave-queue` policy): a second tap first. */
   leavesQueue: boolean;
+  /** The floor no longer lists the table (a manager retired it on another screen): shown as last seen. */
+  gone?: boolean;
+}
+
+/** What a host was typing for a walk-in: kept by the sheet, so it outlives the form being turned off. */
+interface WalkInDraft {
+  size: number;
+  name: string;
+}
+
+/**
+ * Why a walk-in form the host had open can no longer seat anyone: another screen retired the table,
+ * offered it, booked it or seated a party there. Null while the table is free.
+ */
+function takenNote(table: TableRow, gone: boolean): string | null {
+  if (gone) return `Table ${table.label} was taken out of service on another screen.`;
+  const who = table.placement?.name;
+  if (table.state === 'free' || !who) return null;
+  if (table.state === 'held') return `Table ${table.label} was just offered to ${who} on another screen.`;
+  if (table.state === 'occupied') return `${who} was just seated at Table ${table.label} on another screen.`;
+  return `Table ${table.label} was just booked for ${who} on another screen.`;
 }
 
 /** One table: seat a walk-in at a free one, or seat, move and clear the party planned or sitting there. */
-export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, leavesQueue }: Props) {
+export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, leavesQueue, gone = false }: Props) {
   const p = table.placement;
+  // The walk-in form, once shown, stays while the sheet is open: when another screen takes the table
+  // (retires, offers, books or seats it) it is turned off and says why, and the name typed is kept
+  // for the host to read or copy. It was replaced without a word, and the name was lost.
+  const [draft, setDraft] = useState<WalkInDraft>({ size: Math.min(2, table.capacity), name: '' });
+  const walkInSeen = useRef(false);
+  if (table.state === 'free' && !gone) walkInSeen.current = true;
+  // This sheet's own Seat now is on its way or went through (the push can come before its answer,
+  // and the sheet closes only once the board is read again): it must not say meanwhile that the
+  // walk-in was seated "on another screen". Only a refusal clears it.
+  const [sentHere, setSentHere] = useState(false);
+  const note = walkInSeen.current && !sentHere ? takenNote(table, gone) : null;
   const base = `/v1/venues/${board.venue.id}`;
   const tablesOf = (reservationId: string): string[] =>
     board.tables.filter((t) => t.placement?.reservationId === reservationId).map((t) => t.id);
@@ -50,8 +82,15 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
   };
   return (
     <Modal title={`Table ${table.label} · seats ${table.capacity}`} onClose={onClose} testId="table-sheet">
-      <p class={`chip chip-table-${table.state}`}>{tableWord(table, venueNow(wallSecond.value))}</p>
-      {table.state === 'free' && <WalkIn board={board} table={table} onDone={done} onRefused={setRefused} />}
+      <p class={`chip chip-table-${gone ? 'gone' : table.state}`}>
+        {gone ? 'Out of service' : tableWord(table, venueNow(wallSecond.value))}
+      </p>
+      {/* A refusal of this sheet's own Seat now says more (the walk-in is not seated): it comes alone. */}
+      {note && !(refused && table.state !== 'free') && (
+        <p class="error" role="alert" data-testid="table-taken">
+          {note}
+        </p>
+      )}
       {table.state !== 'free' && refused && (
         <p class="error" role="alert" data-testid="walk-in-error">
           <bdi>{refused.who}</bdi> is not seated. {refused.text} Choose another table.
@@ -73,6 +112,18 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
           {table.state === 'booked' && table.until && <p class="muted">From {localTime(table.until, board.venue.timeZone)}</p>}
           {table.state === 'occupied' && <p data-testid="turn-time">Turn: {turnText(table, venueNow(wallSecond.value))}</p>}
         </div>
+      )}
+      {walkInSeen.current && (
+        <WalkIn
+          board={board}
+          table={table}
+          draft={draft}
+          onDraft={setDraft}
+          off={note !== null}
+          onSent={setSentHere}
+          onDone={done}
+          onRefused={setRefused}
+        />
       )}
       <div class="sheet-acts">
         {p?.state === 'CONFIRMED' && (
@@ -146,25 +197,40 @@ export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, 
 function WalkIn({
   board,
   table,
+  draft,
+  onDraft,
+  off,
+  onSent,
   onDone,
   onRefused,
 }: {
   board: BoardSnapshot;
   table: TableRow;
+  draft: WalkInDraft;
+  onDraft: (draft: WalkInDraft) => void;
+  /** Another screen took the table: the sheet says so, and Seat now is off (the name stays). */
+  off: boolean;
+  /** True as Seat now is sent; false once the server refused it (an unanswered one may have seated them). */
+  onSent: (sent: boolean) => void;
   onDone: (text: string) => Promise<void>;
   /** Told of every refusal, with who was not seated: the sheet keeps it once the table is taken. */
   onRefused: (refusal: { who: string; text: string } | null) => void;
 }) {
-  const [size, setSize] = useState(Math.min(2, table.capacity));
-  const [name, setName] = useState('');
+  const { size, name } = draft;
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A refusal shown before the table was taken is told by the sheet from then on; once the table is
+  // free again the form starts clean, not with a refusal about a party no longer there.
+  useEffect(() => {
+    if (off) setError(null);
+  }, [off]);
   const base = `/v1/venues/${board.venue.id}`;
   const seat = async (): Promise<void> => {
     setBusy(true);
     setError(null);
     onRefused(null);
     const who = name.trim() || `Walk-in at ${table.label}`;
+    onSent(true);
     try {
       // One command books the table from the venue's now for one turn and seats the party: a lost
       // answer retried (the same key) seats them once, and nothing is left booked but not seated.
@@ -172,6 +238,7 @@ function WalkIn({
       await onDone(`${who} seated at ${table.label}.`);
     } catch (err) {
       setError(messageOf(err));
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500) onSent(false);
       // A refusal (409: the table was taken) saved nothing; an unanswered request may have seated them.
       if (err instanceof ApiError && err.status === 409) onRefused({ who, text: messageOf(err) });
     } finally {
@@ -185,14 +252,20 @@ function WalkIn({
         value={size}
         max={table.capacity}
         maxNote={`Table ${table.label} seats ${table.capacity}: a larger party needs another table.`}
-        onChange={setSize}
+        onChange={(n) => onDraft({ ...draft, size: n })}
         name="walkInSize"
       />
       <label>
         Name <span class="muted">(optional)</span>
-        <input name="walkInName" maxLength={160} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          name="walkInName"
+          maxLength={160}
+          value={name}
+          onInput={(e) => onDraft({ ...draft, name: e.currentTarget.value })}
+        />
       </label>
-      {error && (
+      {/* Once the table is taken the sheet tells the refusal (or why the form is off) above. */}
+      {error && !off && (
         <p class="error" role="alert" data-testid="walk-in-error">
           {error}
         </p>
@@ -201,7 +274,7 @@ function WalkIn({
         type="button"
         class="btn btn-primary wide"
         data-testid="seat-now"
-        disabled={busy || offline.value}
+        disabled={busy || offline.value || off}
         onClick={() => void seat()}
       >
         Seat now

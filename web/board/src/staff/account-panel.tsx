@@ -1,7 +1,14 @@
 import { useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
+import { plural } from '../format';
 import { signOut } from '../state/session';
 import { staffApi } from './staff-api';
+
+/** "1 other session was signed out.", "3 other sessions were …": it read "1 other session(s) signed out." */
+function signedOut(n: number): string {
+  if (n === 0) return 'You were not signed in anywhere else.';
+  return `${plural(n, 'other session')} ${n === 1 ? 'was' : 'were'} signed out.`;
+}
 
 /** Any staff member: change your own password (ends your other sessions), or sign out everywhere. */
 export function AccountPanel({ forced = false, onChanged }: { forced?: boolean; onChanged?: () => void }) {
@@ -16,7 +23,7 @@ export function AccountPanel({ forced = false, onChanged }: { forced?: boolean; 
     setBusy(true);
     try {
       const { endedSessions } = await staffApi.changeOwnPassword(current, next);
-      setNote({ text: `Password changed. ${endedSessions} other session(s) signed out.`, error: false });
+      setNote({ text: `Password changed. ${signedOut(endedSessions)}`, error: false });
       setCurrent('');
       setNext('');
       setAgain('');

@@ -21,6 +21,12 @@ function manages(actor: Role, member: Role): boolean {
   return actor === 'owner' || (actor === 'manager' && member === 'host');
 }
 
+/** A member as the tab names them in its answers: their name, else their address. */
+const who = (m: Member): string => m.name || m.email;
+
+/** "a manager", "an owner": "… is now manager." read as a code. */
+const withArticle = (r: Role): string => `${r === 'owner' ? 'an' : 'a'} ${r}`;
+
 const RANK: Record<Role, number> = { owner: 0, manager: 1, host: 2 };
 
 /**
@@ -28,7 +34,6 @@ const RANK: Record<Role, number> = { owner: 0, manager: 1, host: 2 };
  * server's order by email put the owner anywhere and "…10@" before "…2@".
  */
 function byRoleThenName(a: Member, b: Member): number {
-  const who = (m: Member): string => m.name || m.email;
   return (
     RANK[a.role] - RANK[b.role] ||
     who(a).localeCompare(who(b), undefined, { numeric: true, sensitivity: 'base' }) ||
@@ -102,7 +107,7 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
                       onChange={(e) =>
                         void act(
                           () => staffApi.changeRole(venueId, m.userId, e.currentTarget.value as Role),
-                          `${m.email} is now ${e.currentTarget.value}.`,
+                          `${who(m)} is now ${withArticle(e.currentTarget.value as Role)}.`,
                         )
                       }
                     >
@@ -134,7 +139,7 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
                       kind="danger"
                       confirm="Tap again: their access ends"
                       testId="remove-member"
-                      onAct={() => act(() => staffApi.remove(venueId, m.userId), `${m.email} was removed.`)}
+                      onAct={() => act(() => staffApi.remove(venueId, m.userId), `${who(m)} was removed from the staff.`)}
                     >
                       Remove
                     </ActButton>

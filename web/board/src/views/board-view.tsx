@@ -88,6 +88,14 @@ export function BoardView({ venueId, data, role }: TabProps) {
   const entryShown =
     entryListed ?? (sheet?.kind === 'entry' && entrySeen.current?.id === sheet.entryId ? entrySeen.current : undefined);
   const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
+  // The table whose sheet is open, as the floor last listed it: a manager retiring it on another
+  // screen drops it from the floor, and the sheet stays and says so (it vanished, with the walk-in
+  // name the host was typing, and nothing said why).
+  const tableSeen = useRef<TableRow | null>(null);
+  const tableListed = sheet?.kind === 'table' ? tableOf(sheet.tableId) : undefined;
+  if (tableListed) tableSeen.current = tableListed;
+  const tableShown =
+    tableListed ?? (sheet?.kind === 'table' && tableSeen.current?.id === sheet.tableId ? tableSeen.current : undefined);
   // The page keeps room for the action bar as tall as it is (on a narrow phone its buttons wrap).
   const [barRef, barHeight] = useMeasured(0, (el) => Math.ceil(el.getBoundingClientRect().height));
   useEffect(() => {
@@ -215,10 +223,11 @@ export function BoardView({ venueId, data, role }: TabProps) {
           onClose={() => setSheet(null)}
         />
       )}
-      {board && sheet?.kind === 'table' && tableOf(sheet.tableId) && (
+      {board && sheet?.kind === 'table' && tableShown && (
         <TableSheet
           board={board}
-          table={tableOf(sheet.tableId) as TableRow}
+          table={tableShown}
+          gone={!tableListed}
           venueNow={now(board)}
           afterAct={afterAct}
           leavesQueue={leavesQueue}
