@@ -441,7 +441,12 @@ function Combinations({
   reload: () => Promise<void>;
 }) {
   const [picked, setPicked] = useState<string[]>([]);
-  const [capacity, setCapacity] = useState(4);
+  // The seats the manager set, or null: then the picked tables' seats added up. A fixed 4 stayed
+  // whatever was picked, and C4 + E6 pushed together were approved as seating 4 (the server takes
+  // any number), so the board never offered them to a party of 7.
+  const [typedCapacity, setCapacity] = useState<number | null>(null);
+  const pickedSeats = picked.reduce((n, id) => n + (tables.find((t) => t.id === id)?.capacity ?? 0), 0);
+  const capacity = typedCapacity ?? Math.max(1, pickedSeats);
   const f = useForm();
   const labelOf = (id: string): string => tables.find((t) => t.id === id)?.label ?? 'retired';
   const add = (e: Event) => {
@@ -450,6 +455,7 @@ function Combinations({
       await api.post(`/v1/venues/${venueId}/combinations`, { tableIds: picked, capacity });
       say('ok', 'Combination approved.');
       setPicked([]);
+      setCapacity(null);
       await reload();
     });
   };
