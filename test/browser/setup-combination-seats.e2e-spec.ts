@@ -4,7 +4,7 @@ import { EVERY_DAY, sandboxVenue, type Sandbox } from '../support/restaurant.js'
 import { startApp, type TestApp } from '../support/test-app.js';
 import { addMember, signUp, type Staff } from '../support/staff.js';
 import { signInToVenueList } from './board-page.js';
-import { describeWithChromium, launchChromium, newPhone, screenshot } from './chromium.js';
+import { describeWithChromium, launchChromium, newPhone, pauseClock, screenshot } from './chromium.js';
 
 const d = describeWithChromium('Set up is tested in a real browser');
 
@@ -80,5 +80,33 @@ d('Set up: a combination seats its tables added up unless the manager says other
     await card.getByTestId('combination-line').filter({ hasText: 'A2 + B2 + C4' }).waitFor();
     expect(await card.getByTestId('combination-line').filter({ hasText: 'A2 + B2 + C4' }).innerText()).toContain('seats 3');
     await screenshot(p, 'setup-combination-seats-phone');
+  }, 120_000);
+  it('phone: approving the same tables again says so alone (not under "Combination approved."), and goes with a new pick', async () => {
+    const p: Page = await context.newPage();
+    // The page's timers wait for the test: "Combination approved." stays up until it is dismissed or replaced.
+    await p.clock.install();
+    await signInToVenueList(p, t.baseUrl, manager, v.id);
+    await p.goto(`${t.baseUrl}/board/venues/${v.id}/setup`);
+    await pauseClock(p, 1000);
+    const card = p.getByTestId('combinations-setup');
+    await card.scrollIntoViewIfNeeded();
+    await card.locator('[data-combo-table=A2]').click();
+    await card.locator('[data-combo-table=E6]').click();
+    await p.getByTestId('add-combination').click();
+    await p.getByTestId('notice').filter({ hasText: 'Combination approved.' }).waitFor();
+    // A mistake: the same two tables again.
+    await card.locator('[data-combo-table=A2]').click();
+    await card.locator('[data-combo-table=E6]').click();
+    await p.getByTestId('add-combination').click();
+    const refusal = card.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toBe('These tables are already an approved combination.');
+    expect(await p.getByTestId('notice').allInnerTexts()).toEqual([]);
+    await screenshot(p, 'setup-combination-again-phone');
+    // The correction: another table instead of E6. The refusal was about the pick before.
+    await card.locator('[data-combo-table=E6]').click();
+    await card.locator('[data-combo-table=B2]').click();
+    expect(await refusal.count()).toBe(0);
+    await p.close();
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
 import { joinWarnings } from '../readiness';
 import { wallSecond } from '../state/clock';
-import { say } from '../state/notice';
+import { dropConfirmations, say } from '../state/notice';
 import { api } from '../state/session';
 import { venueNowAt } from '../state/venue-data';
 import { boardWords } from '../words';
@@ -96,7 +96,12 @@ function SectionJumps({ tables }: { tables: boolean }) {
   );
 }
 
-function useForm(): { error: string | null; busy: boolean; run: (fn: () => Promise<void>) => Promise<void> } {
+function useForm(): {
+  error: string | null;
+  busy: boolean;
+  run: (fn: () => Promise<void>) => Promise<void>;
+  clear: () => void;
+} {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (fn: () => Promise<void>): Promise<void> => {
@@ -105,12 +110,15 @@ function useForm(): { error: string | null; busy: boolean; run: (fn: () => Promi
     try {
       await fn();
     } catch (err) {
+      // The confirmation of the act before ("Combination approved.") would read as this one's, under
+      // its refusal ("These tables are already an approved combination."): it goes.
+      dropConfirmations();
       setError(messageOf(err));
     } finally {
       setBusy(false);
     }
   };
-  return { error, busy, run };
+  return { error, busy, run, clear: () => setError(null) };
 }
 
 /** The settings form's fields, as the venue has them. */
@@ -449,6 +457,14 @@ function Combinations({
   const capacity = typedCapacity ?? Math.max(1, pickedSeats);
   const f = useForm();
   const labelOf = (id: string): string => tables.find((t) => t.id === id)?.label ?? 'retired';
+  // In the order a host counts them (A2 + B2 + C4), as the tables list: the server's order, by id,
+  // read "C4 + A2 + B2".
+  const labelsOf = (ids: string[]): string =>
+    ids
+      .map((id) => ({ label: labelOf(id) }))
+      .sort(byLabel)
+      .map((t) => t.label)
+      .join(' + ');
   const add = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
@@ -467,7 +483,7 @@ function Combinations({
         {data.combinations.value.map((c) => (
           <li key={c.id} class="setup-line" data-testid="combination-line">
             <span>
-              {c.tableIds.map(labelOf).join(' + ')} · seats {c.capacity}
+              {labelsOf(c.tableIds)} · seats {c.capacity}
             </span>
             <ActButton
               kind="danger"
@@ -475,7 +491,7 @@ function Combinations({
               testId="remove-combination"
               onAct={async () => {
                 await api.delete(`/v1/venues/${venueId}/combinations/${c.id}`);
-                say('ok', `${c.tableIds.map(labelOf).join(' + ')} no longer pushed together.`);
+                say('ok', `${labelsOf(c.tableIds)} no longer pushed together.`);
                 await reload();
               }}
             >
@@ -493,7 +509,11 @@ function Combinations({
               class={`chip-btn${picked.includes(t.id) ? ' on' : ''}`}
               aria-pressed={picked.includes(t.id)}
               data-combo-table={t.label}
-              onClick={() => setPicked(picked.includes(t.id) ? picked.filter((p) => p !== t.id) : [...picked, t.id].slice(0, 4))}
+              onClick={() => {
+                // A refusal was about the tables picked before: it goes once the pick changes.
+                f.clear();
+                setPicked(picked.includes(t.id) ? picked.filter((p) => p !== t.id) : [...picked, t.id].slice(0, 4));
+              }}
             >
               {t.label}
             </button>
