@@ -535,6 +535,10 @@ function Combinations({
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
+/** "Tue Wed Thu Fri Sat · 18:00–23:00" ("… the next day" past midnight): service hours as their list line names them. */
+const hoursWords = (w: ServiceWindow): string =>
+  `${w.days.map((d) => DAYS[d - 1]).join(' ')} · ${w.start}–${w.end}${w.end <= w.start ? ' the next day' : ''}`;
+
 /**
  * Service hours. At a seat pool (a workshop) they are only when groups may join: a pool quotes a place
  * in line, never minutes (QuoteService), and books no table, so a window's turn and deposit decide
@@ -560,13 +564,27 @@ function Windows({
   const add = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
-      const added = await api.post<ServiceWindow>(`/v1/venues/${venueId}/service-windows`, {
-        days,
-        start,
-        end,
-        turnMinutes: turn,
-        depositRequired: deposit,
-      });
+      const added = await api
+        .post<ServiceWindow>(`/v1/venues/${venueId}/service-windows`, {
+          days,
+          start,
+          end,
+          turnMinutes: turn,
+          depositRequired: deposit,
+        })
+        .catch((err: unknown) => {
+          // New hours over ones already set: the way to change hours is to remove them, then add the
+          // new ones. Said in this card's words: the server's "overlaps the window 18:00–23:00 on
+          // Monday, …" named a "window" the page never shows, and not what to do about it.
+          const clash =
+            err instanceof ApiError && err.code === 'CONFLICT'
+              ? data.windows.value.find((w) => w.id === err.details['windowId'])
+              : undefined;
+          if (!clash) throw err;
+          throw new Error(
+            `These hours overlap the service hours ${hoursWords(clash)}. To change those, remove them above, then add these.`,
+          );
+        });
       // The hours' line says what they do on the nights the clocks change (the list's clockChanges).
       say(
         'ok',
@@ -585,8 +603,7 @@ function Windows({
         {data.windows.value.map((w) => (
           <li key={w.id} class="setup-line" data-testid="window-line">
             <span>
-              {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end}
-              {w.end <= w.start ? ' the next day' : ''}
+              {hoursWords(w)}
               {!pool && ` · tables turn in ${w.turnMinutes} min`}
               {!pool && w.depositRequired ? ' · deposit' : ''}
             </span>
