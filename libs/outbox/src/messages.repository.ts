@@ -8,6 +8,11 @@ export interface MessageFilter {
   status?: OutboxStatus;
   to?: string;
   /**
+   * With `to`: messages about a party whose name contains this (any case) match too. A manager
+   * asks "did Marta get her text?" by her name, and was told "No messages to Marta." over six.
+   */
+  name?: string;
+  /**
    * Only messages no guest got or will get: `failed`, or `recorded` with a reason it will not be
    * sent or on one of these channels (none of them has a provider set up).
    */
@@ -34,7 +39,17 @@ export class MessagesRepository {
     if (filter.template !== undefined) q.andWhere('m.template = :template', { template: filter.template });
     if (filter.channel !== undefined) q.andWhere('m.channel = :channel', { channel: filter.channel });
     if (filter.status !== undefined) q.andWhere('m.status = :status', { status: filter.status });
-    if (filter.to !== undefined) q.andWhere('m.to_address = :to', { to: filter.to });
+    if (filter.to !== undefined && filter.name === undefined) q.andWhere('m.to_address = :to', { to: filter.to });
+    if (filter.to !== undefined && filter.name !== undefined) {
+      // The party's name as it reads now (a corrected name finds its messages), as `partyNames` names it.
+      const like = `%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q.andWhere(
+        `(m.to_address = :to
+          OR EXISTS (SELECT 1 FROM queue_entries e WHERE e.id = m.entry_id AND e.name ILIKE :like)
+          OR (m.entry_id IS NULL AND EXISTS (SELECT 1 FROM reservations r WHERE r.id = m.reservation_id AND r.name ILIKE :like)))`,
+        { to: filter.to, like },
+      );
+    }
     if (filter.undelivered) {
       const { noProvider } = filter.undelivered;
       q.andWhere(

@@ -51,7 +51,9 @@ export class MessagesService {
     await this.sweepFirst.of(venueId);
     const { rows, names } = await this.tx.read(async (m) => {
       const to = typed !== '' ? { to: recordedRecipient(typed, await this.repo.countryOf(m, venueId)) } : {};
-      const page = await this.repo.page(m, venueId, { ...filter, ...to }, limit + 1);
+      // Words with a letter and no @ are a name too ("Marta", "joão"); a number or an address is not.
+      const name = typed !== '' && !typed.includes('@') && /\p{L}/u.test(typed) ? { name: typed } : {};
+      const page = await this.repo.page(m, venueId, { ...filter, ...to, ...name }, limit + 1);
       return { rows: page, names: await this.repo.partyNames(m, page) };
     });
     // A channel without a provider keeps its messages recorded for good: the manager is told so,

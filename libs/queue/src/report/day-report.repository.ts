@@ -24,6 +24,7 @@ export interface DayFiguresRow {
   waitCount: number;
   waitMedianMinutes: number | null;
   waitP90Minutes: number | null;
+  waitLongestMinutes: number | null;
 }
 
 /**
@@ -105,7 +106,8 @@ export class DayReportRepository {
               sum(cancelled) AS offers_cancelled,
               count(wait_minutes) AS wait_count,
               percentile_cont(0.5) WITHIN GROUP (ORDER BY wait_minutes) AS wait_median,
-              percentile_cont(0.9) WITHIN GROUP (ORDER BY wait_minutes) AS wait_p90
+              percentile_cont(0.9) WITHIN GROUP (ORDER BY wait_minutes) AS wait_p90,
+              max(wait_minutes) AS wait_longest
          FROM per_entry
         GROUP BY GROUPING SETS ((business_date), ())
         ORDER BY grouping(business_date), business_date`,
@@ -134,6 +136,7 @@ export class DayReportRepository {
       waitCount: n(r.wait_count),
       waitMedianMinutes: minutes(r.wait_median),
       waitP90Minutes: minutes(r.wait_p90),
+      waitLongestMinutes: minutes(r.wait_longest),
     }));
   }
 }

@@ -38,6 +38,19 @@ function offerLines(f: DayFigures): string[] {
   ].filter((line): line is string => typeof line === 'string');
 }
 
+/**
+ * Half the seated parties waited up to the median; "9 in 10" is said of ten or more. Under ten, the
+ * interpolated 90th percentile is no count of parties (seated after 20 and 55 minutes, it read "9 in
+ * 10 within 52 min" of two, one of whom waited 55): the longest wait is said instead.
+ */
+function waitLines(w: DayFigures['waitToSeat']): string[] {
+  const half = `half within ${minutes(w.medianMinutes)}`;
+  if (w.count >= 10 || w.longestMinutes === undefined) return [half, `9 in 10 within ${minutes(w.p90Minutes)}`];
+  // One party seated: its wait, not a half and a longest of one.
+  if (w.count === 1) return [`waited ${minutes(w.longestMinutes)}`];
+  return [half, `longest ${minutes(w.longestMinutes)}`];
+}
+
 /** Each figure on a line of its own: a phone's narrow column wraps between figures, never inside one. */
 const Lines = ({ lines }: { lines: string[] }) => (
   <>
@@ -65,13 +78,7 @@ function Row({ label, f, total }: { label: string; f: DayFigures; total?: boolea
         <Lines lines={notSeated} />
       </td>
       <td data-testid="day-wait" data-label="Wait to be seated">
-        {f.waitToSeat.count > 0 ? (
-          <Lines
-            lines={[`half within ${minutes(f.waitToSeat.medianMinutes)}`, `9 in 10 within ${minutes(f.waitToSeat.p90Minutes)}`]}
-          />
-        ) : (
-          <span class="line">–</span>
-        )}
+        {f.waitToSeat.count > 0 ? <Lines lines={waitLines(f.waitToSeat)} /> : <span class="line">–</span>}
       </td>
       <td data-testid="day-offers" data-label="Table offers">
         <Lines lines={offerLines(f)} />

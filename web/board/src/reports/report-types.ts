@@ -60,7 +60,8 @@ export interface DayFigures {
   outcomes: Record<'seated' | 'noShow' | 'left' | 'removed' | 'offerEnded' | 'dayClosed' | 'stillWaiting' | 'toSeat', number>;
   peopleSeated: number;
   offers: Record<'made' | 'accepted' | 'expired' | 'withdrawn' | 'cancelled', number>;
-  waitToSeat: { count: number; medianMinutes: number | null; p90Minutes: number | null };
+  /** `longestMinutes`: absent from a server before it was added. */
+  waitToSeat: { count: number; medianMinutes: number | null; p90Minutes: number | null; longestMinutes?: number | null };
 }
 
 export interface DayReport {

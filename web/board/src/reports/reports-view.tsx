@@ -150,11 +150,7 @@ export function ReportsView({ venueId, data }: TabProps) {
       {report && (
         <>
           <h2 class="report-heading">Wait quotes</h2>
-          <p data-testid="report-summary">
-            {plural(report.entries.length, 'party', 'parties')} offered a table between {calendarDate(report.from)} and{' '}
-            {calendarDate(report.to)}; {report.notOffered} quoted but never offered (not measured). Actual wait: from joining to
-            the first offer.
-          </p>
+          <p data-testid="report-summary">{quoteSummary(report)}</p>
           <div class="model-switch" role="radiogroup" aria-label="Quote told to parties">
             <span>Quote told to parties:</span>
             {MODELS.map((m) => (
@@ -183,6 +179,22 @@ export function ReportsView({ venueId, data }: TabProps) {
       )}
     </main>
   );
+}
+
+/**
+ * The quote report's line: one date reads "on Nov 20, 2026" (it read "between Nov 20, 2026 and Nov 20,
+ * 2026"), and a range nobody was quoted in says so, not "0 parties offered …; 0 quoted but never offered".
+ */
+function quoteSummary(report: QuoteReport): string {
+  const span =
+    report.from === report.to
+      ? `on ${calendarDate(report.from)}`
+      : `between ${calendarDate(report.from)} and ${calendarDate(report.to)}`;
+  const offered = report.entries.length;
+  if (offered === 0 && report.notOffered === 0) return `No party was offered a table ${span}.`;
+  return `${offered === 0 ? 'No party was' : plural(offered, 'party', 'parties')} offered a table ${span}; ${
+    report.notOffered
+  } quoted but never offered (not measured).${offered > 0 ? ' Actual wait: from joining to the first offer.' : ''}`;
 }
 
 function ModelColumn({

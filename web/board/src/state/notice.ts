@@ -41,6 +41,11 @@ export function say(kind: Toast['kind'], text: string): void {
   if (kind === 'ok' || kind === 'info') window.setTimeout(() => dismiss(id), FADE_MS);
 }
 
+/** Takes the confirmations off the screen: a form's refusal of the next act is not read beside "… saved.". */
+export function dropConfirmations(): void {
+  toasts.value = toasts.value.filter((t) => t.kind !== 'ok');
+}
+
 export function refused(err: unknown): void {
   say('error', messageOf(err));
 }

@@ -67,7 +67,10 @@ function merged(newest: Message[], older: Message[]): Message[] {
 export function MessagesView({ venueId, data }: TabProps) {
   /** "Not delivered": after a bad evening, the guests who did not hear from us, without paging through the rest. */
   const [failedOnly, setFailedOnly] = useState(false);
-  /** A guest's phone or email as the manager typed it ("Did Ana get her text?"); the api reads any form of it. */
+  /**
+   * A guest's phone or email as the manager typed it ("Did Ana get her text?"); the api reads any form
+   * of it. Or the party's name, or part of it: "Ana" finds the messages to her phone and her email.
+   */
   const [typed, setTyped] = useState('');
   const [recipient, setRecipient] = useState('');
   const [newest, setNewest] = useState<Page | null>(null);
@@ -165,8 +168,8 @@ export function MessagesView({ venueId, data }: TabProps) {
               class="search"
               type="search"
               name="recipient"
-              placeholder="Guest's phone or email"
-              aria-label="Find the messages to a guest's phone or email"
+              placeholder="Guest's name, phone or email"
+              aria-label="Find the messages to a guest by name, phone or email"
               data-testid="messages-recipient"
               value={typed}
               onInput={(e) => {

@@ -7,7 +7,7 @@ import { ActButton } from '../components/act-button';
 import { Stepper } from '../components/stepper';
 import { joinWarnings } from '../readiness';
 import { wallSecond } from '../state/clock';
-import { say } from '../state/notice';
+import { dropConfirmations, say } from '../state/notice';
 import { api } from '../state/session';
 import { venueNowAt } from '../state/venue-data';
 import { boardWords } from '../words';
@@ -96,7 +96,12 @@ function SectionJumps({ tables }: { tables: boolean }) {
   );
 }
 
-function useForm(): { error: string | null; busy: boolean; run: (fn: () => Promise<void>) => Promise<void> } {
+function useForm(): {
+  error: string | null;
+  busy: boolean;
+  run: (fn: () => Promise<void>) => Promise<void>;
+  clear: () => void;
+} {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (fn: () => Promise<void>): Promise<void> => {
@@ -105,12 +110,15 @@ function useForm(): { error: string | null; busy: boolean; run: (fn: () => Promi
     try {
       await fn();
     } catch (err) {
+      // The confirmation of the act before ("Combination approved.") would read as this one's, under
+      // its refusal ("These tables are already an approved combination."): it goes.
+      dropConfirmations();
       setError(messageOf(err));
     } finally {
       setBusy(false);
     }
   };
-  return { error, busy, run };
+  return { error, busy, run, clear: () => setError(null) };
 }
 
 /** The settings form's fields, as the venue has them. */
@@ -441,15 +449,29 @@ function Combinations({
   reload: () => Promise<void>;
 }) {
   const [picked, setPicked] = useState<string[]>([]);
-  const [capacity, setCapacity] = useState(4);
+  // The seats the manager set, or null: then the picked tables' seats added up. A fixed 4 stayed
+  // whatever was picked, and C4 + E6 pushed together were approved as seating 4 (the server takes
+  // any number), so the board never offered them to a party of 7.
+  const [typedCapacity, setCapacity] = useState<number | null>(null);
+  const pickedSeats = picked.reduce((n, id) => n + (tables.find((t) => t.id === id)?.capacity ?? 0), 0);
+  const capacity = typedCapacity ?? Math.max(1, pickedSeats);
   const f = useForm();
   const labelOf = (id: string): string => tables.find((t) => t.id === id)?.label ?? 'retired';
+  // In the order a host counts them (A2 + B2 + C4), as the tables list: the server's order, by id,
+  // read "C4 + A2 + B2".
+  const labelsOf = (ids: string[]): string =>
+    ids
+      .map((id) => ({ label: labelOf(id) }))
+      .sort(byLabel)
+      .map((t) => t.label)
+      .join(' + ');
   const add = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
       await api.post(`/v1/venues/${venueId}/combinations`, { tableIds: picked, capacity });
       say('ok', 'Combination approved.');
       setPicked([]);
+      setCapacity(null);
       await reload();
     });
   };
@@ -461,7 +483,7 @@ function Combinations({
         {data.combinations.value.map((c) => (
           <li key={c.id} class="setup-line" data-testid="combination-line">
             <span>
-              {c.tableIds.map(labelOf).join(' + ')} · seats {c.capacity}
+              {labelsOf(c.tableIds)} · seats {c.capacity}
             </span>
             <ActButton
               kind="danger"
@@ -469,7 +491,7 @@ function Combinations({
               testId="remove-combination"
               onAct={async () => {
                 await api.delete(`/v1/venues/${venueId}/combinations/${c.id}`);
-                say('ok', `${c.tableIds.map(labelOf).join(' + ')} no longer pushed together.`);
+                say('ok', `${labelsOf(c.tableIds)} no longer pushed together.`);
                 await reload();
               }}
             >
@@ -487,7 +509,11 @@ function Combinations({
               class={`chip-btn${picked.includes(t.id) ? ' on' : ''}`}
               aria-pressed={picked.includes(t.id)}
               data-combo-table={t.label}
-              onClick={() => setPicked(picked.includes(t.id) ? picked.filter((p) => p !== t.id) : [...picked, t.id].slice(0, 4))}
+              onClick={() => {
+                // A refusal was about the tables picked before: it goes once the pick changes.
+                f.clear();
+                setPicked(picked.includes(t.id) ? picked.filter((p) => p !== t.id) : [...picked, t.id].slice(0, 4));
+              }}
             >
               {t.label}
             </button>
@@ -508,6 +534,10 @@ function Combinations({
 }
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** "Tue Wed Thu Fri Sat · 18:00–23:00" ("… the next day" past midnight): service hours as their list line names them. */
+const hoursWords = (w: ServiceWindow): string =>
+  `${w.days.map((d) => DAYS[d - 1]).join(' ')} · ${w.start}–${w.end}${w.end <= w.start ? ' the next day' : ''}`;
 
 /**
  * Service hours. At a seat pool (a workshop) they are only when groups may join: a pool quotes a place
@@ -534,13 +564,27 @@ function Windows({
   const add = (e: Event) => {
     e.preventDefault();
     void f.run(async () => {
-      const added = await api.post<ServiceWindow>(`/v1/venues/${venueId}/service-windows`, {
-        days,
-        start,
-        end,
-        turnMinutes: turn,
-        depositRequired: deposit,
-      });
+      const added = await api
+        .post<ServiceWindow>(`/v1/venues/${venueId}/service-windows`, {
+          days,
+          start,
+          end,
+          turnMinutes: turn,
+          depositRequired: deposit,
+        })
+        .catch((err: unknown) => {
+          // New hours over ones already set: the way to change hours is to remove them, then add the
+          // new ones. Said in this card's words: the server's "overlaps the window 18:00–23:00 on
+          // Monday, …" named a "window" the page never shows, and not what to do about it.
+          const clash =
+            err instanceof ApiError && err.code === 'CONFLICT'
+              ? data.windows.value.find((w) => w.id === err.details['windowId'])
+              : undefined;
+          if (!clash) throw err;
+          throw new Error(
+            `These hours overlap the service hours ${hoursWords(clash)}. To change those, remove them above, then add these.`,
+          );
+        });
       // The hours' line says what they do on the nights the clocks change (the list's clockChanges).
       say(
         'ok',
@@ -559,8 +603,7 @@ function Windows({
         {data.windows.value.map((w) => (
           <li key={w.id} class="setup-line" data-testid="window-line">
             <span>
-              {w.days.map((d) => DAYS[d - 1]).join(' ')} · {w.start}–{w.end}
-              {w.end <= w.start ? ' the next day' : ''}
+              {hoursWords(w)}
               {!pool && ` · tables turn in ${w.turnMinutes} min`}
               {!pool && w.depositRequired ? ' · deposit' : ''}
             </span>
