@@ -73,4 +73,16 @@ describe('validation words for API clients', () => {
     expect(onPool.message).toBe('This venue has a seat pool: a booking here takes no start time and no tables.');
     expect((onPool.details as { fields?: Array<{ field: string }> }).fields?.map((f) => f.field)).toEqual(['start', 'tableIds']);
   });
+  it('a length reads as a person says it: a new password too short, a current password left empty', async () => {
+    const change = async (body: Record<string, unknown>) =>
+      errorOf(await request(t.baseUrl).post('/v1/auth/password').set(owner.auth).send(body).expect(400)) as {
+        message: string;
+        details: { fields?: Array<{ field: string; message: string }> };
+      };
+    const short = await change({ currentPassword: owner.password, newPassword: 'short' });
+    expect(short.message).toBe('New password must be at least 8 characters long');
+    expect(short.details.fields).toEqual([{ field: 'newPassword', message: 'New password must be at least 8 characters long' }]);
+    const empty = await change({ currentPassword: '', newPassword: 'a-long-enough-one' });
+    expect(empty.message).toBe('Current password must not be empty');
+  });
 });

@@ -16,6 +16,18 @@ describe('readableMessage', () => {
     expect(readableMessage('value is out of range', '')).toBe('Value is out of range');
   });
 
+  it('says a length as a person does', () => {
+    expect(readableMessage('newPassword must be longer than or equal to 8 characters', 'newPassword')).toBe(
+      'New password must be at least 8 characters long',
+    );
+    expect(readableMessage('note must be shorter than or equal to 200 characters', 'note')).toBe(
+      'Note must be at most 200 characters long',
+    );
+    expect(readableMessage('currentPassword must be longer than or equal to 1 characters', 'currentPassword')).toBe(
+      'Current password must not be empty',
+    );
+  });
+
   it("leaves the spec's own words (already a sentence) as they are", () => {
     expect(readableMessage('The queue accepts parties of at most 6.', 'partySize')).toBe(
       'The queue accepts parties of at most 6.',

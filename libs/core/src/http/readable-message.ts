@@ -34,6 +34,21 @@ const IDENTIFIER = /^[a-z][a-zA-Z0-9]*$/;
  */
 export function readableMessage(message: string, field?: string): string {
   if (message === '' || /^[A-Z]/.test(message)) return message;
+  return lengthInWords(namedPlainly(message, field));
+}
+
+/**
+ * class-validator's words for a length ("must be longer than or equal to 8 characters") as a person
+ * says them: "must be at least 8 characters long"; a required text "must not be empty".
+ */
+function lengthInWords(message: string): string {
+  return message
+    .replace(/ must be longer than or equal to 1 characters$/, ' must not be empty')
+    .replace(/ must be longer than or equal to (\d+) characters$/, ' must be at least $1 characters long')
+    .replace(/ must be shorter than or equal to (\d+) characters$/, ' must be at most $1 characters long');
+}
+
+function namedPlainly(message: string, field?: string): string {
   // class-validator's refusal of an unknown field (whitelist), and the prototype-key check's.
   const unknown = /^property (\S+) should not exist$/.exec(message);
   if (unknown) return `The field "${unknown[1]}" is not one this request takes`;
