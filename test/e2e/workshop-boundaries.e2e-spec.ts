@@ -77,6 +77,22 @@ describe('boundary tests for worksheets with other capacities, holds and time zo
   );
 
   it(
+    'Lotus Studio: a cancellation at 10:02:30 still promotes at a time with seconds (17 seats, 20-minute holds, Asia/Kolkata)',
+    async () => {
+      const lotus = readWorksheet('examples/lotus-studio.worksheet.json');
+      const { rows } = await runLedger(await backend.client(), lotus, 'rows-lotus');
+      expect(rows.filter((r) => !r.passed).map((r) => [r.op, ...r.worksheetIssues, ...r.appIssues])).toEqual([]);
+      // Half a minute after 10:02:30 is 10:03:00, a whole minute: an app that dropped the seconds passed there.
+      const stamp = await runBoundary(backend, lotus, 'Full timestamp');
+      expect({ text: `${stamp.start} → ${stamp.expected}`, outcome: stamp.outcome }).toEqual({
+        text: 'Reset after L-01 (10:02:30); promote W-01 at 10:02:45 → Expiry is 10:22:45; acceptance at 10:22:44 succeeds, at 10:22:45 fails in a separate run',
+        outcome: 'passed',
+      });
+    },
+    LONG_MS,
+  );
+
+  it(
     '14 seats with 20-minute holds (the copy that used to fail 9 of 13)',
     async () => {
       const sheet = storyWorksheet(14, 20);

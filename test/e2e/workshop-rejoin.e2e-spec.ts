@@ -57,6 +57,18 @@ describe('a group that rejoins under its old name, and a refused acceptance (led
   afterAll(() => backend.stop());
   afterEach(async () => expect(await violations(backend.dataSource)).toEqual([]));
 
+  it('recognises a retried cancellation after the group rejoined under its name: the new request keeps waiting', async () => {
+    // R-11 cancelled W-02's hold through its queue entry; the rejoin is a new entry. The retry sent
+    // R-11's key to the new entry's cancel, another request under a used key: the app refused it (422).
+    const sheet = rejoinSheet(
+      row('R-11', '09:55', 'W-02 cancels its hold', [{ type: 'cancel', ref: 'W-02' }], '12/0/4'),
+      row('R-12', '09:56', 'W-02 rejoins', [{ type: 'join', ref: 'W-02', partySize: 4, sequence: 5 }], '12/0/4', ['W-02']),
+      row('R-13', '09:57', 'R-11 is received again', [{ type: 'retry', op: 'R-11' }], '12/0/4', ['W-02']),
+    );
+    const { rows } = await runLedger(await backend.client(), sheet, 'rejoin-retried-cancel');
+    expect(failures(rows)).toEqual([]);
+  });
+
   it('passes every row when the rejoined group’s hold is cancelled', async () => {
     const sheet = rejoinSheet(row('R-11', '10:02', 'Cancel held W-02', [{ type: 'cancel', ref: 'W-02' }], '12/0/4'));
     const { rows } = await runLedger(await backend.client(), sheet, 'rejoin-cancel');

@@ -58,6 +58,8 @@ export class LedgerSession {
    */
   private readonly cancelPaths = new Map<string, string>();
   private readonly stepsByOp = new Map<string, Step[]>();
+  /** The cancel path a step took the first time it ran, by its Idempotency-Key (as offerOfStep for offers). */
+  private readonly cancelPathOfStep = new Map<string, string>();
   /**
    * The offer an accept or expire step named the first time it ran, by its Idempotency-Key: a retry
    * is that operation again, even after the group was offered again (keep-place) or rejoined.
@@ -179,9 +181,15 @@ export class LedgerSession {
    * accepted its hold is a confirmed reservation by then: its reservation is what releases the seats.
    */
   async cancel(ref: string, key?: string): Promise<ApiAnswer> {
-    const path = await this.cancelPath(ref);
+    // A retry is the first request again: after the group rejoined under its name, its name means the
+    // new entry, and sending the old key there was another request under a used key (refused, 422).
+    const first = key === undefined ? undefined : this.cancelPathOfStep.get(key);
+    const path = first ?? (await this.cancelPath(ref));
     const a = await this.client.call('POST', path, {}, key);
-    if (a.status === 200) this.cancelPaths.set(ref, path);
+    if (first === undefined) {
+      if (a.status === 200) this.cancelPaths.set(ref, path);
+      if (key !== undefined) this.cancelPathOfStep.set(key, path);
+    }
     return a;
   }
 

@@ -23,7 +23,7 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const sheet = parseWorksheet(JSON.parse(readFileSync(file, 'utf8')));
+  const sheet = parseWorksheet(readJson(file));
   const host = new LedgerHost();
   // Interrupted (Ctrl-C, a stop from a supervisor), or its reader gone (piped into `head`, which exits
   // after its lines: the next write fails with EPIPE, and the run crashed on it before cleaning up):
@@ -72,6 +72,27 @@ async function main(): Promise<number> {
     return failed ? 1 : 0;
   } finally {
     await host.dispose();
+  }
+}
+
+/** The file as JSON, or one line saying which file could not be read or where its JSON breaks (no stack). */
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`worksheet: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, {
+      cause: err,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    // JSON.parse names a character position; an organizer finds a line and column in any editor.
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    const before = at === undefined ? undefined : text.slice(0, Number(at)).split('\n');
+    const where = before ? ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})` : '';
+    throw new Error(`worksheet: ${file} is not valid JSON${where}: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { modelLedger } from './worksheet-model.js';
+import { refuseMalformedFields, refuseUnknownReferences } from './worksheet-shape.js';
 
 /** A worksheet: the policy, the starting position and the transaction rows with what each should leave. */
 export interface Worksheet {
@@ -57,11 +58,14 @@ const fail = (what: string): never => {
 export function parseWorksheet(json: unknown): Worksheet {
   const w = json as Worksheet;
   if (typeof w !== 'object' || w === null) fail('not a JSON object');
-  for (const k of ['name', 'timeZone', 'date', 'start'] as const) if (typeof w[k] !== 'string') fail(`"${k}" must be a string`);
-  if (!Number.isInteger(w.capacity) || w.capacity < 1) fail('"capacity" must be a positive whole number');
+  for (const k of ['name', 'timeZone', 'date', 'start'] as const)
+    if (typeof w[k] !== 'string') fail(w[k] === undefined ? `"${k}" is missing` : `"${k}" must be text`);
+  if (!Number.isInteger(w.capacity) || w.capacity < 1)
+    fail(`"capacity" must be a positive whole number of seats, not ${JSON.stringify(w.capacity) ?? 'missing'}`);
   if (typeof w.policy !== 'object') fail('"policy" is missing');
   if (!Array.isArray(w.reservations) || !Array.isArray(w.waiting) || !Array.isArray(w.transactions))
     fail('"reservations", "waiting" and "transactions" must be lists');
+  refuseMalformedFields(w as unknown as Record<string, unknown>);
   if (w.decisions !== undefined) {
     if (typeof w.decisions !== 'object' || w.decisions === null || Array.isArray(w.decisions))
       fail('"decisions" must be an object');
@@ -88,6 +92,7 @@ export function parseWorksheet(json: unknown): Worksheet {
     }
   }
   refuseSharedOperationIds(w);
+  refuseUnknownReferences(w);
   refuseTimesOutOfOrder(w);
   refuseAmbiguousJoins(w);
   return w;

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { applyStep, countsOf, type ModelState } from '@hostboard/allocator';
 import { runUntil, type LedgerSession } from '../ledger.runner.js';
 import { countsWords, modelAt, stateAt, type BoundaryPlan } from '../boundary-plan.js';
@@ -121,11 +122,19 @@ export const EXPIRY_CASES: Case[] = [
   },
 ];
 
-/** The full-timestamp case promotes half a minute after its starting row, so the seconds must survive. */
+/**
+ * The full-timestamp case promotes half a minute after its starting row, so the seconds must survive.
+ * A row that already carries seconds (10:02:30) would put that promotion on a whole minute (10:03),
+ * where an app that drops the seconds passes: the next offset that leaves seconds on both the
+ * promotion and its expiry is taken instead.
+ */
 function fullStampAt(plan: BoundaryPlan): number {
   const i = plan.beforeFirstHold ?? -1;
   // Before any row, the clock stands at the last waiting request's received time.
   const start = stateAt(plan, -1);
   const base = i < 0 ? Math.max(start.now, ...start.parties.map((p) => p.received ?? 0)) : (plan.states[i]?.now ?? 0);
-  return base + 30_000;
+  const hold = plan.sheet.policy.holdSeconds * 1000;
+  const hasSeconds = (ms: number): boolean => DateTime.fromMillis(ms, { zone: plan.sheet.timeZone }).second !== 0;
+  const offset = [30, 15, 45, 20, 40, 10, 50].find((s) => hasSeconds(base + s * 1000) && hasSeconds(base + s * 1000 + hold));
+  return base + (offset ?? 30) * 1000;
 }
