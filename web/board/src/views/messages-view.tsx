@@ -168,7 +168,7 @@ export function MessagesView({ venueId, data }: TabProps) {
               class="search"
               type="search"
               name="recipient"
-              placeholder="Guest's name, phone or email"
+              placeholder="Name, phone or email"
               aria-label="Find the messages to a guest by name, phone or email"
               data-testid="messages-recipient"
               value={typed}
