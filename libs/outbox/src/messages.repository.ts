@@ -45,8 +45,9 @@ export class MessagesRepository {
       const like = `%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q.andWhere(
         `(m.to_address = :to
-          OR EXISTS (SELECT 1 FROM queue_entries e WHERE e.id = m.entry_id AND e.name ILIKE :like)
-          OR (m.entry_id IS NULL AND EXISTS (SELECT 1 FROM reservations r WHERE r.id = m.reservation_id AND r.name ILIKE :like)))`,
+          OR EXISTS (SELECT 1 FROM queue_entries e WHERE e.venue_id = m.venue_id AND e.id = m.entry_id AND e.name ILIKE :like)
+          OR (m.entry_id IS NULL AND EXISTS (SELECT 1 FROM reservations r
+                WHERE r.venue_id = m.venue_id AND r.id = m.reservation_id AND r.name ILIKE :like)))`,
         { to: filter.to, like },
       );
     }

@@ -116,7 +116,7 @@ export class CancellationService {
       held: Reservation | null;
       accepted: Offer | null;
       booking: Reservation | null;
-      bookingTables: string[];
+      bookingTables: Map<string, string[]>;
       laterLive: boolean;
     },
     onlyEntryId: string | undefined,
@@ -146,9 +146,8 @@ export class CancellationService {
         const named = booking.entryId;
         const party = named === entry.id ? entry : named ? await this.entries.find(tx.manager, venueId, named) : null;
         const tableIds =
-          booking === found.booking
-            ? found.bookingTables
-            : ((await this.tables.tableIdsOf(tx.manager, [booking.id])).get(booking.id) ?? []);
+          found.bookingTables.get(booking.id) ??
+          (booking === found.booking ? [] : ((await this.tables.tableIdsOf(tx.manager, [booking.id])).get(booking.id) ?? []));
         const result = {
           entry: toEntryView(party === entry ? leftAs(entry) : entry),
           cancelledBooking: toReservationView(cancelledAt(booking, now), tableIds),

@@ -75,15 +75,20 @@ export class OfferRepository {
   }
 
   /**
-   * As a part of a combined read: the tables of the booking `entryId` accepted (its reservation's,
-   * moves included), in id order.
+   * As a part of a combined read: the tables of the bookings `entryId` accepted (their reservations',
+   * moves included), by reservation, in table id order. One, unless a hand repair left two.
    */
-  acceptedTablesForEntryRead(venueId: string, entryId: string): ScalarRead<string[]> {
+  acceptedTablesForEntryRead(venueId: string, entryId: string): ScalarRead<Map<string, string[]>> {
     return {
-      sql: `SELECT json_agg(table_id ORDER BY table_id) FROM reservation_tables
-             WHERE reservation_id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'accepted')`,
+      sql: `SELECT json_agg(json_build_object('r', rt.reservation_id, 't', rt.table_id) ORDER BY rt.table_id)
+              FROM reservation_tables rt
+             WHERE rt.reservation_id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'accepted')`,
       params: [venueId, entryId],
-      parse: (value) => jsonRows<string>(value),
+      parse: (value) => {
+        const map = new Map<string, string[]>();
+        for (const { r, t } of jsonRows<{ r: string; t: string }>(value)) map.set(r, [...(map.get(r) ?? []), t]);
+        return map;
+      },
     };
   }
 
