@@ -167,4 +167,44 @@ d('a table taken by another screen at the same moment', () => {
       'Table Nook 3 seats 3; pick a bigger one or a set of tables that are combined.',
     );
   }, 60_000);
+  it('phone 390×844: the note of a table taken goes once that table is free again', async () => {
+    const page = await boardOf({ width: 390, height: 844 });
+    await page.locator('[data-testid=entry]', { hasText: 'Kofi Mensah' }).getByTestId('offer-tables').click();
+    const picker = page.getByTestId('table-picker');
+    const booth = picker.locator(`[data-table-id="${v.tableIds['Booth 9']}"]`);
+    await booth.click();
+    offerId = await otherScreenOffersBooth();
+    const note = picker.getByTestId('picker-taken');
+    await note.waitFor({ timeout: 10_000 });
+    // The other screen takes its offer back: Booth 9 is free, and the note no longer says it is offered.
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/offers/${offerId}/withdraw`).set(owner.auth).expect(200);
+    offerId = '';
+    await note.waitFor({ state: 'detached', timeout: 10_000 });
+    await booth.click();
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe('Booth 9: fits.');
+  }, 60_000);
+
+  it('phone 390×844: a table picked here and retired on another screen leaves the pick, with a note saying so', async () => {
+    const rail = (
+      (
+        await request(t.baseUrl)
+          .post(`/v1/venues/${v.id}/tables`)
+          .set(owner.auth)
+          .send({ label: 'Rail 6', capacity: 6 })
+          .expect(201)
+      ).body as { id: string }
+    ).id;
+    const page = await boardOf({ width: 390, height: 844 });
+    await page.locator('[data-testid=entry]', { hasText: 'Kofi Mensah' }).getByTestId('offer-tables').click();
+    const picker = page.getByTestId('table-picker');
+    await picker.locator(`[data-table-id="${rail}"]`).click();
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe('Rail 6: fits.');
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/tables/${rail}/retire`).set(owner.auth).expect(200);
+    const note = picker.getByTestId('picker-taken');
+    await note.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'table-taken-phone-retired');
+    expect((await note.textContent())?.trim()).toBe('Rail 6 was taken out of service on another screen. Pick another table.');
+    expect((await picker.getByTestId('picker-fit').textContent())?.trim()).toBe('Pick a table.');
+    expect(await picker.getByTestId('picker-submit').isDisabled()).toBe(true);
+  }, 60_000);
 });

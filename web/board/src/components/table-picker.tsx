@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf } from '../api/client';
 import type { BoardSnapshot, Combination, Offer, TableRow } from '../api/types';
 import { say } from '../state/notice';
@@ -131,22 +131,38 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
     if (opened.kind !== 'move' || placedKey === '' || placedKey === followed) return;
     setFollowed(placedKey);
     setPicked(placedKey.split(','));
+    setNoted([]);
     if (!busy) setMovedNote(true);
   }, [placedKey]);
-  // A picked table another screen took meanwhile (offered, booked or seated someone there): it stayed
-  // picked, "fits", with Offer enabled, and the tap was refused. It leaves the pick at once, and a
-  // note says who has it (not after this sheet's own act, whose read shows the table as theirs).
+  // A picked table another screen took meanwhile (offered, booked or seated someone there, or retired
+  // it): it stayed picked, "fits", with Offer enabled, and the tap was refused. It leaves the pick at
+  // once, and a note says who has it (not after this sheet's own act, whose read shows the table as
+  // theirs), for as long as they do: the note follows the board, and goes once the table is free.
+  const labelsSeen = useRef(new Map<string, string>());
+  for (const t of board.tables) labelsSeen.current.set(t.id, t.label);
   const mineNow = (t: TableRow): boolean => purpose.kind === 'move' && purpose.current.includes(t.id);
-  const takenRows = board.tables.filter((t) => picked.includes(t.id) && unavailable(t, mineNow(t)) !== null);
-  const takenKey = takenRows.map((t) => t.id).join(',');
-  const [takenNote, setTakenNote] = useState<string | null>(null);
+  const takenNow = (id: string): TableRow | 'retired' | null => {
+    const t = board.tables.find((x) => x.id === id);
+    if (!t) return labelsSeen.current.has(id) ? 'retired' : null;
+    return unavailable(t, mineNow(t)) !== null ? t : null;
+  };
+  const takenIds = picked.filter((id) => takenNow(id) !== null);
+  const takenKey = takenIds.join(',');
+  const [noted, setNoted] = useState<string[]>([]);
   useEffect(() => {
     if (takenKey === '' || busy) return;
-    setPicked((now) => now.filter((id) => !takenRows.some((t) => t.id === id)));
-    setTakenNote(`${takenRows.map(takenText).join(' ')} Pick another table.`);
+    setPicked((now) => now.filter((id) => !takenIds.includes(id)));
+    setNoted(takenIds);
   }, [takenKey, busy]);
+  const takenLines = noted.flatMap((id) => {
+    const now = takenNow(id);
+    if (now === null) return [];
+    if (now === 'retired') return [`${labelsSeen.current.get(id) ?? 'A table'} was taken out of service on another screen.`];
+    return [takenText(now)];
+  });
+  const takenNote = takenLines.length > 0 ? `${takenLines.join(' ')} Pick another table.` : null;
   const size = purpose.kind === 'offer' ? purpose.partySize : purpose.partySize;
-  const pickedRows = board.tables.filter((t) => picked.includes(t.id) && !takenRows.includes(t));
+  const pickedRows = board.tables.filter((t) => picked.includes(t.id) && !takenIds.includes(t.id));
   const problem =
     (purpose.kind === 'move' && picked.length > 0 ? moveProblem(pickedRows, purpose.current, combinations, board) : null) ??
     fitProblem(pickedRows, combinations, size);
@@ -154,7 +170,7 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
   const unmoved = purpose.kind === 'move' && samePick([...picked].sort(), [...purpose.current].sort());
   const toggle = (id: string): void => {
     // A new pick answers the note of a table taken, and the refusal of the last tap.
-    setTakenNote(null);
+    setNoted([]);
     setError(null);
     setPicked(picked.includes(id) ? picked.filter((p) => p !== id) : picked.length < MAX_TABLES ? [...picked, id] : picked);
   };
@@ -191,7 +207,7 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
           (t) => {
             const mine = purpose.kind === 'move' && purpose.current.includes(t.id);
             const why = unavailable(t, mine);
-            const on = picked.includes(t.id) && !takenRows.includes(t);
+            const on = picked.includes(t.id) && !takenIds.includes(t.id);
             return (
               <li key={t.id}>
                 <button
