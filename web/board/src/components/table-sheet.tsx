@@ -47,18 +47,22 @@ function takenNote(table: TableRow, gone: boolean): string | null {
 
 /** One table: seat a walk-in at a free one, or seat, move and clear the party planned or sitting there. */
 export function TableSheet({ board, table, venueNow, onMove, onClose, afterAct, leavesQueue, gone = false }: Props) {
-  const p = table.placement;
+  // A table retired on another screen has no party to act for (one whose hold had lapsed may still
+  // show in its last reading): none of the placement's acts is offered.
+  const p = gone ? undefined : table.placement;
   // The walk-in form, once shown, stays while the sheet is open: when another screen takes the table
   // (retires, offers, books or seats it) it is turned off and says why, and the name typed is kept
   // for the host to read or copy. It was replaced without a word, and the name was lost.
   const [draft, setDraft] = useState<WalkInDraft>({ size: Math.min(2, table.capacity), name: '' });
   const walkInSeen = useRef(false);
   if (table.state === 'free' && !gone) walkInSeen.current = true;
-  // This sheet's own Seat now is on its way or went through (the push can come before its answer,
-  // and the sheet closes only once the board is read again): it must not say meanwhile that the
-  // walk-in was seated "on another screen". Only a refusal clears it.
-  const [sentHere, setSentHere] = useState(false);
-  const note = walkInSeen.current && !sentHere ? takenNote(table, gone) : null;
+  // Who this sheet's own Seat now sent, while it is on its way or went through (the push can come
+  // before its answer, and the sheet closes only once the board is read again): the table seated for
+  // them is not "seated on another screen". Only a refusal clears it; any other party taking the
+  // table is told, even after an unanswered Seat now.
+  const [sentHere, setSentHere] = useState<string | null>(null);
+  const ownWalkIn = sentHere !== null && table.state === 'occupied' && table.placement?.name === sentHere;
+  const note = (walkInSeen.current || gone) && !ownWalkIn ? takenNote(table, gone) : null;
   const base = `/v1/venues/${board.venue.id}`;
   const tablesOf = (reservationId: string): string[] =>
     board.tables.filter((t) => t.placement?.reservationId === reservationId).map((t) => t.id);
@@ -210,8 +214,8 @@ function WalkIn({
   onDraft: (draft: WalkInDraft) => void;
   /** Another screen took the table: the sheet says so, and Seat now is off (the name stays). */
   off: boolean;
-  /** True as Seat now is sent; false once the server refused it (an unanswered one may have seated them). */
-  onSent: (sent: boolean) => void;
+  /** Who Seat now sent, as it is sent; null once the server refused it (an unanswered one may have seated them). */
+  onSent: (who: string | null) => void;
   onDone: (text: string) => Promise<void>;
   /** Told of every refusal, with who was not seated: the sheet keeps it once the table is taken. */
   onRefused: (refusal: { who: string; text: string } | null) => void;
@@ -230,17 +234,20 @@ function WalkIn({
     setError(null);
     onRefused(null);
     const who = name.trim() || `Walk-in at ${table.label}`;
-    onSent(true);
+    onSent(who);
+    let seated = false;
     try {
       // One command books the table from the venue's now for one turn and seats the party: a lost
       // answer retried (the same key) seats them once, and nothing is left booked but not seated.
       await api.post(`${base}/walk-ins`, { tableIds: [table.id], partySize: size, name: who });
+      seated = true;
       await onDone(`${who} seated at ${table.label}.`);
     } catch (err) {
       setError(messageOf(err));
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500) onSent(false);
+      // Refused: nobody was seated. (A failed read after the seat leaves them seated here.)
+      if (!seated && err instanceof ApiError && err.status >= 400 && err.status < 500) onSent(null);
       // A refusal (409: the table was taken) saved nothing; an unanswered request may have seated them.
-      if (err instanceof ApiError && err.status === 409) onRefused({ who, text: messageOf(err) });
+      if (!seated && err instanceof ApiError && err.status === 409) onRefused({ who, text: messageOf(err) });
     } finally {
       setBusy(false);
     }
