@@ -75,4 +75,19 @@ d('the Staff tab says what it did in plain words', () => {
     expect((await said.textContent())?.trim()).toBe('Password changed. 2 other sessions were signed out.');
     await screenshot(p, 'staff-words-password');
   }, 60_000);
+  it('phone 390×844: the only owner is offered no role change on their own row, a second owner is', async () => {
+    const own = (await createVenue(t, owner, { preset: 'workshop', poolCapacity: 9, name: 'Alder Bindery' })).id;
+    const p = await phone();
+    await signInToVenueList(p, t.baseUrl, owner, own);
+    await p.goto(`${t.baseUrl}/board/venues/${own}/staff`);
+    const mine = p.locator(`[data-testid=member][data-email="${owner.email}"]`);
+    await mine.waitFor();
+    // Every choice there was refused "A venue keeps at least one owner."
+    expect(await mine.locator('select').count()).toBe(0);
+    expect((await mine.getByTestId('member-role').textContent())?.trim()).toBe('owner (the only one)');
+    const other = await addMember(t, own, owner, 'owner');
+    await p.reload();
+    await mine.locator('select').waitFor();
+    expect(await p.locator(`[data-testid=member][data-email="${other.email}"] select`).inputValue()).toBe('owner');
+  }, 60_000);
 });

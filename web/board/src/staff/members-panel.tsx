@@ -43,6 +43,7 @@ function byRoleThenName(a: Member, b: Member): number {
 
 export function MembersPanel({ venueId, role, timeZone }: { venueId: string; role: Role; timeZone: string | undefined }) {
   const [members, setMembers] = useState<Member[] | null>(null);
+  const owners = (members ?? []).filter((m) => m.role === 'owner').length;
   /** Bumped after every act that may open or end an invitation (an add, a removal, a role change). */
   const [invitationsRead, setInvitationsRead] = useState(0);
   const rereadInvitations = (): void => setInvitationsRead((n) => n + 1);
@@ -100,6 +101,11 @@ export function MembersPanel({ venueId, role, timeZone }: { venueId: string; rol
                 <td>
                   {role !== 'owner' ? (
                     <span data-testid="member-role">{m.role}</span>
+                  ) : m.role === 'owner' && owners === 1 ? (
+                    // A venue keeps at least one owner: every other choice here was refused so.
+                    <span data-testid="member-role" title="The only owner: make another member an owner first.">
+                      owner <span class="muted">(the only one)</span>
+                    </span>
                   ) : (
                     <select
                       aria-label={`Role of ${m.email}`}
