@@ -106,5 +106,11 @@ d('Reports: one date read alone, on a laptop', () => {
     const quiet = p.getByTestId('report-summary');
     await quiet.filter({ hasText: 'Nov 21' }).waitFor();
     expect(await quiet.innerText()).toBe('No party was offered a table on Nov 21, 2026.');
+    // Nothing quoted: no quotes file to download (it held only its header), as no days file.
+    expect(await p.getByTestId('csv').isDisabled()).toBe(true);
+    await p.locator('input[type=date]').nth(0).fill('2026-11-20');
+    await p.getByTestId('days-empty').waitFor({ state: 'detached' });
+    await quiet.filter({ hasText: 'between Nov 20, 2026 and Nov 21, 2026' }).waitFor();
+    expect(await p.getByTestId('csv').isDisabled()).toBe(false);
   }, 120_000);
 });

@@ -137,7 +137,8 @@ export function ReportsView({ venueId, data }: TabProps) {
           <button
             type="button"
             class="btn btn-secondary"
-            disabled={range.from === '' || range.to === '' || range.from > range.to}
+            // Off for a range with no quoted party, as the days' button is: the file held only its header.
+            disabled={range.from === '' || range.to === '' || range.from > range.to || report?.entries.length === 0}
             onClick={() => void downloadCsv()}
             data-testid="csv"
           >
