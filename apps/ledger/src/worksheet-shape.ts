@@ -100,7 +100,8 @@ export function refuseUnknownReferences(w: {
     }
 }
 
-const fail = (what: string): never => {
+/** A worksheet refused: one line, "worksheet: …", naming where and what (no stack for an organizer). */
+export const fail = (what: string): never => {
   throw new Error(`worksheet: ${what}`);
 };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { modelLedger } from './worksheet-model.js';
-import { refuseMalformedFields, refuseUnknownReferences } from './worksheet-shape.js';
+import { fail, refuseMalformedFields, refuseUnknownReferences } from './worksheet-shape.js';
 
 /** A worksheet: the policy, the starting position and the transaction rows with what each should leave. */
 export interface Worksheet {
@@ -49,10 +49,6 @@ export interface Transaction {
   steps: Step[];
   expect: { confirmed: number; held: number; available: number; queue: string[] };
 }
-
-const fail = (what: string): never => {
-  throw new Error(`worksheet: ${what}`);
-};
 
 /** Checks the shape enough to give a clear line instead of a confusing failure mid-run. */
 export function parseWorksheet(json: unknown): Worksheet {

@@ -84,11 +84,7 @@ export class OfferRepository {
               FROM reservation_tables rt
              WHERE rt.reservation_id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND entry_id = $2 AND state = 'accepted')`,
       params: [venueId, entryId],
-      parse: (value) => {
-        const map = new Map<string, string[]>();
-        for (const { r, t } of jsonRows<{ r: string; t: string }>(value)) map.set(r, [...(map.get(r) ?? []), t]);
-        return map;
-      },
+      parse: tablesByReservation,
     };
   }
 
@@ -137,11 +133,7 @@ export class OfferRepository {
               FROM reservation_tables rt
              WHERE rt.reservation_id IN (SELECT reservation_id FROM offers WHERE venue_id = $1 AND state = 'live')`,
       params: [venueId],
-      parse: (value) => {
-        const map = new Map<string, string[]>();
-        for (const { r, t } of jsonRows<{ r: string; t: string }>(value)) map.set(r, [...(map.get(r) ?? []), t]);
-        return map;
-      },
+      parse: tablesByReservation,
     };
   }
 
@@ -258,4 +250,11 @@ export class OfferRepository {
       params: 'ids' in which ? [venueId, which.ids, to, at] : [venueId, which.dueAt, to, at, which.limit],
     };
   }
+}
+
+/** `json_agg(json_build_object('r', reservation_id, 't', table_id) ORDER BY table_id)` as tables by reservation. */
+function tablesByReservation(value: unknown): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const { r, t } of jsonRows<{ r: string; t: string }>(value)) map.set(r, [...(map.get(r) ?? []), t]);
+  return map;
 }

@@ -11,7 +11,7 @@ import { boardWords } from '../words';
 import { ActButton } from './act-button';
 import { Modal } from './modal';
 import { Stepper } from './stepper';
-import { tableLabels } from './to-seat-panel';
+import { tablesNamed } from './to-seat-panel';
 
 interface Props {
   board: BoardSnapshot;
@@ -416,20 +416,19 @@ export function EntrySheet({ board, row, country, cap, gone, onClose, afterAct, 
  * under To be seated). Null for one gone otherwise (the sheet's note says why).
  */
 function standingOf(board: BoardSnapshot, row: QueueRow, gone: boolean): { status: string; text: string } | null {
-  const { standing } = boardWords(board.venue.seating);
-  const named = (ids: string[]): string =>
-    ids.length === 0 ? '' : `${ids.length > 1 ? 'Tables' : 'Table'} ${tableLabels(board, ids)}`;
+  const words = boardWords(board.venue.seating);
+  const { standing } = words;
   if (gone) {
     const booked = (board.toSeat ?? []).find((p) => p.entryId === row.id);
-    return booked ? { status: 'confirmed', text: standing.booked(named(booked.tableIds)) } : null;
+    return booked ? { status: 'confirmed', text: standing.booked(tablesNamed(board, booked.tableIds)) } : null;
   }
   if (row.status === 'waiting') return { status: 'waiting', text: standing.waiting(row.kindPosition ?? row.position) };
   const offer = row.offer?.state === 'live' ? row.offer : undefined;
   if (row.status === 'offered' && offer) {
     const until = localTime(offer.expiresAt, board.venue.timeZone);
-    return { status: 'offered', text: standing.offered(named(offer.tableIds), until, row.partySize) };
+    return { status: 'offered', text: standing.offered(tablesNamed(board, offer.tableIds), until, row.partySize) };
   }
-  return { status: row.status, text: boardWords(board.venue.seating).status[row.status] };
+  return { status: row.status, text: words.status[row.status] };
 }
 
 /** The toast after a save: the name, and a corrected contact spelled out so the host can read it back. */

@@ -6,7 +6,8 @@ import { offline } from '../state/offline';
 import { api } from '../state/session';
 import { boardWords } from '../words';
 import { Modal } from './modal';
-import { tableLabels } from './to-seat-panel';
+import { takenOnAnotherScreen } from './table-sheet';
+import { tableLabels, tablesNamed } from './to-seat-panel';
 
 /** What the picked tables are for: an offer to a waiting party, or moving a planned one. */
 export type TablePurpose =
@@ -30,13 +31,6 @@ export function unavailable(t: TableRow, mine: boolean): string | null {
   if (t.state === 'held') return `Offered to ${who}`;
   if (t.state === 'occupied') return `${who} is seated here`;
   return `Booked for ${who}`;
-}
-
-/** A picked table another screen just took, in words: "Booth 9 was just offered to Ines Varga on another screen." */
-function takenText(t: TableRow): string {
-  const who = t.placement?.name ?? 'another party';
-  if (t.state === 'occupied') return `${who} was just seated at ${t.label} on another screen.`;
-  return `${t.label} was just ${t.state === 'held' ? 'offered to' : 'booked for'} ${who} on another screen.`;
 }
 
 /** Whether the picked tables are one table that seats the party or an approved combination that does. */
@@ -75,8 +69,7 @@ export function pickOrder(tables: TableRow[], size: number | undefined, why: (t:
 
 /** "Table Nook 5" of a party's live offer, or "a table" when the board does not name it. */
 function offeredTables(board: BoardSnapshot, offer: Offer | undefined): string {
-  const ids = offer?.state === 'live' ? offer.tableIds : [];
-  return ids.length === 0 ? 'a table' : `${ids.length > 1 ? 'Tables' : 'Table'} ${tableLabels(board, ids)}`;
+  return tablesNamed(board, offer?.state === 'live' ? offer.tableIds : []) || 'a table';
 }
 
 const samePick = (a: string[], b: string[]): boolean => a.length === b.length && a.every((id, i) => id === b[i]);
@@ -157,8 +150,8 @@ export function TablePicker({ board, combinations, purpose: opened, onClose, aft
   const takenLines = noted.flatMap((id) => {
     const now = takenNow(id);
     if (now === null) return [];
-    if (now === 'retired') return [`${labelsSeen.current.get(id) ?? 'A table'} was taken out of service on another screen.`];
-    return [takenText(now)];
+    if (now === 'retired') return [takenOnAnotherScreen(labelsSeen.current.get(id) ?? 'A table', null, '')];
+    return [takenOnAnotherScreen(now.label, now, now.placement?.name ?? 'another party')];
   });
   const takenNote = takenLines.length > 0 ? `${takenLines.join(' ')} Pick another table.` : null;
   const size = purpose.kind === 'offer' ? purpose.partySize : purpose.partySize;

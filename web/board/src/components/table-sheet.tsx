@@ -33,16 +33,24 @@ interface WalkInDraft {
 }
 
 /**
+ * A table another screen took, in words: retired (`table` null), or offered, booked or seated for
+ * `who`. `label` is how the place names it: "Table Bar 2" in its own sheet, "Booth 9" in the picker.
+ */
+export function takenOnAnotherScreen(label: string, table: TableRow | null, who: string): string {
+  if (!table) return `${label} was taken out of service on another screen.`;
+  if (table.state === 'held') return `${label} was just offered to ${who} on another screen.`;
+  if (table.state === 'occupied') return `${who} was just seated at ${label} on another screen.`;
+  return `${label} was just booked for ${who} on another screen.`;
+}
+
+/**
  * Why a walk-in form the host had open can no longer seat anyone: another screen retired the table,
  * offered it, booked it or seated a party there. Null while the table is free.
  */
 function takenNote(table: TableRow, gone: boolean): string | null {
-  if (gone) return `Table ${table.label} was taken out of service on another screen.`;
   const who = table.placement?.name;
-  if (table.state === 'free' || !who) return null;
-  if (table.state === 'held') return `Table ${table.label} was just offered to ${who} on another screen.`;
-  if (table.state === 'occupied') return `${who} was just seated at Table ${table.label} on another screen.`;
-  return `Table ${table.label} was just booked for ${who} on another screen.`;
+  if (!gone && (table.state === 'free' || !who)) return null;
+  return takenOnAnotherScreen(`Table ${table.label}`, gone ? null : table, who ?? '');
 }
 
 /** One table: seat a walk-in at a free one, or seat, move and clear the party planned or sitting there. */

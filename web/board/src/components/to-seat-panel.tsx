@@ -18,6 +18,11 @@ export function tableLabels(board: BoardSnapshot, tableIds: string[]): string {
   return tableIds.map((id) => board.tables.find((t) => t.id === id)?.label ?? '?').join(' + ');
 }
 
+/** "Table T4", "Tables T4 + T5", or "" for none. */
+export function tablesNamed(board: BoardSnapshot, tableIds: string[]): string {
+  return tableIds.length === 0 ? '' : `${tableIds.length > 1 ? 'Tables' : 'Table'} ${tableLabels(board, tableIds)}`;
+}
+
 /** "12 min", or past an hour "2 h 5 min" (a party still listed the next day reads "26 h 5 min"). */
 function agoText(ms: number): string {
   return duration(ms / 60_000);
