@@ -58,6 +58,15 @@ export const BOARD_SOCKET_LIMITS = {
 
 export type BoardSocketAct = 'subscribe' | 'snapshot';
 
+/**
+ * Board sockets one login keeps open at once on one api process: several tablets and phones on a
+ * shared staff login, each reconnecting after a restart, stay far inside it; a script opening them by
+ * the hundred (each held in the process's memory while the login lives) does not. Past it a handshake
+ * is refused with TOO_MANY_BOARDS, which the board page tries again later, as it does UNAVAILABLE.
+ */
+export const BOARD_SOCKETS_PER_USER = 24;
+export const TOO_MANY_BOARDS = 'TOO_MANY_BOARDS';
+
 export const RATE_LIMITED_ACK = {
   error: { code: 'RATE_LIMITED', message: 'Too many board requests from this screen; wait a few seconds and try again.' },
 } as const;
@@ -72,6 +81,8 @@ const MAX_USER_ENTRIES = 10_000;
 @Injectable()
 export class BoardSocketLimiter {
   private readonly users = new Map<string, Record<BoardSocketAct, TokenBucket>>();
+  /** Open (or handshaking) board sockets by login, on this process. */
+  private readonly open = new Map<string, number>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -83,6 +94,29 @@ export class BoardSocketLimiter {
     const user = data.userId === undefined ? undefined : this.userBuckets(data.userId, now);
     // The socket first: a socket over its own limit does not spend its login's shared budget.
     return data.limits[act].take(now) && (user === undefined || user[act].take(now));
+  }
+
+  /**
+   * Takes a place for a handshaking socket of `userId`, or false when the login already holds
+   * BOARD_SOCKETS_PER_USER here. Taken when the handshake is admitted (not when it completes), so
+   * handshakes racing each other past the session read cannot all get in; given back once, when the
+   * socket disconnects or its connection closes (one that closed mid-handshake never disconnects).
+   */
+  place(socket: Pick<Socket, 'once' | 'conn'>, userId: string): boolean {
+    const held = this.open.get(userId) ?? 0;
+    if (held >= BOARD_SOCKETS_PER_USER) return false;
+    this.open.set(userId, held + 1);
+    let given = false;
+    const giveBack = (): void => {
+      if (given) return;
+      given = true;
+      const left = (this.open.get(userId) ?? 1) - 1;
+      if (left > 0) this.open.set(userId, left);
+      else this.open.delete(userId);
+    };
+    socket.once('disconnect', giveBack);
+    socket.conn.once('close', giveBack);
+    return true;
   }
 
   /**

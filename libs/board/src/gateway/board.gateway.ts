@@ -13,7 +13,7 @@ import { AuthService, StaffAccessEvents, type StaffAccessChange } from '@hostboa
 import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '../board-event.writer.js';
 import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
-import { BoardSocketLimiter, RATE_LIMITED_ACK } from './board-socket.limiter.js';
+import { BoardSocketLimiter, RATE_LIMITED_ACK, TOO_MANY_BOARDS } from './board-socket.limiter.js';
 import { SnapshotReads } from './snapshot-reads.js';
 
 /** A board further behind than this gets a snapshot instead of the events it missed. */
@@ -87,6 +87,8 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
       if (typeof token !== 'string' || token.length > 256) return next(new Error('UNAUTHENTICATED'));
       this.auth.authenticate(token).then(
         (identity) => {
+          // A login's sockets on this process are capped (board-socket.limiter.ts).
+          if (!this.limiter.place(socket, identity.userId)) return next(new Error(TOO_MANY_BOARDS));
           Object.assign(socket.data as SocketData, { userId: identity.userId, sessionId: identity.sessionId, token });
           next();
         },
