@@ -82,6 +82,7 @@ export class AccessGuard implements CanActivate {
           throw DomainException.forbidden(`This needs the ${rule.role} role at this venue.`);
         }
         req.staff = { ...staff, venueRole: role };
+        if (ctx) ctx.venueAccess = { venueId, role: rule.role };
         return true;
       }
     }

@@ -160,7 +160,10 @@ export class MembershipService {
         };
       },
       // A replay must not show the one-time link again.
-      { storedAs: (r) => (r.invitation ? { ...r, invitation: { ...r.invitation, token: null, link: null } } : r) },
+      {
+        storedAs: (r) => (r.invitation ? { ...r, invitation: { ...r.invitation, token: null, link: null } } : r),
+        readsActorRoleItself: true,
+      },
     );
   }
 
@@ -178,17 +181,21 @@ export class MembershipService {
 
   /** Managers change hosts only (and only to host); owners change anyone; the last owner stays. */
   async changeRole(venueId: string, actorId: string, userId: string, role: Role): Promise<MemberView> {
-    return this.tx.venueCommand(venueId, async ({ manager }) => {
-      const actorRole = await this.actorRole(manager, venueId, actorId);
-      const current = await this.memberOrNotFound(manager, venueId, userId);
-      assertMayGrant(actorRole, current);
-      assertMayGrant(actorRole, role);
-      if (current === 'owner' && role !== 'owner') await this.assertAnotherOwner(manager, venueId, userId);
-      await this.grant(manager, venueId, userId, role, current);
-      const member = (await this.memberships.list(manager, venueId)).find((m) => m.userId === userId);
-      if (!member) throw DomainException.notFound('That person is not a member of this venue.');
-      return member;
-    });
+    return this.tx.venueCommand(
+      venueId,
+      async ({ manager }) => {
+        const actorRole = await this.actorRole(manager, venueId, actorId);
+        const current = await this.memberOrNotFound(manager, venueId, userId);
+        assertMayGrant(actorRole, current);
+        assertMayGrant(actorRole, role);
+        if (current === 'owner' && role !== 'owner') await this.assertAnotherOwner(manager, venueId, userId);
+        await this.grant(manager, venueId, userId, role, current);
+        const member = (await this.memberships.list(manager, venueId)).find((m) => m.userId === userId);
+        if (!member) throw DomainException.notFound('That person is not a member of this venue.');
+        return member;
+      },
+      SELF_CHECKED,
+    );
   }
 
   /**
@@ -196,22 +203,26 @@ export class MembershipService {
    * their board sockets leave the venue's room on every api process. Open invitations end too.
    */
   async remove(venueId: string, actorId: string, userId: string): Promise<void> {
-    await this.tx.venueCommand(venueId, async (tx) => {
-      const { manager } = tx;
-      const actorRole = await this.actorRole(manager, venueId, actorId);
-      const current = await this.memberOrNotFound(manager, venueId, userId);
-      assertMayGrant(actorRole, current);
-      if (current === 'owner') await this.assertAnotherOwner(manager, venueId, userId);
-      await this.memberships.remove(manager, venueId, userId);
-      await this.invitations.cancelOpen(manager, venueId, userId);
-      await this.audit.record(manager, {
-        action: 'membership-removed',
-        venueId,
-        subjectUserId: userId,
-        details: { previousRole: current },
-      });
-      tx.afterCommit(() => this.events.publish({ kind: 'membership-ended', venueId, userId }));
-    });
+    await this.tx.venueCommand(
+      venueId,
+      async (tx) => {
+        const { manager } = tx;
+        const actorRole = await this.actorRole(manager, venueId, actorId);
+        const current = await this.memberOrNotFound(manager, venueId, userId);
+        assertMayGrant(actorRole, current);
+        if (current === 'owner') await this.assertAnotherOwner(manager, venueId, userId);
+        await this.memberships.remove(manager, venueId, userId);
+        await this.invitations.cancelOpen(manager, venueId, userId);
+        await this.audit.record(manager, {
+          action: 'membership-removed',
+          venueId,
+          subjectUserId: userId,
+          details: { previousRole: current },
+        });
+        tx.afterCommit(() => this.events.publish({ kind: 'membership-ended', venueId, userId }));
+      },
+      SELF_CHECKED,
+    );
   }
 
   /**
@@ -221,29 +232,38 @@ export class MembershipService {
    */
   async resetPassword(venueId: string, actorId: string, userId: string, password: string): Promise<{ endedSessions: number }> {
     const passwordHash = await this.accounts.hashPassword(password);
-    return this.tx.venueCommand(venueId, async (tx) => {
-      const { manager } = tx;
-      const actorRole = await this.actorRole(manager, venueId, actorId);
-      const current = await this.memberOrNotFound(manager, venueId, userId);
-      assertMayGrant(actorRole, current);
-      const user = await this.users.lockById(manager, userId);
-      if (!user || user.provisionedByVenueId !== venueId || !user.mustChangePassword) {
-        throw DomainException.forbidden(
-          'Only an account this venue created and whose holder has not yet chosen their own password can be reset here; they can change it themselves.',
-        );
-      }
-      // The account is not this venue's alone once it belongs to another (one it created, or joined):
-      // a reset here would hand this venue's managers that venue's access too.
-      if (await this.memberships.belongsElsewhere(manager, venueId, userId)) {
-        throw DomainException.forbidden(
-          'This person also works at another venue, so their password cannot be reset here; they can change it themselves.',
-        );
-      }
-      await this.users.setPassword(manager, userId, passwordHash, true);
-      const endedSessions = await this.auth.endAllSessions(tx, userId);
-      await this.audit.record(manager, { action: 'password-reset', venueId, subjectUserId: userId, details: { endedSessions } });
-      return { endedSessions };
-    });
+    return this.tx.venueCommand(
+      venueId,
+      async (tx) => {
+        const { manager } = tx;
+        const actorRole = await this.actorRole(manager, venueId, actorId);
+        const current = await this.memberOrNotFound(manager, venueId, userId);
+        assertMayGrant(actorRole, current);
+        const user = await this.users.lockById(manager, userId);
+        if (!user || user.provisionedByVenueId !== venueId || !user.mustChangePassword) {
+          throw DomainException.forbidden(
+            'Only an account this venue created and whose holder has not yet chosen their own password can be reset here; they can change it themselves.',
+          );
+        }
+        // The account is not this venue's alone once it belongs to another (one it created, or joined):
+        // a reset here would hand this venue's managers that venue's access too.
+        if (await this.memberships.belongsElsewhere(manager, venueId, userId)) {
+          throw DomainException.forbidden(
+            'This person also works at another venue, so their password cannot be reset here; they can change it themselves.',
+          );
+        }
+        await this.users.setPassword(manager, userId, passwordHash, true);
+        const endedSessions = await this.auth.endAllSessions(tx, userId);
+        await this.audit.record(manager, {
+          action: 'password-reset',
+          venueId,
+          subjectUserId: userId,
+          details: { endedSessions },
+        });
+        return { endedSessions };
+      },
+      SELF_CHECKED,
+    );
   }
 
   private async grant(tx: EntityManager, venueId: string, userId: string, role: Role, before: Role | null): Promise<void> {
@@ -275,6 +295,9 @@ export class MembershipService {
     }
   }
 }
+
+/** The staff list's commands read the actor's role under the venue's lock themselves (`actorRole`). */
+const SELF_CHECKED = { readsActorRoleItself: true } as const;
 
 export const CHOOSE_OWN_PASSWORD_FIRST =
   'Choose your own password before opening a venue: the one you sign in with was chosen by someone else.';

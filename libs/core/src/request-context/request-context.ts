@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Role } from '../access/access.decorators.js';
 
 /** Who is calling: a staff user, a party's queue or booking session, or nobody. */
 export type Principal =
@@ -34,6 +35,12 @@ export interface RequestContext {
    * instead of reading again when its scope and key are the claim's.
    */
   storedAnswer?: PrefetchedAnswer;
+  /**
+   * The venue and the least role the access guard let a staff caller in with: a command of that
+   * venue reads the membership again once it holds the venue's lock (TransactionRunner.command), so
+   * a removal or demotion that committed while the command waited for the lock is not acted through.
+   */
+  venueAccess?: { venueId: string; role: Role };
 }
 
 /** A stored Idempotency-Key answer read ahead of the interceptor (RequestContext.storedAnswer). */

@@ -9,6 +9,7 @@ import { COMMIT_THEN_RETRY_LIMIT, CommitThenRetry } from './commit-then-retry.js
 import { ErrorCode } from '../errors/error-code.js';
 import { IdempotencyStore, keyLockName } from '../idempotency/idempotency.store.js';
 import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
+import { roleRank, type Role } from '../access/access.decorators.js';
 import { IdempotentReplay } from './idempotent-replay.js';
 import { withTimeout } from '../redis/redis-clients.js';
 import type { Tx } from './tx.js';
@@ -44,6 +45,12 @@ export interface CommandOptions<T, L = void> {
   status?: (result: T) => number;
   /** The venue the command decides for: its transaction waits for one of the venue's turns (VenueTurns). */
   venueId?: string;
+  /**
+   * The work reads the caller's own membership under the venue's lock itself (the staff list's
+   * commands, which may also change it: an owner leaving, or making themselves a manager): the check
+   * after the work (`stillAdmitted`) would read the caller's new role, not the one they acted with.
+   */
+  readsActorRoleItself?: boolean;
 }
 
 /**
@@ -148,6 +155,7 @@ export class TransactionRunner {
             if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
             return { refusal: err.refusal };
           }
+          if (options.venueId !== undefined && !options.readsActorRoleItself) await stillAdmitted(tx.manager, options.venueId);
           if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
           return { result };
         }, options.venueId),
@@ -269,3 +277,28 @@ function isIdempotencyCode(code: ErrorCode): boolean {
 }
 
 export { IdempotentReplay };
+
+/**
+ * A staff caller's command of the venue the access guard admitted them to reads, once its work holds
+ * the venue's lock, whether the session is still live and the membership still allows the route: the
+ * guard read them before the command waited for that lock, and a removal, a demotion or a sign-out
+ * everywhere (each under the same lock, or committed before it) may have committed meanwhile. Then the
+ * command is refused as the guard would refuse it now, and its work rolls back. Nothing for other callers.
+ */
+async function stillAdmitted(manager: EntityManager, venueId: string): Promise<void> {
+  const ctx = requestContext.current();
+  const access = ctx?.venueAccess;
+  if (!access || access.venueId !== venueId || ctx?.principal.kind !== 'staff') return;
+  const rows: Array<{ live: boolean; role: Role | null }> = await manager.query(
+    `SELECT s.ended_at IS NULL AS live, m.role
+       FROM staff_sessions s
+       LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $1
+      WHERE s.id = $2`,
+    [venueId, ctx.principal.sessionId],
+  );
+  const row = rows[0];
+  if (!row?.live) throw DomainException.unauthenticated();
+  if (!row.role) throw DomainException.notFound('The venue was not found.');
+  if (roleRank(row.role) < roleRank(access.role))
+    throw DomainException.forbidden(`This needs the ${access.role} role at this venue.`);
+}
