@@ -15,6 +15,7 @@ import { withTimeout } from '../redis/redis-clients.js';
 import type { Tx } from './tx.js';
 import type { PendingInsert } from './entity-rows.js';
 import { lockVenueRow } from './venue-lock.js';
+import { preparedQuery } from './prepared-query.js';
 import { beginLazily, commitLazily, rollbackLazily } from './lazy-begin.js';
 import { VenueTurns } from './venue-turns.js';
 
@@ -289,7 +290,9 @@ async function stillAdmitted(manager: EntityManager, venueId: string): Promise<v
   const ctx = requestContext.current();
   const access = ctx?.venueAccess;
   if (!access || access.venueId !== venueId || ctx?.principal.kind !== 'staff') return;
-  const rows: Array<{ live: boolean; role: Role | null }> = await manager.query(
+  // A prepared statement (parsed and planned once per connection): it runs on every staff command.
+  const rows = await preparedQuery<{ live: boolean; role: Role | null }>(
+    manager,
     `SELECT s.ended_at IS NULL AS live, m.role
        FROM staff_sessions s
        LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $1
