@@ -9,13 +9,12 @@ import { COMMIT_THEN_RETRY_LIMIT, CommitThenRetry } from './commit-then-retry.js
 import { ErrorCode } from '../errors/error-code.js';
 import { IdempotencyStore, keyLockName } from '../idempotency/idempotency.store.js';
 import { requestContext, type IdempotencyClaim } from '../request-context/request-context.js';
-import { roleRank, type Role } from '../access/access.decorators.js';
 import { IdempotentReplay } from './idempotent-replay.js';
 import { withTimeout } from '../redis/redis-clients.js';
 import type { Tx } from './tx.js';
 import type { PendingInsert } from './entity-rows.js';
 import { lockVenueRow } from './venue-lock.js';
-import { preparedQuery } from './prepared-query.js';
+import { preparedAtCommit } from './prepared-query.js';
 import { beginLazily, commitLazily, rollbackLazily } from './lazy-begin.js';
 import { VenueTurns } from './venue-turns.js';
 
@@ -156,8 +155,9 @@ export class TransactionRunner {
             if (claim) await this.idempotency.record(tx.manager, claim, httpStatusOf(err.refusal.code), err.refusal.toBody());
             return { refusal: err.refusal };
           }
-          if (options.venueId !== undefined && !options.readsActorRoleItself) await stillAdmitted(tx.manager, options.venueId);
           if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
+          // Last, so that it goes with the COMMIT (no round trip of its own).
+          if (options.venueId !== undefined && !options.readsActorRoleItself) await stillAdmitted(tx.manager, options.venueId);
           return { result };
         }, options.venueId),
       );
@@ -168,7 +168,7 @@ export class TransactionRunner {
       return outcome.result;
     } catch (caught) {
       if (caught instanceof RecordedRefusal) throw caught.refusal;
-      const thrown = caught;
+      const thrown = notAdmitted(caught) ?? caught;
       // The first request with this key may have committed after the interceptor looked (our record
       // then broke the key's primary key, or our command was refused by what the first one did): its
       // stored answer is ours. IdempotencyStore.enter explains why this is not read up front.
@@ -285,23 +285,40 @@ export { IdempotentReplay };
  * guard read them before the command waited for that lock, and a removal, a demotion or a sign-out
  * everywhere (each under the same lock, or committed before it) may have committed meanwhile. Then the
  * command is refused as the guard would refuse it now, and its work rolls back. Nothing for other callers.
+ *
+ * It goes with the COMMIT (`preparedAtCommit`), no round trip of its own: so it fails the statement
+ * rather than answering rows, by casting a text naming the reason to an integer (a text built from the
+ * row, so the planner cannot fold it early), and `notAdmitted` reads the reason back from the error.
  */
 async function stillAdmitted(manager: EntityManager, venueId: string): Promise<void> {
   const ctx = requestContext.current();
   const access = ctx?.venueAccess;
   if (!access || access.venueId !== venueId || ctx?.principal.kind !== 'staff') return;
-  // A prepared statement (parsed and planned once per connection): it runs on every staff command.
-  const rows = await preparedQuery<{ live: boolean; role: Role | null }>(
+  await preparedAtCommit(
     manager,
-    `SELECT s.ended_at IS NULL AS live, m.role
+    `SELECT CASE
+              WHEN s.ended_at IS NOT NULL THEN ('${NOT_ADMITTED}session:' || s.id::text)::int
+              WHEN m.role IS NULL THEN ('${NOT_ADMITTED}member:' || s.id::text)::int
+              WHEN array_position(ARRAY['host', 'manager', 'owner'], m.role) < array_position(ARRAY['host', 'manager', 'owner'], $3::text)
+                THEN ('${NOT_ADMITTED}role:' || s.id::text)::int
+              ELSE 0
+            END AS admitted
        FROM staff_sessions s
        LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $1
       WHERE s.id = $2`,
-    [venueId, ctx.principal.sessionId],
+    [venueId, ctx.principal.sessionId, access.role],
   );
-  const row = rows[0];
-  if (!row?.live) throw DomainException.unauthenticated();
-  if (!row.role) throw DomainException.notFound('The venue was not found.');
-  if (roleRank(row.role) < roleRank(access.role))
-    throw DomainException.forbidden(`This needs the ${access.role} role at this venue.`);
+}
+
+const NOT_ADMITTED = 'hostboard-not-admitted-';
+
+/** `stillAdmitted`'s failure as the guard's refusal, or undefined for any other error. */
+function notAdmitted(err: unknown): DomainException | undefined {
+  const message = err instanceof Error ? err.message : '';
+  const reason = new RegExp(`${NOT_ADMITTED}(session|member|role):`).exec(message)?.[1];
+  const role = requestContext.current()?.venueAccess?.role ?? 'host';
+  if (reason === 'session') return DomainException.unauthenticated();
+  if (reason === 'member') return DomainException.notFound('The venue was not found.');
+  if (reason === 'role') return DomainException.forbidden(`This needs the ${role} role at this venue.`);
+  return undefined;
 }
