@@ -65,8 +65,16 @@ d('renaming a table to a name already used', () => {
       const notices = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((s) => s.trim());
       expect({ size, notices: notices.filter((n) => n.includes('saved')) }).toEqual({ size, notices: [] });
       expect(notices).toHaveLength(1);
+      // In the words of the field ("Table name"): it read "A table with this label already exists at this venue."
+      expect(notices[0]).toBe('Another table already has this name: choose a different one.');
       // What was typed stays, to be corrected.
       expect(await line(v.tableIds['B8']).locator('input[name=label]').inputValue()).toBe('Bar 1');
+      // A new table with that name: the same words, under the form.
+      await p.fill('input[name=tableLabel]', 'Bar 1');
+      await p.getByTestId('add-table').click();
+      const refusal = p.getByTestId('tables-setup').locator('form .error');
+      await refusal.waitFor();
+      expect((await refusal.innerText()).trim()).toBe('Another table already has this name: choose a different one.');
     },
     60_000,
   );

@@ -175,8 +175,18 @@ function takenTable(err: ApiError): string | null {
   return null;
 }
 
+/**
+ * A table's name already used, in the words of Set up's fields ("Table name", "Name or number"): the
+ * API's "A table with this label already exists at this venue." named a field no one sees.
+ */
+function nameTaken(err: ApiError): string | null {
+  if (err.code !== 'CONFLICT' || err.details['field'] !== 'label') return null;
+  if (err.message !== 'A table with this label already exists at this venue.') return null;
+  return 'Another table already has this name: choose a different one.';
+}
+
 /** What to show for any failure: the API's own message, or the network's. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return takenTable(err) ?? err.message;
+  if (err instanceof ApiError) return takenTable(err) ?? nameTaken(err) ?? err.message;
   return err instanceof Error ? err.message : String(err);
 }
