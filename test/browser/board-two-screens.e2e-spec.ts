@@ -34,6 +34,8 @@ d('a party seated on another screen first', () => {
       tables: [
         { label: 'W2', capacity: 4 },
         { label: 'W3', capacity: 4 },
+        { label: 'W4', capacity: 2 },
+        { label: 'W5', capacity: 2 },
       ],
     });
     host = await chooseOwnPassword(t, await addMember(t, v.id, owner, 'host'));
@@ -90,6 +92,56 @@ d('a party seated on another screen first', () => {
       expect((await refusal.locator('span').innerText()).trim()).toBe('They are already seated: another screen seated them.');
       await p.unroute(/\/v1\/venues\/[^/]+\/board$/);
       for (const r of held) await r.continue().catch(() => undefined);
+    },
+    60_000,
+  );
+
+  it.each([
+    ['phone 390×844', true, 'W4', 'Imelda Vasquez-Thornbury', '+61412000306'],
+    ['tablet 1280×800', false, 'W5', 'Kwame Mensah', '+61412000307'],
+  ])(
+    '%s: Accept tapped as another screen accepts the party says they were accepted',
+    async (_, phone, table, name, tel) => {
+      await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 2, phone: tel }).expect(201);
+      const entry = (
+        (await api().get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+          entries: Array<{ id: string; name: string; version: number }>;
+        }
+      ).entries.find((e) => e.name === name);
+      const offer = (
+        (
+          await api()
+            .post(`/v1/venues/${v.id}/offers`)
+            .set(owner.auth)
+            .send({ entryId: entry?.id, entryVersion: entry?.version, tableIds: [v.tableIds[table]] })
+            .expect(201)
+        ).body as { offer: { id: string; reservationId: string } }
+      ).offer;
+      const p = await boardOf(phone);
+      const accept = p.locator('[data-testid=entry]', { hasText: name }).getByTestId('accept');
+      await accept.waitFor();
+      // This screen's tap is on its way (held) as the other screen's acceptance lands and is pushed here.
+      let sent: () => void = () => undefined;
+      const tapped = new Promise<void>((r) => (sent = r));
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((r) => (release = r));
+      await p.route(/\/offers\/[^/]+\/accept$/, async (route) => {
+        sent();
+        await released;
+        await route.continue();
+      });
+      await accept.click();
+      await tapped;
+      await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+      // The push of that acceptance reaches this screen (its party moves to To be seated once read).
+      await p.locator('[data-testid=to-seat-party]', { hasText: name }).waitFor();
+      release();
+      await p.locator('[data-testid=notice][data-kind=error], [data-testid=notice][data-kind=info]').first().waitFor();
+      await p.waitForTimeout(500);
+      await screenshot(p, `two-screens-accepted-${phone ? 'phone' : 'tablet'}`);
+      const said = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
+      // The host hears that the party was accepted, not only that "This offer is no longer open."
+      expect(said.filter((x) => x.includes(name) && x.includes('to be seated'))).toHaveLength(1);
     },
     60_000,
   );
