@@ -103,6 +103,49 @@ d('a host removed mid-shift', () => {
     }
   });
 
+  it('tablet 1280×800 and phone 390×844: a party being typed into Add to queue is not lost without a word', async () => {
+    const host = await chooseOwnPassword(t, await addMember(t, v.id, owner, 'host'));
+    const tablet = await boardOf(host, { width: 1280, height: 800 });
+    const phone = await boardOf(host, { width: 390, height: 844 });
+    for (const [p, name, tel] of [
+      [tablet, 'Ottoline Brackenridge', '0412 770 318'],
+      [phone, 'Ferdinand Ashcombe', '0412 770 629'],
+    ] as const) {
+      await p.getByTestId('open-join').click();
+      await p.getByTestId('desk-join').waitFor();
+      await p.fill('input[name=name]', name);
+      await p.fill('input[name=phone]', tel);
+    }
+
+    await api().delete(`/v1/venues/${v.id}/members/${host.userId}`).set(owner.auth).expect(204);
+
+    for (const [p, name, tel, shot] of [
+      [tablet, 'Ottoline Brackenridge', '0412 770 318', 'access-ended-join-tablet'],
+      [phone, 'Ferdinand Ashcombe', '0412 770 629', 'access-ended-join-phone'],
+    ] as const) {
+      await p.locator('[data-testid=connection][data-state=refused]').waitFor({ timeout: 5_000 });
+      await p.getByTestId('access-ended').waitFor({ timeout: 5_000 });
+      // The sheet stays, with what was typed, and says plainly that the party was not added.
+      const sheet = p.getByTestId('desk-join');
+      await sheet.waitFor({ timeout: 2_000 });
+      await screenshot(p, shot);
+      expect(await p.locator('input[name=name]').inputValue()).toBe(name);
+      expect(await p.locator('input[name=phone]').inputValue()).toBe(tel);
+      const said = (await sheet.getByTestId('join-ended').innerText()).trim();
+      expect(said).toBe(`You are no longer on the staff of this venue: ${name} was not added to the queue.`);
+      expect(await p.getByTestId('join-submit').isDisabled()).toBe(true);
+      // Closing it leaves the page as for any removed host.
+      await sheet.getByRole('button', { name: 'Close' }).click();
+      await sheet.waitFor({ state: 'detached' });
+      expect(await p.getByTestId('board').count()).toBe(0);
+    }
+    expect(
+      (
+        (await api().get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as { entries: Array<{ name: string }> }
+      ).entries.map((e) => e.name),
+    ).not.toContain('Ottoline Brackenridge');
+  });
+
   it('a board opened again after the removal shows the same, not a board "not found"', async () => {
     const host = await chooseOwnPassword(t, await addMember(t, v.id, owner, 'host'));
     const p = await boardOf(host);

@@ -90,4 +90,29 @@ d('the Staff tab says what it did in plain words', () => {
     await mine.locator('select').waitFor();
     expect(await p.locator(`[data-testid=member][data-email="${other.email}"] select`).inputValue()).toBe('owner');
   }, 60_000);
+
+  it.each([
+    ['phone 390×844', 390, 844],
+    ['tablet 1280×800', 1280, 800],
+  ])(
+    '%s: Your account keeps a gap under its heading and above Sign out everywhere',
+    async (_, width, height) => {
+      const host = await chooseOwnPassword(t, await addMember(t, venueId, owner, 'host'));
+      const p = await phone();
+      await p.setViewportSize({ width, height });
+      await signInToVenueList(p, t.baseUrl, host, venueId);
+      await p.goto(`${t.baseUrl}/board/venues/${venueId}/staff`);
+      const panel = p.getByTestId('account-panel');
+      await panel.waitFor();
+      await panel.scrollIntoViewIfNeeded();
+      await screenshot(p, `staff-account-${width}`);
+      // The heading sat on the first label ("Your account" then "Current password" with no space between).
+      const gaps = (await p.evaluate(
+        `(() => { const a = document.querySelector('[data-testid=account-panel]'); const b = (s) => a.querySelector(s).getBoundingClientRect(); return { heading: Math.round(b('form label').top - b('h2').bottom), signOut: Math.round(b('[data-testid=sign-out-everywhere]').top - b('form').bottom) }; })()`,
+      )) as { heading: number; signOut: number };
+      expect(gaps.heading).toBeGreaterThanOrEqual(8);
+      expect(gaps.signOut).toBeGreaterThanOrEqual(8);
+    },
+    60_000,
+  );
 });

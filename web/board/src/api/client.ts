@@ -175,8 +175,37 @@ function takenTable(err: ApiError): string | null {
   return null;
 }
 
+/**
+ * A table's name already used, in the words of Set up's fields ("Table name", "Name or number"): the
+ * API's "A table with this label already exists at this venue." named a field no one sees.
+ */
+function nameTaken(err: ApiError): string | null {
+  if (err.code !== 'CONFLICT' || err.details['field'] !== 'label') return null;
+  if (err.message !== 'A table with this label already exists at this venue.') return null;
+  return 'Another table already has this name: choose a different one.';
+}
+
+/**
+ * Seat refused because the party is no longer waiting to be seated, usually as another screen acted
+ * first: the API's "A SEATED reservation cannot be seated; confirm it first." read as a code, and
+ * told the host to do what could not be done.
+ */
+const NOT_TO_SEAT: Record<string, string> = {
+  SEATED: 'They are already seated: another screen seated them.',
+  COMPLETED: 'They have already left: their table was cleared.',
+  CANCELLED: 'They are no longer booked: the table was given back.',
+  EXPIRED: 'Their offer ran out before it was accepted.',
+  HELD: 'Their offer is not accepted yet: accept it for them first.',
+};
+function notToSeat(err: ApiError): string | null {
+  const state = err.details['state'];
+  if (err.code !== 'RULE_VIOLATION' || typeof state !== 'string') return null;
+  if (err.message !== `A ${state} reservation cannot be seated; confirm it first.`) return null;
+  return NOT_TO_SEAT[state] ?? null;
+}
+
 /** What to show for any failure: the API's own message, or the network's. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return takenTable(err) ?? err.message;
+  if (err instanceof ApiError) return takenTable(err) ?? nameTaken(err) ?? notToSeat(err) ?? err.message;
   return err instanceof Error ? err.message : String(err);
 }

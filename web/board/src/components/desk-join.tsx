@@ -28,6 +28,8 @@ interface Props {
   cap?: number;
   onJoined: (joined: JoinResult) => void;
   onClose: () => void;
+  /** Removed from the venue's staff while the sheet was open: nothing can be added; what was typed stays in view. */
+  ended?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ interface Props {
  * second tap after a lost answer joins once, and a corrected form after a refusal is a new request,
  * never a trap.
  */
-export function DeskJoin({ board, country, cap, onJoined, onClose }: Props) {
+export function DeskJoin({ board, country, cap, onJoined, onClose, ended = false }: Props) {
   const [name, setName] = useState('');
   const [chosen, setSize] = useState(2);
   // The stepper stops at the cap (a venue read after the sheet opened brings it down to it).
@@ -58,6 +60,7 @@ export function DeskJoin({ board, country, cap, onJoined, onClose }: Props) {
   const phoneBad = phoneCheck !== null && !phoneCheck.ok && country !== undefined;
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
+    if (ended) return;
     if (phoneBad) {
       // The current answer is the number's own hint; the last server answer was to another form.
       setError(null);
@@ -145,7 +148,12 @@ export function DeskJoin({ board, country, cap, onJoined, onClose }: Props) {
             }}
           />
         </label>
-        {error && (
+        {ended && (
+          <p class="error" role="alert" data-testid="join-ended">
+            You are no longer on the staff of this venue: {name.trim() || `this ${words.who}`} was not added to the queue.
+          </p>
+        )}
+        {error && !ended && (
           <p class="error" role="alert" data-testid="join-error">
             {error.text}
           </p>
@@ -153,7 +161,7 @@ export function DeskJoin({ board, country, cap, onJoined, onClose }: Props) {
         <button
           type="submit"
           class="btn btn-primary wide"
-          disabled={busy || name.trim() === '' || offline.value}
+          disabled={busy || name.trim() === '' || offline.value || ended}
           data-testid="join-submit"
         >
           Add to queue

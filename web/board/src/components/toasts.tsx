@@ -31,3 +31,16 @@ export function Toasts() {
     </div>
   );
 }
+
+/**
+ * Scrolls the page so that `el` (a form's refusal and its buttons) ends above the notices stacked
+ * at the foot of the screen: on a phone three of them cover a third of it, and a form's refusal
+ * came up under them, unread, with the form's buttons.
+ */
+export function clearOfToasts(el: Element | null): void {
+  if (!el) return;
+  const stack = document.querySelector('.toasts');
+  const foot = stack && stack.childElementCount > 0 ? stack.getBoundingClientRect().top : window.innerHeight;
+  const below = el.getBoundingClientRect().bottom - (foot - 8);
+  if (below > 0) window.scrollBy(0, below);
+}

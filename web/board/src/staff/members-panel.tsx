@@ -2,7 +2,8 @@ import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client';
 import { ActButton } from '../components/act-button';
-import { say } from '../state/notice';
+import { clearOfToasts } from '../components/toasts';
+import { dropConfirmations, say } from '../state/notice';
 import { session } from '../state/session';
 import { PendingInvitations } from './pending-invitations';
 import { ROLES, staffApi, type AddMemberAnswer, type Member, type PendingInvitation, type Role } from './staff-api';
@@ -296,7 +297,15 @@ function ResetPasswordForm({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => input.current?.focus(), []);
+  // A refusal and the form's buttons are brought above the notices at the screen's foot (on a phone
+  // they covered both); an earlier act's "… removed." is not read beside the refusal.
+  useEffect(() => {
+    if (!error) return undefined;
+    const frame = requestAnimationFrame(() => clearOfToasts(form.current?.querySelector('.reset-acts') ?? null));
+    return () => cancelAnimationFrame(frame);
+  }, [error]);
   const submit = async (e: Event): Promise<void> => {
     e.preventDefault();
     setBusy(true);
@@ -305,6 +314,7 @@ function ResetPasswordForm({
       await onReset(password);
       onDone();
     } catch (err) {
+      dropConfirmations();
       setError(messageOf(err));
       input.current?.focus();
     } finally {
@@ -324,7 +334,7 @@ function ResetPasswordForm({
   };
   return (
     // noValidate: the server's refusal is the one shown, in its words, under the field.
-    <form class="form reset-password" noValidate onSubmit={(e) => void submit(e)} data-testid="reset-password-form">
+    <form ref={form} class="form reset-password" noValidate onSubmit={(e) => void submit(e)} data-testid="reset-password-form">
       <label for={inputId}>
         New initial password for <bdi>{email}</bdi>, to hand over in person (8 characters or more). Only for an account this venue
         created and its holder has not changed.

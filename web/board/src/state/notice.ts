@@ -46,7 +46,12 @@ export function dropConfirmations(): void {
   toasts.value = toasts.value.filter((t) => t.kind !== 'ok');
 }
 
+/**
+ * An act refused, in the API's words. The confirmation of the act before it goes: "Table Bar 1
+ * saved." stood beside the next rename's refusal, as if that one had been saved too.
+ */
 export function refused(err: unknown): void {
+  dropConfirmations();
   say('error', messageOf(err));
 }
 

@@ -87,6 +87,13 @@ export function BoardView({ venueId, data, role }: TabProps) {
   if (entryListed) entrySeen.current = entryListed;
   const entryShown =
     entryListed ?? (sheet?.kind === 'entry' && entrySeen.current?.id === sheet.entryId ? entrySeen.current : undefined);
+  // The board the Add to queue sheet was opened on: access ending while a party is being typed
+  // drops the board, and the sheet went with it, what was typed and all, without a word. It stays,
+  // saying the party was not added.
+  const joinBoard = useRef<BoardSnapshot | null>(null);
+  if (board) joinBoard.current = board;
+  else if (!ended || sheet?.kind !== 'join') joinBoard.current = null;
+  const joinOn = joinBoard.current;
   const tableOf = (id: string): TableRow | undefined => board?.tables.find((t) => t.id === id);
   // The table whose sheet is open, as the floor last listed it: a manager retiring it on another
   // screen drops it from the floor, and the sheet stays and says so (it vanished, with the walk-in
@@ -196,9 +203,10 @@ export function BoardView({ venueId, data, role }: TabProps) {
           )}
         </nav>
       )}
-      {board && sheet?.kind === 'join' && (
+      {joinOn && sheet?.kind === 'join' && (
         <DeskJoin
-          board={board}
+          board={joinOn}
+          ended={ended}
           // null: the venue has no country; undefined: it is still being read.
           country={venue ? (venue.country ?? null) : undefined}
           cap={venue?.queuePartyCap}
@@ -207,7 +215,7 @@ export function BoardView({ venueId, data, role }: TabProps) {
             setSheet({
               kind: 'token',
               name: joined.entry.name,
-              quote: plainQuote(joined, board.venue.timeZone),
+              quote: plainQuote(joined, joinOn.venue.timeZone),
               token: joined.queueToken,
             });
             void afterAct();

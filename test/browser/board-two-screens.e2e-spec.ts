@@ -1,0 +1,148 @@
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import request from 'supertest';
+import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { startApp, type TestApp } from '../support/test-app.js';
+import { addMember, chooseOwnPassword, signUp, type Staff } from '../support/staff.js';
+import { boardLive, signInOnBoard } from './board-page.js';
+import { describeWithChromium, launchChromium, newPhone, newTablet, screenshot } from './chromium.js';
+
+const d = describeWithChromium('the board page is tested in a real browser');
+
+/**
+ * Two screens on one party: the tablet at the desk seats a party while the phone in the other
+ * host's hand, its board not yet redrawn, taps Seat them too. The phone was told "A SEATED
+ * reservation cannot be seated; confirm it first.": a code word, and an act that cannot be done.
+ */
+d('a party seated on another screen first', () => {
+  let t: TestApp;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let owner: Staff;
+  let host: Staff;
+  let v: Sandbox;
+  const api = () => request(t.baseUrl);
+
+  beforeAll(async () => {
+    t = await startApp();
+    browser = await launchChromium();
+    owner = await signUp(t, 'owner');
+    v = await sandboxVenue(t, owner, {
+      timeZone: 'Australia/Adelaide',
+      // 18:40 in Adelaide (ACDT) on a Friday.
+      clock: '2026-12-04T08:10:00Z',
+      windows: [{ days: [1, 2, 3, 4, 5, 6, 7], start: '17:00', end: '01:00', turnMinutes: 75 }],
+      tables: [
+        { label: 'W2', capacity: 4 },
+        { label: 'W3', capacity: 4 },
+        { label: 'W4', capacity: 2 },
+        { label: 'W5', capacity: 2 },
+      ],
+    });
+    host = await chooseOwnPassword(t, await addMember(t, v.id, owner, 'host'));
+  }, 120_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser.close();
+    await t.close();
+  });
+
+  async function boardOf(phone: boolean): Promise<Page> {
+    const context = phone ? await newPhone(browser) : await newTablet(browser);
+    contexts.push(context);
+    const p = await context.newPage();
+    if (!phone) await p.setViewportSize({ width: 1280, height: 800 });
+    await signInOnBoard(p, t.baseUrl, host, `/board/venues/${v.id}`);
+    await boardLive(p, 10_000);
+    return p;
+  }
+
+  it.each([
+    ['phone 390×844', true, 'W2', 'Tobias Lindgren', '+61412000302'],
+    ['tablet 1280×800', false, 'W3', 'Saoirse Delacroix-Byrne', '+61412000304'],
+  ])(
+    '%s: Seat them after another screen seated the party says so in plain words',
+    async (_, phone, table, name, tel) => {
+      await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 3, phone: tel }).expect(201);
+      const entry = (
+        (await api().get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+          entries: Array<{ id: string; name: string; version: number }>;
+        }
+      ).entries.find((e) => e.name === name);
+      const offer = (
+        (
+          await api()
+            .post(`/v1/venues/${v.id}/offers`)
+            .set(owner.auth)
+            .send({ entryId: entry?.id, entryVersion: entry?.version, tableIds: [v.tableIds[table]] })
+            .expect(201)
+        ).body as { offer: { id: string; reservationId: string } }
+      ).offer;
+      await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+      const p = await boardOf(phone);
+      const row = p.locator('[data-testid=to-seat-party]', { hasText: name });
+      await row.getByTestId('to-seat-seat').waitFor();
+      // This screen's board is not redrawn yet (its read of the board held) as the other one seats them.
+      const held: Route[] = [];
+      await p.route(/\/v1\/venues\/[^/]+\/board$/, (route) => void held.push(route));
+      await api().post(`/v1/venues/${v.id}/reservations/${offer.reservationId}/seat`).set(owner.auth).send({}).expect(201);
+      await row.getByTestId('to-seat-seat').click();
+      const refusal = p.locator('[data-testid=notice][data-kind=error]');
+      await refusal.waitFor();
+      await screenshot(p, `two-screens-seated-${phone ? 'phone' : 'tablet'}`);
+      expect((await refusal.locator('span').innerText()).trim()).toBe('They are already seated: another screen seated them.');
+      await p.unroute(/\/v1\/venues\/[^/]+\/board$/);
+      for (const r of held) await r.continue().catch(() => undefined);
+    },
+    60_000,
+  );
+
+  it.each([
+    ['phone 390×844', true, 'W4', 'Imelda Vasquez-Thornbury', '+61412000306'],
+    ['tablet 1280×800', false, 'W5', 'Kwame Mensah', '+61412000307'],
+  ])(
+    '%s: Accept tapped as another screen accepts the party says they were accepted',
+    async (_, phone, table, name, tel) => {
+      await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 2, phone: tel }).expect(201);
+      const entry = (
+        (await api().get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
+          entries: Array<{ id: string; name: string; version: number }>;
+        }
+      ).entries.find((e) => e.name === name);
+      const offer = (
+        (
+          await api()
+            .post(`/v1/venues/${v.id}/offers`)
+            .set(owner.auth)
+            .send({ entryId: entry?.id, entryVersion: entry?.version, tableIds: [v.tableIds[table]] })
+            .expect(201)
+        ).body as { offer: { id: string; reservationId: string } }
+      ).offer;
+      const p = await boardOf(phone);
+      const accept = p.locator('[data-testid=entry]', { hasText: name }).getByTestId('accept');
+      await accept.waitFor();
+      // This screen's tap is on its way (held) as the other screen's acceptance lands and is pushed here.
+      let sent: () => void = () => undefined;
+      const tapped = new Promise<void>((r) => (sent = r));
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((r) => (release = r));
+      await p.route(/\/offers\/[^/]+\/accept$/, async (route) => {
+        sent();
+        await released;
+        await route.continue();
+      });
+      await accept.click();
+      await tapped;
+      await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+      // The push of that acceptance reaches this screen (its party moves to To be seated once read).
+      await p.locator('[data-testid=to-seat-party]', { hasText: name }).waitFor();
+      release();
+      await p.locator('[data-testid=notice][data-kind=error], [data-testid=notice][data-kind=info]').first().waitFor();
+      await p.waitForTimeout(500);
+      await screenshot(p, `two-screens-accepted-${phone ? 'phone' : 'tablet'}`);
+      const said = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
+      // The host hears that the party was accepted, not only that "This offer is no longer open."
+      expect(said.filter((x) => x.includes(name) && x.includes('to be seated'))).toHaveLength(1);
+    },
+    60_000,
+  );
+});
