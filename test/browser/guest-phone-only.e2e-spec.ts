@@ -136,6 +136,35 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
     expect(size).toBeGreaterThanOrEqual(name - 1);
   }, 60_000);
 
+  it('a seated party’s page left open at the table keeps “You are seated” after the hour its confirm opened, on a 390×844 phone', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Wiremu Seated', partySize: 2, phone: nextPhone() });
+    const context = await newPhone(browser, { locale: 'en-NZ' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: party.entry.version, tableIds: [v.tableIds['T2']] })
+      .expect(201);
+    const { reservation } = offered.body as { reservation: { id: string } };
+    await state(page, 'offered');
+    // The party confirms on its phone (its token is spent for a 60-minute session), and is seated.
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${reservation.id}/seat`).set(owner.auth).expect(201);
+    await state(page, 'seated');
+    // Still dining 65 minutes later (a 35-minute turn run long), the phone on the table: nothing the
+    // page could learn now changes where the party is, and "This link no longer works … Ask at the
+    // desk for a new code" would send a seated party to the desk for nothing.
+    await moveClock(t, owner, v.id, new Date(Date.parse(T0) + 65 * 60_000).toISOString());
+    await page.waitForTimeout(7_000);
+    await screenshot(page, 'guest-phone-only-seated-after-the-hour');
+    expect(await page.getByTestId('guest-page').getAttribute('data-state')).toBe('seated');
+    expect(await page.getByTestId('state').textContent()).toBe('You are seatedEnjoy your meal.');
+  }, 60_000);
+
   it('a tap on Confirm just after the hold lapsed reads the lapse once, in the state, not again as an error under it', async () => {
     const party = await joined(t, owner, v.id, { name: 'Late Tap', partySize: 2, phone: nextPhone() });
     const page = await phone();

@@ -25,7 +25,10 @@ const api = new ApiClient(
   () => undefined,
 );
 
-/** `final`: the party left; its session ended with its entry, so the page shows the answer and stops reading. */
+/**
+ * `final`: the page shows the answer and stops reading: the party left (its session ended with its
+ * entry), or it is seated (nothing later changes that, and its session ends while it dines).
+ */
 type Shown =
   | { kind: 'deciding' }
   | { kind: 'choose'; mine: PartyView; theirs: PartyView; token: string }
@@ -125,7 +128,10 @@ export function App() {
       // and names it (a link that ended reads nothing, not even the venue).
       if ((view.venue.seating && view.venue.seating !== creds.current.seating) || view.venue.name !== creds.current.venueName)
         keep({ ...creds.current, ...(view.venue.seating && { seating: view.venue.seating }), venueName: view.venue.name });
-      setShown({ kind: 'view', view, readAt: readWallClock() });
+      // Seated is the end of the party's way through the queue: nothing read later can change it, and
+      // the session its confirm opened ends within the hour, while it is still at its table. A page
+      // that kept reading then said "This link no longer works … Ask at the desk for a new code".
+      setShown({ kind: 'view', view, readAt: readWallClock(), ...(view.entry.status === 'seated' && { final: true }) });
       const kept = refusal.current;
       if (kept && kept.status === undefined) kept.status = view.entry.status;
       else if (!kept || kept.status !== view.entry.status) {
