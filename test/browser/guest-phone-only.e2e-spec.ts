@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
-import { joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
+import { EVERY_DAY, exchange, joined, moveClock, sandboxVenue, uniq, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
 import { signInToVenueList } from './board-page.js';
@@ -135,6 +135,101 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
     await screenshot(page, 'guest-phone-only-queue-rtl-name');
     expect(size).toBeGreaterThanOrEqual(name - 1);
   }, 60_000);
+
+  it('a seated party’s page left open at the table keeps “You are seated” after the hour its confirm opened, on a 390×844 phone', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Wiremu Seated', partySize: 2, phone: nextPhone() });
+    const context = await newPhone(browser, { locale: 'en-NZ' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const offered = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: party.entry.version, tableIds: [v.tableIds['T2']] })
+      .expect(201);
+    const { reservation } = offered.body as { reservation: { id: string } };
+    await state(page, 'offered');
+    // The party confirms on its phone (its token is spent for a 60-minute session), and is seated.
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+    await request(t.baseUrl).post(`/v1/venues/${v.id}/reservations/${reservation.id}/seat`).set(owner.auth).expect(201);
+    await state(page, 'seated');
+    // Still dining 65 minutes later (a 35-minute turn run long), the phone on the table: nothing the
+    // page could learn now changes where the party is, and "This link no longer works … Ask at the
+    // desk for a new code" would send a seated party to the desk for nothing.
+    await moveClock(t, owner, v.id, new Date(Date.parse(T0) + 65 * 60_000).toISOString());
+    await page.waitForTimeout(7_000);
+    await screenshot(page, 'guest-phone-only-seated-after-the-hour');
+    expect(await page.getByTestId('guest-page').getAttribute('data-state')).toBe('seated');
+    expect(await page.getByTestId('state').textContent()).toBe('You are seatedEnjoy your meal.');
+  }, 60_000);
+
+  it('Confirm is off once the countdown reads 0:00 while the phone cannot read (a weak signal): a tap then spent the link on a lapsed hold', async () => {
+    // A live venue in Denver (the real clock, all day) with a 17-second hold, so the hold really lapses.
+    const created = await request(t.baseUrl)
+      .post('/v1/venues')
+      .set(owner.auth)
+      .send({ slug: `live-${uniq()}`, name: 'Larkspur Grill', timeZone: 'America/Denver', preset: 'restaurant' })
+      .expect(201);
+    const live = (created.body as { id: string }).id;
+    for (const [start, end] of [
+      ['00:00', '12:00'],
+      ['12:00', '00:00'],
+    ])
+      await request(t.baseUrl)
+        .post(`/v1/venues/${live}/service-windows`)
+        .set(owner.auth)
+        .send({ days: EVERY_DAY, start, end, turnMinutes: 35 })
+        .expect(201);
+    const table = (
+      (await request(t.baseUrl).post(`/v1/venues/${live}/tables`).set(owner.auth).send({ label: 'L1', capacity: 2 }).expect(201))
+        .body as { id: string }
+    ).id;
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${live}`)
+      .set(owner.auth)
+      .send({ policy: { holdSeconds: 17 } })
+      .expect(200);
+    const party = await joined(t, owner, live, { name: 'Kai Weak Signal', partySize: 2, phone: '(720) 555-0163' });
+    const context = await newPhone(browser);
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    await request(t.baseUrl)
+      .post(`/v1/venues/${live}/offers`)
+      .set(owner.auth)
+      .send({ entryId: party.entry.id, entryVersion: party.entry.version, tableIds: [table] })
+      .expect(201);
+    await state(page, 'offered');
+    // The signal goes: the page's reads get no answer while the 17 seconds run out on its countdown.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route('**/v1/queue-status', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.locator('[data-testid=countdown][data-left-ms="0"]').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'guest-phone-only-countdown-ran-out');
+    const exchanges: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/v1/queue-sessions')) exchanges.push(r.url());
+    });
+    // The guest taps Confirm anyway.
+    await page.getByTestId('confirm').click({ force: true });
+    await page.waitForTimeout(1_500);
+    expect(exchanges).toEqual([]);
+    expect(await page.getByTestId('confirm').isDisabled()).toBe(true);
+    release();
+    await state(page, 'waiting');
+    await page.getByTestId('offer-ended').waitFor({ timeout: SHOW_BOUND });
+    await page.unrouteAll();
+    // Its link was not spent on the lapsed hold: it still opens the party's place (a spent one opens
+    // a session that ends within the hour, and the page then says the link no longer works while the
+    // party still waits).
+    await exchange(t, party.queueToken ?? '').expect(201);
+  }, 90_000);
 
   it('a tap on Confirm just after the hold lapsed reads the lapse once, in the state, not again as an error under it', async () => {
     const party = await joined(t, owner, v.id, { name: 'Late Tap', partySize: 2, phone: nextPhone() });

@@ -10,7 +10,7 @@ import {
   type Credentials,
 } from './credentials';
 import { deadlineTime } from './deadline';
-import { Countdown } from './countdown';
+import { Countdown, useTimeLeft } from './countdown';
 import { BackInQueue, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
 import { wordsFor, type Words } from './words';
@@ -25,7 +25,10 @@ const api = new ApiClient(
   () => undefined,
 );
 
-/** `final`: the party left; its session ended with its entry, so the page shows the answer and stops reading. */
+/**
+ * `final`: the page shows the answer and stops reading: the party left (its session ended with its
+ * entry), or it is seated (nothing later changes that, and its session ends while it dines).
+ */
 type Shown =
   | { kind: 'deciding' }
   | { kind: 'choose'; mine: PartyView; theirs: PartyView; token: string }
@@ -125,7 +128,10 @@ export function App() {
       // and names it (a link that ended reads nothing, not even the venue).
       if ((view.venue.seating && view.venue.seating !== creds.current.seating) || view.venue.name !== creds.current.venueName)
         keep({ ...creds.current, ...(view.venue.seating && { seating: view.venue.seating }), venueName: view.venue.name });
-      setShown({ kind: 'view', view, readAt: readWallClock() });
+      // Seated is the end of the party's way through the queue: nothing read later can change it, and
+      // the session its confirm opened ends within the hour, while it is still at its table. A page
+      // that kept reading then said "This link no longer works … Ask at the desk for a new code".
+      setShown({ kind: 'view', view, readAt: readWallClock(), ...(view.entry.status === 'seated' && { final: true }) });
       const kept = refusal.current;
       if (kept && kept.status === undefined) kept.status = view.entry.status;
       else if (!kept || kept.status !== view.entry.status) {
@@ -417,6 +423,8 @@ const LEAVABLE = new Set(['waiting', 'offered', 'confirmed']);
 function Entry({ view, released, readAt, busy, askLeave, onConfirm, onLeave, onKeep, onLapsed }: EntryProps) {
   const { entry, venue, offer } = view;
   const w: Words = wordsFor(venue.seating);
+  const live = entry.status === 'offered' ? offer : null;
+  const left = useTimeLeft(live?.expiresAt ?? null, view.now, readAt, venue.sandbox);
   return (
     <>
       <header class="venue">
@@ -449,22 +457,17 @@ function Entry({ view, released, readAt, busy, askLeave, onConfirm, onLeave, onK
           <>
             <h2>{w.offeredTitle(entry.partySize)}</h2>
             <p>
-              {w.confirmWithin}{' '}
-              <Countdown
-                key={offer.id}
-                until={offer.expiresAt}
-                serverNow={view.now}
-                readAt={readAt}
-                stopped={venue.sandbox}
-                onZero={onLapsed}
-              />{' '}
-              — {w.expiresAt} <span data-testid="deadline">{deadlineTime(offer.expiresAt, venue.timeZone)}</span>.
+              {w.confirmWithin} <Countdown key={offer.id} left={left ?? 0} stopped={venue.sandbox} onZero={onLapsed} /> —{' '}
+              {w.expiresAt} <span data-testid="deadline">{deadlineTime(offer.expiresAt, venue.timeZone)}</span>.
             </p>
             <button
               type="button"
               class="btn btn-primary"
               data-testid="confirm"
-              disabled={busy}
+              // Off at 0:00 until a read says where the party stands: a tap on a lapsed hold (the page's
+              // reads not getting through, on a weak signal) spent the party's link for a session that
+              // ends within the hour, while its place in the queue goes on.
+              disabled={busy || left === 0}
               onClick={() => onConfirm(offer.id)}
             >
               {w.confirmButton}
