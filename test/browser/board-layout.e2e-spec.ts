@@ -179,14 +179,14 @@ d('the board on a busy evening, at the sizes a host uses', () => {
         .send({ x: 10 + (i % 4) * 25, y: 15 + Math.floor(i / 4) * 30 })
         .expect(200);
     }
-    for (const pair of [
-      ['T4', 'T5'],
-      ['T1', 'T2'],
-    ]) {
+    for (const [pair, capacity] of [
+      [['T4', 'T5'], 8],
+      [['T1', 'T2'], 4],
+    ] as const) {
       await api()
         .post(`/v1/venues/${v.id}/combinations`)
         .set(owner.auth)
-        .send({ tableIds: pair.map((l) => v.tableIds[l]), capacity: 8 })
+        .send({ tableIds: pair.map((l) => v.tableIds[l]), capacity })
         .expect(201);
     }
     const entries: Array<{ id: string }> = [];

@@ -73,12 +73,21 @@ d('Set up: a combination seats its tables added up unless the manager says other
     await card.locator('[data-combo-table=A2]').click();
     await card.locator('[data-combo-table=B2]').click();
     expect(await seats.inputValue()).toBe('4');
-    await seats.fill('3');
+    await seats.fill('9');
     await card.locator('[data-combo-table=C4]').click();
-    expect(await seats.inputValue()).toBe('3');
+    expect(await seats.inputValue()).toBe('9');
+    // More than the three tables seat together (2 + 2 + 4): the server refuses it, in words.
+    await p.getByTestId('add-combination').click();
+    const refusal = card.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(
+      /^(A2|B2|C4) \+ (A2|B2|C4) \+ (A2|B2|C4) seat 8 together \([0-9 +]+\); a combination of them cannot seat 9\.$/,
+    );
+    expect(await card.getByTestId('combination-line').filter({ hasText: 'A2 + B2 + C4' }).count()).toBe(0);
+    await seats.fill('7');
     await p.getByTestId('add-combination').click();
     await card.getByTestId('combination-line').filter({ hasText: 'A2 + B2 + C4' }).waitFor();
-    expect(await card.getByTestId('combination-line').filter({ hasText: 'A2 + B2 + C4' }).innerText()).toContain('seats 3');
+    expect(await card.getByTestId('combination-line').filter({ hasText: 'A2 + B2 + C4' }).innerText()).toContain('seats 7');
     await screenshot(p, 'setup-combination-seats-phone');
   }, 120_000);
   it('phone: approving the same tables again says so alone (not under "Combination approved."), and goes with a new pick', async () => {

@@ -210,6 +210,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U1'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: 'now',
         },
       },
       changed: {
@@ -252,6 +253,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U2'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: null,
         },
       },
       changed: {
@@ -290,6 +292,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: [],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: null,
         },
       },
       changed: {
@@ -325,6 +328,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U3'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: null,
         },
       },
       changed: {
@@ -371,6 +375,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U4'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: null,
         },
       },
       changed: {
@@ -422,6 +427,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U5'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: 'now',
         },
       },
       changed: { rows: {}, history: [], messages: [], events: [] },
@@ -478,6 +484,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U7'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: 'now',
         },
         entry: {
           businessDate: '2026-11-17',
@@ -532,6 +539,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U8'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: 'now',
         },
         entry: {
           businessDate: '2026-11-17',
@@ -584,6 +592,7 @@ describe('cancelling a hold or booking in a state no command leaves', () => {
           tableIds: ['U10'],
           termsVersion: 'v1',
           updatedAt: 'now',
+          confirmedAt: 'now',
         },
         entry: {
           businessDate: '2026-11-17',

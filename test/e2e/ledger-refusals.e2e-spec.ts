@@ -105,6 +105,37 @@ describe('the ledger refuses a mistyped worksheet with one line naming the row a
       "worksheet: W-03's party size 18 is not a whole number from 1 to 17 (the capacity); groups never split, so a larger group can never be offered seats",
     ],
     [
+      'a mistyped key on an accept step (its rule silently dropped: the accept was expected to succeed)',
+      slip((w) => (w['transactions'][6].steps[0] = { type: 'accept', ref: 'W-02', expct: 'refused' })),
+      'worksheet: row L-06, step 1 (accept): unknown key "expct"; it takes type, ref, expect',
+    ],
+    [
+      "a waiting request's sequence under another key",
+      slip((w) => {
+        w['waiting'][1].seq = w['waiting'][1].sequence;
+        delete w['waiting'][1].sequence;
+      }),
+      'worksheet: waiting request W-02: unknown key "seq"; it takes ref, partySize, received, sequence',
+    ],
+    [
+      "a row's expected figures with a stray key",
+      slip((w) => (w['transactions'][2].expect.availble = 4)),
+      'worksheet: row L-02, "expect": unknown key "availble"; it takes confirmed, held, available, queue',
+    ],
+    [
+      'a misspelt top-level key',
+      slip((w) => {
+        w['timezone'] = w['timeZone'];
+        delete w['timeZone'];
+      }),
+      'worksheet: the worksheet: unknown key "timezone"; it takes name, timeZone, date, start, capacity, policy, decisions, reservations, waiting, transactions',
+    ],
+    [
+      'a policy key the ledger does not read',
+      slip((w) => (w['policy'].holdMinutes = 20)),
+      'worksheet: "policy": unknown key "holdMinutes"; it takes order, holdSeconds, onOfferExpired',
+    ],
+    [
       'broken JSON (a missing comma)',
       LOTUS.replace('"capacity": 17,', '"capacity": 17'),
       'worksheet: FILE is not valid JSON (line 7, column 3): ',

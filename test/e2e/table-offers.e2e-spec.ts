@@ -303,7 +303,7 @@ describe('table offers (restaurant preset)', () => {
       await request(t.baseUrl)
         .post(`/v1/venues/${v.id}/combinations`)
         .set(owner.auth)
-        .send({ tableIds: [v.tableIds['T2'], v.tableIds['T3']], capacity: 40 })
+        .send({ tableIds: [v.tableIds['T2'], v.tableIds['T3']], capacity: 7 })
         .expect(201)
     ).body as { id: string };
     // A party of six joined while the combination stood (without it no table seats six).
@@ -311,7 +311,7 @@ describe('table offers (restaurant preset)', () => {
     const host = await addMember(t, v.id, owner, 'host');
     await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${mistyped.id}`).set(host.auth).expect(403);
     const removed = await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${mistyped.id}`).set(owner.auth).expect(200);
-    expect(removed.body).toMatchObject({ id: mistyped.id, capacity: 40 });
+    expect(removed.body).toMatchObject({ id: mistyped.id, capacity: 7 });
     expect((await request(t.baseUrl).get(`/v1/venues/${v.id}/combinations`).set(owner.auth).expect(200)).body).toEqual([]);
     expect(refusal(await offer(v, big.entry, ['T2', 'T3']))).toEqual({ status: 400, code: 'VALIDATION' });
     expect(refusal(await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${mistyped.id}`).set(owner.auth))).toEqual({

@@ -100,6 +100,75 @@ export function refuseUnknownReferences(w: {
     }
 }
 
+const STEP_KEYS: Record<string, string[]> = {
+  review: ['type'],
+  cancel: ['type', 'ref'],
+  promote: ['type', 'expect'],
+  accept: ['type', 'ref', 'expect'],
+  expire: ['type', 'ref'],
+  join: ['type', 'ref', 'partySize', 'sequence', 'expect'],
+  retry: ['type', 'op'],
+};
+const TOP_KEYS = [
+  'name',
+  'timeZone',
+  'date',
+  'start',
+  'capacity',
+  'policy',
+  'decisions',
+  'reservations',
+  'waiting',
+  'transactions',
+];
+
+/**
+ * Every key of a worksheet is one the ledger reads: a mistyped one ("expct": "refused" on an accept,
+ * "seq" for a waiting request's sequence) was ignored, and the rule it meant silently dropped (the
+ * accept then expected to succeed). Refused here naming the key, where it is and the keys taken
+ * there, before anything else is read.
+ */
+export function refuseUnknownKeys(w: Record<string, unknown>): void {
+  const only = (where: string, o: unknown, keys: readonly string[]): void => {
+    if (!isObject(o)) return;
+    const stray = Object.keys(o).find((k) => !keys.includes(k));
+    if (stray !== undefined) fail(`${where}: unknown key ${JSON.stringify(stray)}; it takes ${keys.join(', ')}`);
+  };
+  only('the worksheet', w, TOP_KEYS);
+  only('"policy"', w['policy'], ['order', 'holdSeconds', 'onOfferExpired']);
+  for (const list of ['reservations', 'waiting'] as const) {
+    const parties = w[list];
+    if (!Array.isArray(parties)) continue;
+    for (const [i, p] of (parties as unknown[]).entries()) {
+      const ref = isObject(p) && isName(p['ref']) ? p['ref'] : `entry ${i + 1}`;
+      const who = `${list === 'waiting' ? 'waiting request' : 'registration'} ${ref}`;
+      only(who, p, list === 'waiting' ? ['ref', 'partySize', 'received', 'sequence'] : ['ref', 'partySize']);
+    }
+  }
+  const rows = w['transactions'];
+  if (!Array.isArray(rows)) return;
+  for (const [i, t] of (rows as unknown[]).entries()) {
+    if (!isObject(t)) continue;
+    const row = `row ${isName(t['op']) ? t['op'] : i + 1}`;
+    only(row, t, ['op', 'time', 'action', 'steps', 'expect']);
+    only(`${row}, "expect"`, t['expect'], ['confirmed', 'held', 'available', 'queue']);
+    if (!Array.isArray(t['steps'])) continue;
+    for (const [j, step] of (t['steps'] as unknown[]).entries()) {
+      const type = isObject(step) ? step['type'] : undefined;
+      const keys = typeof type === 'string' ? STEP_KEYS[type] : undefined;
+      if (keys) only(`${row}, step ${j + 1} (${String(type)})`, step, keys);
+    }
+  }
+}
+
+/**
+ * A time written with a one-digit hour ("9:05", "9:05:30") is unambiguous: it becomes "09:05". Any
+ * other shape is left for the checks that refuse it in words.
+ */
+export function padHour<T>(time: T): T | string {
+  return typeof time === 'string' && /^\d:\d{2}(:\d{2})?$/.test(time) ? `0${time}` : time;
+}
+
 /** A worksheet refused: one line, "worksheet: …", naming where and what (no stack for an organizer). */
 export const fail = (what: string): never => {
   throw new Error(`worksheet: ${what}`);

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { modelLedger } from './worksheet-model.js';
-import { fail, refuseMalformedFields, refuseUnknownReferences } from './worksheet-shape.js';
+import { fail, padHour, refuseMalformedFields, refuseUnknownKeys, refuseUnknownReferences } from './worksheet-shape.js';
 
 /** A worksheet: the policy, the starting position and the transaction rows with what each should leave. */
 export interface Worksheet {
@@ -53,7 +53,8 @@ export interface Transaction {
 /** Checks the shape enough to give a clear line instead of a confusing failure mid-run. */
 export function parseWorksheet(json: unknown): Worksheet {
   const w = json as Worksheet;
-  if (typeof w !== 'object' || w === null) fail('not a JSON object');
+  if (typeof w !== 'object' || w === null || Array.isArray(w)) fail('not a JSON object');
+  refuseUnknownKeys(w as unknown as Record<string, unknown>);
   for (const k of ['name', 'timeZone', 'date', 'start'] as const)
     if (typeof w[k] !== 'string') fail(w[k] === undefined ? `"${k}" is missing` : `"${k}" must be text`);
   if (!Number.isInteger(w.capacity) || w.capacity < 1)
@@ -62,6 +63,10 @@ export function parseWorksheet(json: unknown): Worksheet {
   if (!Array.isArray(w.reservations) || !Array.isArray(w.waiting) || !Array.isArray(w.transactions))
     fail('"reservations", "waiting" and "transactions" must be lists');
   refuseMalformedFields(w as unknown as Record<string, unknown>);
+  // "9:05" is 09:05 (one-digit hours), everywhere a time is read from here on.
+  w.start = padHour(w.start);
+  for (const q of w.waiting) q.received = padHour(q.received);
+  for (const t of w.transactions) t.time = padHour(t.time);
   if (w.decisions !== undefined) {
     if (typeof w.decisions !== 'object' || w.decisions === null || Array.isArray(w.decisions))
       fail('"decisions" must be an object');

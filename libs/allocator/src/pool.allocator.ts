@@ -112,6 +112,7 @@ export class PoolAllocator {
       bookingLinkHash: null,
       createdAt: now,
       updatedAt: now,
+      confirmedAt: state === 'CONFIRMED' ? now : null,
     };
     // Keep the in-memory venue in step with what the trigger writes, for later decisions in this transaction.
     if (state === 'HELD') venue.poolHeld += party.partySize;

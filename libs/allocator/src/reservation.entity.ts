@@ -88,4 +88,12 @@ export class Reservation {
 
   @Column({ name: 'updated_at', type: 'timestamptz', precision: 6 })
   updatedAt: Date;
+
+  /**
+   * When it became CONFIRMED (an acceptance, or a booking made confirmed), written once: the time a
+   * later change (a seating, a cancellation, a correction) writes to `updated_at` is not when it was
+   * confirmed. Null for one never confirmed.
+   */
+  @Column({ name: 'confirmed_at', type: 'timestamptz', precision: 6, nullable: true })
+  confirmedAt: Date | null;
 }

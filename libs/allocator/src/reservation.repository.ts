@@ -113,7 +113,10 @@ export class ReservationRepository {
     reason: string | null = null,
   ): TogetherStatement {
     return {
-      sql: 'UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4 WHERE id = $1 AND state = ANY($5::text[]) RETURNING id',
+      // The first move to CONFIRMED records when (a later change moves updated_at alone).
+      sql: `UPDATE reservations SET state = $2, updated_at = $3, state_reason = $4,
+                   confirmed_at = CASE WHEN $2 = 'CONFIRMED' THEN coalesce(confirmed_at, $3) ELSE confirmed_at END
+             WHERE id = $1 AND state = ANY($5::text[]) RETURNING id`,
       params: [id, to, at, reason, from],
     };
   }

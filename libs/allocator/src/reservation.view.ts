@@ -13,6 +13,8 @@ export interface ReservationView {
   tableIds: string[];
   createdAt: string;
   updatedAt: string;
+  /** When it became CONFIRMED; null for one never confirmed. */
+  confirmedAt: string | null;
 }
 
 export function toReservationView(r: Reservation, tableIds: string[] = []): ReservationView {
@@ -29,5 +31,6 @@ export function toReservationView(r: Reservation, tableIds: string[] = []): Rese
     tableIds,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
+    confirmedAt: r.confirmedAt ? r.confirmedAt.toISOString() : null,
   };
 }

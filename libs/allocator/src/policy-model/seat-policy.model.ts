@@ -1,3 +1,5 @@
+import { nobodyWaiting } from '../seat-words.js';
+
 /**
  * The workshop worksheet's arithmetic as a pure function of the policy: what the seat pool should
  * show after each step, computed on paper terms (people, not rows) with no database, no clock and no
@@ -184,7 +186,7 @@ export function nextPromotion(state: ModelState): { party: ModelParty | null; re
   const queue = waitingQueue(state);
   const { available } = countsOf(state);
   const head = queue[0];
-  if (!head) return { party: null, reason: 'The queue is empty.' };
+  if (!head) return { party: null, reason: nobodyWaiting(state.parties.filter((p) => p.state === 'held').length) };
   if (state.policy.order === 'strict') {
     return head.partySize <= available
       ? { party: head, reason: null }

@@ -89,7 +89,8 @@ export class TableFloorReader {
               SELECT r.id AS reservation_id, r.entry_id, r.name, r.party_size,
                      array_agg(rt.table_id::text ORDER BY t.label, rt.table_id) AS table_ids,
                      min(lower(rt.slot)) AS slot_start, max(upper(rt.slot)) AS slot_end,
-                     coalesce((SELECT max(o.resolved_at) FROM offers o WHERE o.reservation_id = r.id AND o.state = 'accepted'),
+                     coalesce(r.confirmed_at,
+                              (SELECT max(o.resolved_at) FROM offers o WHERE o.reservation_id = r.id AND o.state = 'accepted'),
                               r.created_at) AS confirmed_at
                 FROM reservations r
                 JOIN reservation_tables rt ON rt.reservation_id = r.id AND rt.active

@@ -264,6 +264,7 @@ export class TableAllocator {
       bookingLinkHash: null,
       createdAt: now,
       updatedAt: now,
+      confirmedAt: state === 'CONFIRMED' ? now : null,
     };
     await this.reservations.insertAtCommit(tx, r);
     return { reservation: r, placements: this.placementRows(venue.id, r.id, tableIds, slot) };

@@ -130,7 +130,13 @@ export class AcceptanceService {
     );
     const confirmed =
       reservation.state === 'HELD'
-        ? { ...reservation, state: 'CONFIRMED' as const, updatedAt: now, stateReason: null }
+        ? {
+            ...reservation,
+            state: 'CONFIRMED' as const,
+            updatedAt: now,
+            confirmedAt: reservation.confirmedAt ?? now,
+            stateReason: null,
+          }
         : reservation;
     const result = {
       offer: toOfferView({ ...offer, state: 'accepted', resolvedAt: now }, found.tableIds),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, HistoryWriter, TransactionRunner, type Tx } from '@hostboard/core';
-import { headDoesNotFit, PoolAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
+import { headDoesNotFit, nobodyWaiting, PoolAllocator, toReservationView, type ReservationView } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { QueueEntryRepository, type QueueEntry } from '@hostboard/queue';
 import { VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
@@ -89,9 +89,12 @@ export class PromotionService {
     const venueId = venue.id;
     const { available } = this.pool.counts(venue);
     const strict = venue.queueOrder === 'strict';
+    // Nobody waits: say so, and how many groups hold seats (not "the queue is empty" above a queue
+    // that lists them).
+    if (!head) return { offer: null, reason: nobodyWaiting(await this.entries.countOffered(tx.manager, venueId)) };
     // First fit: the oldest waiting group of at most `available` people, which is the head when it fits.
     const candidate =
-      strict || !head || head.partySize <= available ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
+      strict || head.partySize <= available ? head : await this.entries.oldestWaiting(tx.manager, venue.id, available);
     if (!candidate) return { offer: null, reason: headBlockedReason(head, available) ?? 'No waiting group fits.' };
     const blocked = strict ? headBlockedReason(head, available) : null;
     if (blocked) return { offer: null, reason: blocked };

@@ -21,6 +21,7 @@ import { HoldingTablesIndex1796523213494 } from './1796523213494-holding-tables-
 import { HoldingTurnStart1796523300000 } from './1796523300000-holding-turn-start.js';
 import { CrossVenueKeys1796523400000 } from './1796523400000-cross-venue-keys.js';
 import { CombinationOutboxVenueKeys1796523500000 } from './1796523500000-combination-outbox-venue-keys.js';
+import { ReservationConfirmedAt1796523600000 } from './1796523600000-reservation-confirmed-at.js';
 
 /** Every migration, oldest first. Add a new one with `npm run cli -- migration-generate <Name>`. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   HoldingTurnStart1796523300000,
   CrossVenueKeys1796523400000,
   CombinationOutboxVenueKeys1796523500000,
+  ReservationConfirmedAt1796523600000,
 ];

@@ -202,6 +202,16 @@ export class QueueEntryRepository {
     return entityRead(tx, QueueEntry, "venue_id = $1 AND status = 'waiting' ORDER BY received_at, queue_sequence", [venueId]);
   }
 
+  /** How many of the venue's entries hold an offer now (a pool's groups holding seats). */
+  async countOffered(tx: EntityManager, venueId: string): Promise<number> {
+    const [row] = await preparedQuery<{ n: number }>(
+      tx,
+      "SELECT count(*)::int AS n FROM queue_entries WHERE venue_id = $1 AND status = 'offered'",
+      [venueId],
+    );
+    return row?.n ?? 0;
+  }
+
   /** The oldest waiting entry, or the oldest whose party fits `maxSize` (first-fit policies). */
   oldestWaiting(tx: EntityManager, venueId: string, maxSize?: number): Promise<QueueEntry | null> {
     const q = tx

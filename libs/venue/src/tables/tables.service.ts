@@ -122,6 +122,10 @@ export class TablesService {
           unknown: tableIds.filter((id) => !found.some((t) => t.id === id)),
         });
       }
+      assertCombinationSeats(
+        input.tableIds.map((id) => found.find((t) => t.id === id.toLowerCase())).filter((t) => t !== undefined),
+        input.capacity,
+      );
       const now = this.clock.now(venue);
       const combination = { id: randomUUID(), venueId, capacity: input.capacity, tableKey: tableIds.join(','), createdAt: now };
       await this.tables.insertCombination(tx.manager, combination, tableIds);
@@ -255,4 +259,27 @@ function alreadyThere(err: unknown): DomainException | undefined {
     return new DomainException(ErrorCode.CONFLICT, 'These tables are already an approved combination.', { field: 'tableIds' });
   }
   return undefined;
+}
+
+/**
+ * Tables pushed together seat at most their seats together and at least the largest of them alone
+ * (else the combination is no larger than one of its tables): tables of 3 and 5 approved as seating
+ * 31 had a party of 31 offered two small tables.
+ */
+function assertCombinationSeats(tables: Array<{ label: string; capacity: number }>, capacity: number): void {
+  const max = tables.reduce((sum, t) => sum + t.capacity, 0);
+  const largest = tables.reduce((a, b) => (b.capacity > a.capacity ? b : a));
+  const details = { field: 'capacity', min: largest.capacity, max };
+  if (capacity > max) {
+    throw DomainException.validation(
+      `${tables.map((t) => t.label).join(' + ')} seat ${max} together (${tables.map((t) => t.capacity).join(' + ')}); a combination of them cannot seat ${capacity}.`,
+      details,
+    );
+  }
+  if (capacity < largest.capacity) {
+    throw DomainException.validation(
+      `${largest.label} alone seats ${largest.capacity}; a combination with it seats at least ${largest.capacity}, not ${capacity}.`,
+      details,
+    );
+  }
 }

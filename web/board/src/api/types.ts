@@ -275,4 +275,6 @@ export interface ReservationRow {
   state: 'HELD' | 'CONFIRMED' | 'SEATED' | 'COMPLETED' | 'CANCELLED' | 'EXPIRED';
   createdAt: string;
   updatedAt: string;
+  /** When it became CONFIRMED (null: never); `updatedAt` moves with any later change. */
+  confirmedAt: string | null;
 }

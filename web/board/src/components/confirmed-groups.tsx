@@ -23,7 +23,8 @@ async function readConfirmed(venueId: string): Promise<ReservationRow[]> {
   }
   // Then by id: groups confirmed at one instant (a practice clock stands still) are listed in one
   // order on every device, not in whatever order the page read them.
-  return found.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const at = (r: ReservationRow): number => Date.parse(r.confirmedAt ?? r.updatedAt);
+  return found.sort((a, b) => at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
@@ -98,7 +99,7 @@ export function ConfirmedGroups({ board, afterAct }: { board: BoardSnapshot; aft
                 <div class="name">
                   <bdi>{g.name}</bdi> <span class="size">group of {g.partySize}</span>
                 </div>
-                <div class="meta">Confirmed {localDayTime(g.updatedAt, board.venue.timeZone)}</div>
+                <div class="meta">Confirmed {localDayTime(g.confirmedAt ?? g.updatedAt, board.venue.timeZone)}</div>
               </div>
               <div class="acts">
                 <ActButton
