@@ -103,6 +103,9 @@ export class BoardSocketLimiter {
    * socket disconnects or its connection closes (one that closed mid-handshake never disconnects).
    */
   place(socket: Pick<Socket, 'once' | 'conn'>, userId: string): boolean {
+    // Its connection closed while the session was read (a weak signal, a slow database): that close
+    // has been heard already, so nothing would give the place back, and socket.io drops the socket.
+    if (socket.conn.readyState !== 'open') return false;
     const held = this.open.get(userId) ?? 0;
     if (held >= BOARD_SOCKETS_PER_USER) return false;
     this.open.set(userId, held + 1);
