@@ -81,4 +81,37 @@ describe('a waiting party’s corrected number gets the queueing text', () => {
     await correct(p.entry.id, { entryVersion: 3, phone: right }).expect(200);
     expect((await joinedTexts(p.entry.id)).filter((m) => m.to === right)).toHaveLength(1);
   });
+
+  it('a party told at the desk that service ends before its wait is over is told so again at the corrected number', async () => {
+    // 11:46 PM in Chicago: the service ends at midnight; one party ahead, a 20-minute turn each.
+    clock.set(new Date('2026-10-10T04:46:00.000Z'));
+    const late = await liveVenue(t, owner, { tables: [{ label: 'L7', capacity: 3 }] });
+    const lateHost = await addMember(t, late.id, owner, 'host');
+    const wrong = '+13125550165';
+    const right = '+13125550166';
+    await joined(t, lateHost, late.id, { name: 'Ahead Late', partySize: 3, email: `late-${uniq()}@example.test` });
+    const p = await joined(t, lateHost, late.id, { name: 'Night Typo', partySize: 3, phone: wrong });
+    const texts = async () =>
+      (await messages(t, owner, late.id)).filter(
+        (m) => m.entryId === p.entry.id && m.template === 'queue-joined' && m.channel === 'sms',
+      );
+    const first = (await texts()).find((m) => m.to === wrong);
+    const endLine = /Service ends at [^,]+, before this wait is over: we may not be able to seat you\./.exec(
+      first?.body ?? '',
+    )?.[0];
+    expect(endLine).toBe('Service ends at 12:00 AM CDT, before this wait is over: we may not be able to seat you.');
+    // Sent to the stranger at the typo (one not yet sent would follow the correction as it is).
+    await relay();
+    expect((await texts()).find((m) => m.to === wrong)?.status).toBe('sent');
+
+    clock.set(new Date('2026-10-10T04:49:00.000Z'));
+    await request(t.baseUrl)
+      .patch(`/v1/venues/${late.id}/queue/${p.entry.id}`)
+      .set(lateHost.auth)
+      .send({ entryVersion: 1, phone: right })
+      .expect(200);
+    const resent = (await texts()).find((m) => m.to === right);
+    expect(resent?.body).toContain(endLine);
+    expect(resent?.body).toContain('Quoted wait about 40 min (approx)');
+  });
 });

@@ -3,7 +3,7 @@ import { DomainException, ErrorCode, HistoryWriter, TransactionRunner } from '@h
 import { ReservationRepository } from '@hostboard/allocator';
 import { BoardEventWriter } from '@hostboard/board';
 import { GuestMessenger, OutboxWriter, queueJoinedText, type NewMessage } from '@hostboard/outbox';
-import { TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
+import { RunningWindowFinder, TablesRepository, VenueClock, VenueRepository, type Venue } from '@hostboard/venue';
 import type { EntityManager } from 'typeorm';
 import { normaliseContact } from '../entries/contact.js';
 import { ACTIVE_STATUSES } from '../entries/queue-entry.entity.js';
@@ -55,6 +55,7 @@ export class EntryCorrectionService {
     private readonly reservations: ReservationRepository,
     private readonly hooks: EntryCorrectionHooks,
     private readonly guest: GuestMessenger,
+    private readonly windows: RunningWindowFinder,
   ) {}
 
   async correct(venueId: string, entryId: string, input: EntryCorrection): Promise<{ entry: EntryView }> {
@@ -156,6 +157,19 @@ export class EntryCorrectionService {
    * when that contact already had it, or has it on its way (a message not yet taken followed the
    * correction: OutboxWriter.readdress), so a number corrected to a typo and back is not texted twice.
    */
+  /**
+   * The service end the join told the party with its quote ("Service ends at 10:00 PM, before this wait
+   * is over"), or null when the quoted wait ended inside the service: found again from the window that
+   * ran when they joined, as the join found it (QuoteService: joined at + quoted wait past the end).
+   */
+  private async serviceEndTold(tx: EntityManager, venue: Venue, entry: QueueEntry): Promise<string | null> {
+    if (entry.quotedWaitMinutes === null) return null;
+    const running = await this.windows.find(tx, venue, entry.receivedAt);
+    if (!running) return null;
+    const waitEnds = entry.receivedAt.getTime() + entry.quotedWaitMinutes * 60_000;
+    return waitEnds > running.serviceEndsAt.getTime() ? this.clock.localStamp(venue, running.serviceEndsAt) : null;
+  }
+
   private async sendJoined(tx: EntityManager, venue: Venue, now: QueueEntry, was: QueueEntry, at: Date): Promise<void> {
     if (venue.seating !== 'tables' || now.quotedPosition === null) return;
     const joinedAt = this.clock.localStamp(venue, now.receivedAt);
@@ -165,6 +179,7 @@ export class EntryCorrectionService {
       position: now.quotedPosition,
       waitMinutes: now.quotedWaitMinutes,
       joinedAt,
+      serviceEndsAt: await this.serviceEndTold(tx, venue, now),
     };
     const messages: NewMessage[] = [];
     if (now.phone !== null && now.phone !== was.phone)
