@@ -36,6 +36,8 @@ d('a party seated on another screen first', () => {
         { label: 'W3', capacity: 4 },
         { label: 'W4', capacity: 2 },
         { label: 'W5', capacity: 2 },
+        { label: 'W6', capacity: 2 },
+        { label: 'W7', capacity: 3 },
       ],
     });
     host = await chooseOwnPassword(t, await addMember(t, v.id, owner, 'host'));
@@ -142,6 +144,52 @@ d('a party seated on another screen first', () => {
       const said = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
       // The host hears that the party was accepted, not only that "This offer is no longer open."
       expect(said.filter((x) => x.includes(name) && x.includes('to be seated'))).toHaveLength(1);
+    },
+    60_000,
+  );
+
+  it.each([
+    ['phone 390×844', true, 'W6', 'Oksana Petrenko-Hale', '+61412000311'],
+    ['tablet 1280×800', false, 'W7', 'Rangi Parata', '+61412000312'],
+  ])(
+    '%s: Accept for them, in the code lookup, as another screen accepts says they were accepted',
+    async (_, phone, table, name, tel) => {
+      const joined = (
+        await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 2, phone: tel }).expect(201)
+      ).body as { entry: { id: string; version: number }; queueToken: string };
+      const offer = (
+        (
+          await api()
+            .post(`/v1/venues/${v.id}/offers`)
+            .set(owner.auth)
+            .send({ entryId: joined.entry.id, entryVersion: joined.entry.version, tableIds: [v.tableIds[table]] })
+            .expect(201)
+        ).body as { offer: { id: string } }
+      ).offer;
+      const p = await boardOf(phone);
+      await p.getByTestId('open-lookup').click();
+      await p.fill('input[name=token]', joined.queueToken);
+      await p.getByTestId('lookup-submit').click();
+      await p.getByTestId('found-accept').waitFor();
+      let sent: () => void = () => undefined;
+      const tapped = new Promise<void>((r) => (sent = r));
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((r) => (release = r));
+      await p.route(/\/offers\/[^/]+\/accept$/, async (route) => {
+        sent();
+        await released;
+        await route.continue();
+      });
+      await p.getByTestId('found-accept').click();
+      await tapped;
+      await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
+      await p.locator('[data-testid=to-seat-party]', { hasText: name }).waitFor();
+      release();
+      await p.locator('[data-testid=notice][data-kind=error], [data-testid=notice][data-kind=info]').first().waitFor();
+      await p.waitForTimeout(500);
+      const said = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
+      expect(said.filter((x) => x.includes(name) && x.includes('accepted on another screen'))).toHaveLength(1);
+      expect(await p.getByTestId('found').textContent()).toContain('Accepted: their place is confirmed.');
     },
     60_000,
   );

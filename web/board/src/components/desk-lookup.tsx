@@ -3,7 +3,7 @@ import { ApiError, messageOf } from '../api/client';
 import type { BoardSnapshot, LookedUp } from '../api/types';
 import { api } from '../state/session';
 import { say } from '../state/notice';
-import { markOwn } from '../state/own-acts';
+import { ownAct } from '../state/own-acts';
 import { ActButton } from './act-button';
 import { Countdown } from './countdown';
 import { Modal } from './modal';
@@ -124,13 +124,21 @@ export function DeskLookup({ board, venueNow, onFound, afterAct, onClose }: Prop
             kind="primary"
             wide
             testId="found-accept"
-            onAct={async () => {
-              markOwn(`accept:${live.id}`);
-              await api.post(`${base}/offers/${live.id}/accept`);
-              say('ok', `${entry.name} accepted.`);
-              await afterAct();
-              setFound({ ...found, entry: { ...entry, status: 'confirmed' }, offer: { ...live, state: 'accepted' } });
-            }}
+            onAct={() =>
+              ownAct(
+                `accept:${live.id}`,
+                async () => {
+                  await api.post(`${base}/offers/${live.id}/accept`);
+                  say('ok', `${entry.name} accepted.`);
+                },
+                async () => {
+                  say('info', `${entry.name} was accepted on another screen.`);
+                },
+              ).then(async () => {
+                await afterAct();
+                setFound({ ...found, entry: { ...entry, status: 'confirmed' }, offer: { ...live, state: 'accepted' } });
+              })
+            }
           >
             Accept for them
           </ActButton>

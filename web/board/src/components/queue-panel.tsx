@@ -4,7 +4,7 @@ import { api } from '../state/session';
 import { say } from '../state/notice';
 import { wallSecond } from '../state/clock';
 import { offline } from '../state/offline';
-import { markOwn, takeOwn } from '../state/own-acts';
+import { ownAct } from '../state/own-acts';
 import { duration, plural, waitShort } from '../format';
 import { tagLabel } from '../tags';
 import { boardWords } from '../words';
@@ -216,21 +216,16 @@ function Row({
             <ActButton
               kind="primary"
               testId="accept"
-              onAct={async () => {
-                const own = `accept:${offer.id}`;
-                markOwn(own);
+              onAct={() => {
                 const next = boardWords(board.venue.seating).acceptedNext;
-                try {
-                  await act(`offers/${offer.id}/accept`, `${row.name} accepted: ${next}`);
-                } catch (err) {
-                  // Refused, so not this page's act. Still marked: another screen's acceptance, if it
-                  // comes later, is told. No longer marked: it came while this tap was on its way and
-                  // was taken for this page's own, unsaid; the host read only "This offer is no
-                  // longer open." and not that the party was accepted.
-                  if (takeOwn(own)) throw err;
-                  say('info', `${row.name} was accepted on another screen: ${next}`);
-                  await afterAct();
-                }
+                return ownAct(
+                  `accept:${offer.id}`,
+                  () => act(`offers/${offer.id}/accept`, `${row.name} accepted: ${next}`),
+                  async () => {
+                    say('info', `${row.name} was accepted on another screen: ${next}`);
+                    await afterAct();
+                  },
+                );
               }}
             >
               {/* "Accept" where the row is short of room beside the party (styles.css). */}
