@@ -70,9 +70,9 @@ d('a workshop board lists its confirmed groups and cancels one with a second tap
     // practice clock both were confirmed at 9:40, and the phone and the desktop listed them in
     // opposite orders (the list's own order, newest first, reversed only where the times differ).
     const confirmed = (await api().get(`/v1/venues/${v.id}/reservations?state=CONFIRMED`).set(file.owner.auth).expect(200))
-      .body as Array<{ id: string; updatedAt: string }>;
+      .body as Array<{ id: string; confirmedAt: string }>;
     const oneOrder = confirmed
-      .sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt) || (a.id < b.id ? -1 : 1))
+      .sort((a, b) => Date.parse(a.confirmedAt) - Date.parse(b.confirmedAt) || (a.id < b.id ? -1 : 1))
       .map((r) => r.id);
     expect([
       await rows.nth(0).getAttribute('data-reservation-id'),
