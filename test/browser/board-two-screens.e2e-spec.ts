@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Route } from 'playwright-core';
 import request from 'supertest';
 import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
@@ -58,27 +58,59 @@ d('a party seated on another screen first', () => {
     return p;
   }
 
+  /** A party joined with `tel` and offered `table` by the other screen (the owner's, over the API). */
+  async function offered(
+    name: string,
+    partySize: number,
+    tel: string,
+    table: string,
+  ): Promise<{ entryId: string; queueToken: string; offer: { id: string; reservationId: string } }> {
+    const joined = (
+      await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize, phone: tel }).expect(201)
+    ).body as { entry: { id: string; version: number }; queueToken: string };
+    const offer = (
+      (
+        await api()
+          .post(`/v1/venues/${v.id}/offers`)
+          .set(owner.auth)
+          .send({ entryId: joined.entry.id, entryVersion: joined.entry.version, tableIds: [v.tableIds[table]] })
+          .expect(201)
+      ).body as { offer: { id: string; reservationId: string } }
+    ).offer;
+    return { entryId: joined.entry.id, queueToken: joined.queueToken, offer };
+  }
+
+  /**
+   * Holds this screen's Accept on its way while `elsewhere` runs (the other screen accepting), then lets
+   * it go once the push of that acceptance has moved the party to To be seated here.
+   */
+  async function acceptRacing(p: Page, accept: Locator, name: string, elsewhere: () => Promise<unknown>): Promise<string[]> {
+    let sent: () => void = () => undefined;
+    const tapped = new Promise<void>((r) => (sent = r));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    await p.route(/\/offers\/[^/]+\/accept$/, async (route) => {
+      sent();
+      await released;
+      await route.continue();
+    });
+    await accept.click();
+    await tapped;
+    await elsewhere();
+    await p.locator('[data-testid=to-seat-party]', { hasText: name }).waitFor();
+    release();
+    await p.locator('[data-testid=notice][data-kind=error], [data-testid=notice][data-kind=info]').first().waitFor();
+    await p.waitForTimeout(500);
+    return (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
+  }
+
   it.each([
     ['phone 390×844', true, 'W2', 'Tobias Lindgren', '+61412000302'],
     ['tablet 1280×800', false, 'W3', 'Saoirse Delacroix-Byrne', '+61412000304'],
   ])(
     '%s: Seat them after another screen seated the party says so in plain words',
     async (_, phone, table, name, tel) => {
-      await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 3, phone: tel }).expect(201);
-      const entry = (
-        (await api().get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
-          entries: Array<{ id: string; name: string; version: number }>;
-        }
-      ).entries.find((e) => e.name === name);
-      const offer = (
-        (
-          await api()
-            .post(`/v1/venues/${v.id}/offers`)
-            .set(owner.auth)
-            .send({ entryId: entry?.id, entryVersion: entry?.version, tableIds: [v.tableIds[table]] })
-            .expect(201)
-        ).body as { offer: { id: string; reservationId: string } }
-      ).offer;
+      const { offer } = await offered(name, 3, tel, table);
       await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
       const p = await boardOf(phone);
       const row = p.locator('[data-testid=to-seat-party]', { hasText: name });
@@ -104,44 +136,15 @@ d('a party seated on another screen first', () => {
   ])(
     '%s: Accept tapped as another screen accepts the party says they were accepted',
     async (_, phone, table, name, tel) => {
-      await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 2, phone: tel }).expect(201);
-      const entry = (
-        (await api().get(`/v1/venues/${v.id}/queue`).set(owner.auth).expect(200)).body as {
-          entries: Array<{ id: string; name: string; version: number }>;
-        }
-      ).entries.find((e) => e.name === name);
-      const offer = (
-        (
-          await api()
-            .post(`/v1/venues/${v.id}/offers`)
-            .set(owner.auth)
-            .send({ entryId: entry?.id, entryVersion: entry?.version, tableIds: [v.tableIds[table]] })
-            .expect(201)
-        ).body as { offer: { id: string; reservationId: string } }
-      ).offer;
+      const { offer } = await offered(name, 2, tel, table);
       const p = await boardOf(phone);
       const accept = p.locator('[data-testid=entry]', { hasText: name }).getByTestId('accept');
       await accept.waitFor();
       // This screen's tap is on its way (held) as the other screen's acceptance lands and is pushed here.
-      let sent: () => void = () => undefined;
-      const tapped = new Promise<void>((r) => (sent = r));
-      let release: () => void = () => undefined;
-      const released = new Promise<void>((r) => (release = r));
-      await p.route(/\/offers\/[^/]+\/accept$/, async (route) => {
-        sent();
-        await released;
-        await route.continue();
-      });
-      await accept.click();
-      await tapped;
-      await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
-      // The push of that acceptance reaches this screen (its party moves to To be seated once read).
-      await p.locator('[data-testid=to-seat-party]', { hasText: name }).waitFor();
-      release();
-      await p.locator('[data-testid=notice][data-kind=error], [data-testid=notice][data-kind=info]').first().waitFor();
-      await p.waitForTimeout(500);
+      const said = await acceptRacing(p, accept, name, () =>
+        api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200),
+      );
       await screenshot(p, `two-screens-accepted-${phone ? 'phone' : 'tablet'}`);
-      const said = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
       // The host hears that the party was accepted, not only that "This offer is no longer open."
       expect(said.filter((x) => x.includes(name) && x.includes('to be seated'))).toHaveLength(1);
     },
@@ -154,40 +157,15 @@ d('a party seated on another screen first', () => {
   ])(
     '%s: Accept for them, in the code lookup, as another screen accepts says they were accepted',
     async (_, phone, table, name, tel) => {
-      const joined = (
-        await api().post(`/v1/venues/${v.id}/queue`).set(owner.auth).send({ name, partySize: 2, phone: tel }).expect(201)
-      ).body as { entry: { id: string; version: number }; queueToken: string };
-      const offer = (
-        (
-          await api()
-            .post(`/v1/venues/${v.id}/offers`)
-            .set(owner.auth)
-            .send({ entryId: joined.entry.id, entryVersion: joined.entry.version, tableIds: [v.tableIds[table]] })
-            .expect(201)
-        ).body as { offer: { id: string } }
-      ).offer;
+      const { offer, queueToken } = await offered(name, 2, tel, table);
       const p = await boardOf(phone);
       await p.getByTestId('open-lookup').click();
-      await p.fill('input[name=token]', joined.queueToken);
+      await p.fill('input[name=token]', queueToken);
       await p.getByTestId('lookup-submit').click();
       await p.getByTestId('found-accept').waitFor();
-      let sent: () => void = () => undefined;
-      const tapped = new Promise<void>((r) => (sent = r));
-      let release: () => void = () => undefined;
-      const released = new Promise<void>((r) => (release = r));
-      await p.route(/\/offers\/[^/]+\/accept$/, async (route) => {
-        sent();
-        await released;
-        await route.continue();
-      });
-      await p.getByTestId('found-accept').click();
-      await tapped;
-      await api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200);
-      await p.locator('[data-testid=to-seat-party]', { hasText: name }).waitFor();
-      release();
-      await p.locator('[data-testid=notice][data-kind=error], [data-testid=notice][data-kind=info]').first().waitFor();
-      await p.waitForTimeout(500);
-      const said = (await p.locator('[data-testid=notice] span').allInnerTexts()).map((x) => x.trim());
+      const said = await acceptRacing(p, p.getByTestId('found-accept'), name, () =>
+        api().post(`/v1/venues/${v.id}/offers/${offer.id}/accept`).set(owner.auth).send({}).expect(200),
+      );
       expect(said.filter((x) => x.includes(name) && x.includes('accepted on another screen'))).toHaveLength(1);
       expect(await p.getByTestId('found').textContent()).toContain('Accepted: their place is confirmed.');
     },
