@@ -61,4 +61,28 @@ describe('an approved combination seats no more than its tables together and no 
     await combine(v.id, [v.tableIds['Bar 2'], v.tableIds['Canto 5']], 5).expect(201);
     await combine(v.id, [v.tableIds['Bar 2'], v.tableIds['Janela 3']], 4).expect(201);
   });
+
+  it('a table made smaller than an approved combination with it still needs is refused, naming the combination', async () => {
+    const v = await room();
+    const resize = (label: string, capacity: number) =>
+      request(t.baseUrl).patch(`/v1/venues/${v.id}/tables/${v.tableIds[label]}`).set(owner.auth).send({ capacity });
+    const approved = (await combine(v.id, [v.tableIds['Janela 3'], v.tableIds['Canto 5']], 7).expect(201)).body as { id: string };
+    // 3 + 4 still seat 7 together: made smaller, it stays inside the combination.
+    await resize('Canto 5', 4).expect(200);
+    const res = await resize('Canto 5', 2).expect(409);
+    expect(res.body.error).toEqual({
+      code: 'CONFLICT',
+      message:
+        'Canto 5 + Janela 3 is approved to seat 7; with Canto 5 at 2 they seat 5 together. Remove that combination first, then approve it again for at most 5.',
+      details: { field: 'capacity', combinationId: approved.id, together: 5 },
+    });
+    const tables = (await request(t.baseUrl).get(`/v1/venues/${v.id}/tables`).set(owner.auth).expect(200)).body as Array<{
+      label: string;
+      capacity: number;
+    }>;
+    expect(tables.find((x) => x.label === 'Canto 5')?.capacity).toBe(4);
+    // Larger is never refused for the combination's sake; nor a table in none.
+    await resize('Canto 5', 6).expect(200);
+    await resize('Bar 2', 1).expect(200);
+  });
 });

@@ -116,13 +116,16 @@ describe('a table made smaller while it is in use', () => {
     await api()
       .post(`/v1/venues/${v.id}/combinations`)
       .set(owner.auth)
-      .send({ tableIds: [v.tableIds['E5'], v.tableIds['F3']], capacity: 8 })
+      .send({ tableIds: [v.tableIds['E5'], v.tableIds['F3']], capacity: 7 })
       .expect(201);
     await api()
       .post(`/v1/venues/${v.id}/reservations`)
       .set(owner.auth)
-      .send({ name: 'Eight Together', partySize: 8, start: plus(30), tableIds: [v.tableIds['E5'], v.tableIds['F3']] })
+      .send({ name: 'Seven Together', partySize: 7, start: plus(30), tableIds: [v.tableIds['E5'], v.tableIds['F3']] })
       .expect(201);
+    // A party of 7 at F3 alone would keep its seats; on the combination, 5 + 2 still seat them.
     await resize(v, 'F3', 2).expect(200);
+    // One seat fewer and the combination approved for 7 would seat 6 (combination-seats).
+    expect(refusal(await resize(v, 'E5', 4))).toEqual({ status: 409, code: 'CONFLICT' });
   });
 });

@@ -17,6 +17,7 @@ import { VenueClock } from '../venues/venue-clock.js';
 import type { Venue } from '../venues/venue.entity.js';
 import { VenueRepository } from '../venues/venue.repository.js';
 import { TablesRepository } from './tables.repository.js';
+import type { VenueTable } from './venue-table.entity.js';
 import { toCombinationView, toTableView, type CombinationView, type TableView } from './tables.view.js';
 
 export interface NewTable {
@@ -149,6 +150,29 @@ export class TablesService {
     });
   }
 
+  /**
+   * A table made smaller leaves each approved combination with it seating no more than their seats
+   * together (as a new combination is checked): Janela 3 + Canto 5 approved for 8, Canto 5 made a
+   * 2-top, stayed offered to parties of 8. Refused, naming the combination, until it is changed.
+   */
+  private async assertCombinationsStillSeat(tx: Tx, venueId: string, table: VenueTable, capacity: number): Promise<void> {
+    const combinations = (await this.tables.listCombinations(tx.manager, venueId)).filter((c) => c.tableIds.includes(table.id));
+    if (combinations.length === 0) return;
+    const tables = await this.tables.findTables(tx.manager, venueId, [...new Set(combinations.flatMap((c) => c.tableIds))]);
+    for (const c of combinations) {
+      // In label order, as Set up lists a combination's tables (its rows come back in no set order).
+      const members = tables.filter((t) => c.tableIds.includes(t.id)).sort((a, b) => a.label.localeCompare(b.label));
+      const together = members.reduce((sum, t) => sum + (t.id === table.id ? capacity : t.capacity), 0);
+      if (c.capacity <= together) continue;
+      const labels = members.map((t) => t.label).join(' + ');
+      throw new DomainException(
+        ErrorCode.CONFLICT,
+        `${labels} is approved to seat ${c.capacity}; with ${table.label} at ${capacity} they seat ${together} together. Remove that combination first, then approve it again for at most ${together}.`,
+        { field: 'capacity', combinationId: c.id, together },
+      );
+    }
+  }
+
   /** Rename, resize or place a table; the floor hears of it at once. */
   async updateTable(venueId: string, tableId: string, change: TableChange): Promise<TableView> {
     return this.tx.command({ venueId, translate: alreadyThere }, async (tx) => {
@@ -170,6 +194,7 @@ export class TablesService {
             { field: 'capacity', partySize: party.partySize },
           );
         }
+        await this.assertCombinationsStillSeat(tx, venueId, table, change.capacity);
       }
       const patch = {
         ...(label !== undefined ? { label } : {}),
