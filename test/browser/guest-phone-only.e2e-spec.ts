@@ -103,7 +103,9 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
   const rising = (xs: number[] | null): boolean => xs !== null && xs.every((x, i) => i === 0 || x > (xs[i - 1] ?? 0));
 
   it("a right-to-left name does not turn the number after it around on the manager's phone (Messages) or the board's queue", async () => {
-    const number = '+64213199999';
+    // A visitor's number from abroad: shown with + and the country code (a number of the venue's own
+    // country is shown in its national form, which has no + to be turned around).
+    const number = '+44 7911 123456';
     const party = await joined(t, owner, v.id, { name: 'نور الهدى', partySize: 2, phone: number });
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
@@ -117,7 +119,7 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
     await page.goto(`${t.baseUrl}/board/venues/${v.id}/messages`);
     await page.getByTestId('message-to').filter({ hasText: number }).first().waitFor({ timeout: SHOW_BOUND });
     await screenshot(page, 'guest-phone-only-messages-rtl-name');
-    // "(+64213199999)" drawn left to right, not "(64213199999+)".
+    // "(+44 7911 123456)" drawn left to right, not "(44 7911 123456+)".
     expect(rising(await drawnAt(page, 'message-to', number))).toBe(true);
 
     // The queue row: "2 people" after the name, not its "2" drawn before the name.

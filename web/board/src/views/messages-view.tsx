@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf, nextLink } from '../api/client';
 import type { Message } from '../api/types';
 import { localDateTime, localTime } from '../format';
+import { displayPhone } from '../phone';
 import { ACCESS_ENDED } from '../state/board-sync';
 import { api } from '../state/session';
 import type { TabProps } from './registry';
@@ -141,6 +142,10 @@ export function MessagesView({ venueId, data }: TabProps) {
   };
   const messages = newest ? merged(newest.messages, older?.messages ?? []) : null;
   const tz = data.venue.value?.timeZone;
+  // A text's number as the board's queue and party sheet show it ("(720) 555-0114" at a US venue, with
+  // + and the country code from abroad): the manager reads the same number in both places.
+  const country = data.venue.value?.country;
+  const shownTo = (m: Message): string => (m.channel === 'sms' ? displayPhone(m.to, country) : m.to);
   // A seat pool records no guest messages: with none at all there is nothing to search or filter.
   const nothingToFind = data.venue.value?.policy.seating === 'pool' && messages?.length === 0 && !recipient && !failedOnly;
   // The channels of the listed messages that no provider will hand over, said once above the list.
@@ -240,10 +245,10 @@ export function MessagesView({ venueId, data }: TabProps) {
                 to{' '}
                 {m.partyName ? (
                   <>
-                    <bdi>{m.partyName}</bdi> ({m.to})
+                    <bdi>{m.partyName}</bdi> ({shownTo(m)})
                   </>
                 ) : (
-                  m.to
+                  shownTo(m)
                 )}
                 {/* In the venue's time, once its zone is read: before, this device's zone gave another hour. */}
                 {tz ? ` · ${localDateTime(m.createdAt, tz)}` : ''}
