@@ -8,3 +8,4 @@ export * from './gateway/board-gateway.module.js';
 export * from './gateway/board-io.adapter.js';
 export * from './gateway/board.gateway.js';
 export * from './gateway/board-socket.limiter.js';
+export * from './gateway/board-handshake.limiter.js';

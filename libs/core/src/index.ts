@@ -28,6 +28,7 @@ export * from './logging/logger.js';
 export * from './request-context/request-context.js';
 export * from './request-context/request-context.hook.js';
 export * from './request-context/limit-address.js';
+export * from './request-context/forwarded-address.js';
 export * from './transaction/idempotent-replay.js';
 export * from './transaction/transaction.runner.js';
 export * from './transaction/tx.js';

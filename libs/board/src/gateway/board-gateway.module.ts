@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AuthModule } from '@hostboard/auth';
 import { BoardGateway } from './board.gateway.js';
+import { BoardHandshakeLimiter } from './board-handshake.limiter.js';
 import { BoardSocketLimiter } from './board-socket.limiter.js';
 import { SnapshotReads } from './snapshot-reads.js';
 
@@ -11,7 +12,12 @@ export class BoardGatewayModule {
     return {
       module: BoardGatewayModule,
       imports: [AuthModule, snapshots],
-      providers: [BoardGateway, SnapshotReads, { provide: BoardSocketLimiter, useFactory: () => new BoardSocketLimiter() }],
+      providers: [
+        BoardGateway,
+        SnapshotReads,
+        BoardHandshakeLimiter,
+        { provide: BoardSocketLimiter, useFactory: () => new BoardSocketLimiter() },
+      ],
     };
   }
 }

@@ -11,6 +11,13 @@ import { boardChannelKey } from '../board-channel.js';
 export const BOARD_MAX_MESSAGE_BYTES = 64 * 1024;
 
 /**
+ * A connection that has not opened the board namespace by then is closed (socket.io's connectTimeout;
+ * its default, 45 s, let a script hold raw connections that never even sent a token). The board page
+ * opens the namespace at once, and its handshake's session read has this long to finish.
+ */
+export const BOARD_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
  * socket.io for the board: messages capped at 64 KB, handshakes only from the api's own origin or
  * an allowed one, and with REDIS_URL the Redis adapter, so an event emitted by any api process
  * reaches boards held by every api process of this deployment (its channel is under JOBS_PREFIX; while
@@ -30,6 +37,7 @@ export class BoardIoAdapter extends IoAdapter {
     const server = super.createIOServer(port, {
       ...options,
       maxHttpBufferSize: BOARD_MAX_MESSAGE_BYTES,
+      connectTimeout: BOARD_CONNECT_TIMEOUT_MS,
       allowRequest: (req: IncomingMessage, callback: (err: string | null | undefined, ok: boolean) => void) =>
         callback(null, originAllowed(req, this.options.allowedOrigins)),
     } as ServerOptions);

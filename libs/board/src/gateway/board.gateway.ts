@@ -13,6 +13,7 @@ import { AuthService, StaffAccessEvents, type StaffAccessChange } from '@hostboa
 import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import { BoardEventWriter } from '../board-event.writer.js';
 import { BoardPublisher, type BoardEventMessage } from '../board-publisher.js';
+import { BoardHandshakeLimiter, HANDSHAKE_RATE_LIMITED } from './board-handshake.limiter.js';
 import { BoardSocketLimiter, RATE_LIMITED_ACK, TOO_MANY_BOARDS } from './board-socket.limiter.js';
 import { SnapshotReads } from './snapshot-reads.js';
 
@@ -78,6 +79,7 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     private readonly publisher: BoardPublisher,
     private readonly snapshots: SnapshotReads,
     private readonly limiter: BoardSocketLimiter,
+    private readonly handshakes: BoardHandshakeLimiter,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -85,22 +87,12 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     namespace.use((socket, next) => {
       const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
       if (typeof token !== 'string' || token.length > 256) return next(new Error('UNAUTHENTICATED'));
-      this.auth.authenticate(token).then(
-        (identity) => {
-          // A login's sockets on this process are capped (board-socket.limiter.ts).
-          if (!this.limiter.place(socket, identity.userId)) return next(new Error(TOO_MANY_BOARDS));
-          Object.assign(socket.data as SocketData, { userId: identity.userId, sessionId: identity.sessionId, token });
-          next();
-        },
-        // Only a session that is not valid is refused as such: a tablet told UNAUTHENTICATED stops
-        // reconnecting. A read that failed (the database away for a moment) is UNAVAILABLE, which the
-        // board page tries again after a pause.
-        (err: unknown) =>
-          next(
-            new Error(
-              err instanceof DomainException && err.code === ErrorCode.UNAUTHENTICATED ? 'UNAUTHENTICATED' : 'UNAVAILABLE',
-            ),
-          ),
+      // Made-up tokens each cost a session read: an address past its failures is refused before it.
+      const address = this.handshakes.addressOf(socket.request);
+      const refuse = (code: string): void => next(new Error(code));
+      this.handshakes.attempt(address).then(
+        (allowed) => (allowed ? this.admit(socket, token, address, next) : refuse(HANDSHAKE_RATE_LIMITED)),
+        () => refuse('UNAVAILABLE'),
       );
     });
     // Subscribes past a socket's limit are refused before any read (board-socket.limiter.ts).
@@ -111,6 +103,26 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     this.unsubscribeAccess = this.access.subscribe((c) => this.cut(namespace, c));
     this.recheck = setInterval(() => void this.recheckAccess(namespace), ACCESS_RECHECK_MS);
     this.recheck.unref();
+  }
+
+  private admit(socket: Socket, token: string, address: string, next: (err?: Error) => void): void {
+    this.auth.authenticate(token).then(
+      (identity) => {
+        void this.handshakes.forgive(address);
+        // A login's sockets on this process are capped (board-socket.limiter.ts).
+        if (!this.limiter.place(socket, identity.userId)) return next(new Error(TOO_MANY_BOARDS));
+        Object.assign(socket.data as SocketData, { userId: identity.userId, sessionId: identity.sessionId, token });
+        next();
+      },
+      // Only a session that is not valid is refused as such: a tablet told UNAUTHENTICATED stops
+      // reconnecting. A read that failed (the database away for a moment) is UNAVAILABLE, which the
+      // board page tries again after a pause, and not counted against the address.
+      (err: unknown) => {
+        if (err instanceof DomainException && err.code === ErrorCode.UNAUTHENTICATED) return next(new Error('UNAUTHENTICATED'));
+        void this.handshakes.forgive(address);
+        next(new Error('UNAVAILABLE'));
+      },
+    );
   }
 
   /** Rooms by session and by user, so an ended session or a removed member reaches this socket from any process. */
@@ -187,11 +199,17 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     }
     // Not a member reads the same as no such venue: nothing confirms another venue exists.
     if (!role) return { error: { code: 'NOT_FOUND', message: 'The venue was not found.' } };
-    await socket.join(room(venueId));
     const since =
       typeof body.sinceVersion === 'number' && Number.isSafeInteger(body.sinceVersion) && body.sinceVersion >= 0
         ? body.sinceVersion
         : null;
+    // A refused subscribe leaves the socket as it found it: a socket refused its snapshot was in the
+    // venue's room all the same, and a script refused every time still heard every push. With no
+    // version a snapshot is needed, so the limit is asked first; with one, the room is joined before
+    // the missed events are read (none falls between), and left again if the snapshot is refused.
+    if (since === null && !this.limiter.admit(socket, 'snapshot')) return RATE_LIMITED_ACK;
+    const wasIn = socket.rooms.has(room(venueId));
+    await socket.join(room(venueId));
     if (since !== null) {
       const missed = await this.tx.run((t) => this.events.since(t, venueId, since, MAX_REPLAY_EVENTS + 1));
       if (missed.length <= MAX_REPLAY_EVENTS) {
@@ -200,7 +218,10 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
         if (version === current) return { version, events: missed };
       }
     }
-    if (!this.limiter.admit(socket, 'snapshot')) return RATE_LIMITED_ACK;
+    if (since !== null && !this.limiter.admit(socket, 'snapshot')) {
+      if (!wasIn) await socket.leave(room(venueId));
+      return RATE_LIMITED_ACK;
+    }
     const snapshot = await this.snapshots.read(venueId);
     return { version: snapshot.version, snapshot };
   }
