@@ -110,7 +110,7 @@ d('an evening on the board, at three screen sizes', () => {
       expect(venueId).not.toBe('');
       // Before anything is set up, the page says why joins would be refused.
       await m.getByTestId('setup-warnings').getByText('No tables are set up yet.').waitFor({ timeout: STEP });
-      expect(await m.getByTestId('setup-warnings').locator('strong').textContent()).toBe('Joins would be refused now:');
+      expect(await m.getByTestId('setup-warnings').locator('strong').textContent()).toBe('Joins are refused now:');
       await noSidewaysScroll(m, 'setup, empty');
 
       for (const [label, seats] of [

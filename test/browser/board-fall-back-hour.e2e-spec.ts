@@ -10,7 +10,7 @@ const d = describeWithChromium('the board page is tested in a real browser');
 /**
  * On the night the clocks go back, New York lives 01:00–02:00 twice, and service hours 18:00–01:30
  * run to the second 01:30 (the server takes joins until 06:30Z). The board read the hours by wall
- * minutes: at the first 01:45 (05:45Z) it told the host "Joins would be refused now: No service is
+ * minutes: at the first 01:45 (05:45Z) it told the host "Joins are refused now: No service is
  * running now" while the server still took them. It now reads the hours as the server does.
  */
 d('the board on the night the clocks go back', () => {

@@ -12,7 +12,7 @@ const d = describeWithChromium('Set up is tested in a real browser');
 const DEVICE_AHEAD_MS = 8 * 3600_000;
 
 /**
- * The board reads the server's time for what it says of service hours ("Joins would be refused now:
+ * The board reads the server's time for what it says of service hours ("Joins are refused now:
  * No service is running now"); Set up said the same from the tablet's own clock. On a tablet whose
  * clock is hours off, Set up told the manager no service was running while the server took joins
  * and the board, on the same tablet, warned of nothing. Set up then read the whole board snapshot (the

@@ -78,4 +78,62 @@ d('renaming a table to a name already used', () => {
     },
     60_000,
   );
+
+  /**
+   * The list was sorted by name on every save: a table renamed from "Alto 1" to "Zimbro" jumped to
+   * the foot and the row under it moved up as the manager typed into it. Each table now keeps its
+   * place until Set up is opened again, where the renamed one is found under its new name.
+   */
+  it.each([
+    ['phone 390×844', true],
+    ['tablet 1280×800', false],
+  ])(
+    '%s: a rename keeps every row in its place while the manager types in the next one',
+    async (size, phone) => {
+      const v = await sandboxVenue(t, owner, {
+        clock: '2026-10-09T23:00:00.000Z',
+        tables: [
+          { label: 'Alto 1', capacity: 2 },
+          { label: 'Alto 2', capacity: 6 },
+          { label: 'Alto 3', capacity: 2 },
+          { label: 'Alto 4', capacity: 5 },
+        ],
+      });
+      const p = await setUp(v, phone);
+      const ids = async (): Promise<string[]> =>
+        (await p.evaluate(
+          `[...document.querySelectorAll('[data-testid=table-line]')].map((e) => e.getAttribute('data-table-id'))`,
+        )) as string[];
+      const line = (label: string) => p.locator(`[data-testid=table-line][data-table-id="${v.tableIds[label]}"]`);
+      const before = await ids();
+      expect(before).toEqual(['Alto 1', 'Alto 2', 'Alto 3', 'Alto 4'].map((l) => v.tableIds[l]));
+      await line('Alto 1').locator('input[name=label]').fill('Zimbro');
+      await line('Alto 1').getByRole('button', { name: 'Save' }).click();
+      // Straight on to the next row, as the save is on its way.
+      const next = line('Alto 2').locator('input[name=label]');
+      await next.click();
+      await next.fill('Alto 2 janela');
+      await p.locator('[data-testid=notice]', { hasText: 'Table Zimbro saved.' }).waitFor();
+      await p.waitForTimeout(400);
+      await next.pressSequentially(' sul');
+      await screenshot(p, `setup-rename-order-${phone ? 'phone' : 'tablet'}`);
+      expect({ size, order: await ids(), typed: await next.inputValue() }).toEqual({
+        size,
+        order: before,
+        typed: 'Alto 2 janela sul',
+      });
+      expect(await line('Alto 1').locator('input[name=label]').inputValue()).toBe('Zimbro');
+      // Set up opened again: by name, the renamed table at its new place.
+      await reopen(p);
+      expect(await ids()).toEqual(['Alto 2', 'Alto 3', 'Alto 4', 'Alto 1'].map((l) => v.tableIds[l]));
+    },
+    60_000,
+  );
+
+  async function reopen(p: Page): Promise<void> {
+    await p.locator('.top-bar [data-tab=floor]').click();
+    await p.getByTestId('board').waitFor();
+    await p.locator('.top-bar [data-tab=setup]').click();
+    await p.getByTestId('tables-setup').waitFor();
+  }
 });

@@ -9,6 +9,7 @@ import { duration, plural, waitShort } from '../format';
 import { tagLabel } from '../tags';
 import { boardWords } from '../words';
 import { ActButton } from './act-button';
+import { clearOfToasts } from './toasts';
 import { Countdown } from './countdown';
 import { ReachMarker } from './reach-marker';
 
@@ -224,6 +225,9 @@ function Row({
                   async () => {
                     say('info', `${row.name} was accepted on another screen: ${next}`);
                     await afterAct();
+                    // They left this list for "To be seated" (above it): on a phone, scrolled down the
+                    // queue, the host saw the row go and the party nowhere. Brought into view there.
+                    requestAnimationFrame(() => revealToSeat(offer.reservationId));
                   },
                 );
               }}
@@ -246,4 +250,12 @@ function Row({
       </div>
     </li>
   );
+}
+
+/** Scrolls a party's row under "To be seated" into view, clear of the top bar and of the notices. */
+function revealToSeat(reservationId: string): void {
+  const row = document.querySelector(`[data-testid=to-seat-party][data-reservation-id="${CSS.escape(reservationId)}"]`);
+  if (!row) return;
+  row.scrollIntoView({ block: 'nearest' });
+  clearOfToasts(row);
 }

@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { dismiss, MAX_SHOWN, toasts } from '../state/notice';
 
 /**
@@ -7,8 +8,25 @@ import { dismiss, MAX_SHOWN, toasts } from '../state/notice';
 export function Toasts() {
   const list = toasts.value;
   const waiting = list.length - MAX_SHOWN;
+  const stack = useRef<HTMLDivElement>(null);
+  // How tall the stack stands, for a sheet open under it (styles.css, --toasts-h): on a phone three
+  // notices covered a third of the party's sheet, its Save and Remove under them whatever the
+  // host scrolled. The sheet leaves that much room at its foot, to scroll its last buttons above them.
+  useLayoutEffect(() => {
+    const el = stack.current;
+    if (!el) return undefined;
+    const root = document.documentElement;
+    const measure = (): void => {
+      const h = el.childElementCount > 0 ? Math.ceil(el.getBoundingClientRect().height) : 0;
+      root.style.setProperty('--toasts-h', `${h}px`);
+    };
+    measure();
+    const seen = new ResizeObserver(measure);
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, []);
   return (
-    <div class="toasts" aria-live="polite">
+    <div class="toasts" aria-live="polite" ref={stack}>
       {waiting > 0 && (
         <p class="toast toast-more" role="status" data-testid="notices-waiting" data-count={waiting}>
           {waiting === 1 ? '1 more notice' : `${waiting} more notices`}: tap OK on one to see the next.

@@ -360,6 +360,7 @@ function plainQuote(j: JoinResult, timeZone: string): string {
  * own component, so that the clock it reads re-renders this notice each second, not the board.
  */
 function JoinWarnings({ data, role, venueNow }: Pick<TabProps, 'data' | 'role'> & { venueNow: (wall: number) => number }) {
+  const narrow = useNarrow();
   const venue = data.venue.value;
   if (!venue) return null;
   const warnings = joinWarnings(
@@ -370,6 +371,22 @@ function JoinWarnings({ data, role, venueNow }: Pick<TabProps, 'data' | 'role'> 
     data.serviceRunsAt(venueNow(wallSecond.value)),
   );
   if (warnings.lines.length === 0) return null;
+  // On a phone the banner took five lines atop the board: there it is one or two, its reasons in a
+  // few words, the whole of them (and where to fix them) a tap away.
+  if (narrow)
+    return (
+      <details class="warnings warnings-short" aria-live="polite" data-testid="join-warnings">
+        <summary>
+          <strong>{warnings.short}</strong> {warnings.shorts.join('; ')}
+        </summary>
+        <ul>
+          {warnings.lines.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+        {atLeast(role, 'manager') && <span class="muted">Fix it under Set up.</span>}
+      </details>
+    );
   return (
     <section class="warnings" role="status" data-testid="join-warnings">
       <strong>{warnings.heading}</strong>
@@ -381,4 +398,19 @@ function JoinWarnings({ data, role, venueNow }: Pick<TabProps, 'data' | 'role'> 
       {atLeast(role, 'manager') && <span class="muted">Fix it under Set up.</span>}
     </section>
   );
+}
+
+const NARROW = '(max-width: 640px)';
+
+/** Whether the screen is a phone's width (a phone held upright), following a turn of the screen. */
+function useNarrow(): boolean {
+  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW).matches);
+  useEffect(() => {
+    const q = window.matchMedia(NARROW);
+    const on = (): void => setNarrow(q.matches);
+    q.addEventListener('change', on);
+    on();
+    return () => q.removeEventListener('change', on);
+  }, []);
+  return narrow;
 }

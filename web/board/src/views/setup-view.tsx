@@ -354,6 +354,13 @@ function Tables({ venueId, tables, reload }: { venueId: string; tables: TableDef
   const [capacity, setCapacity] = useState(2);
   const f = useForm();
   const field = useRef<HTMLInputElement>(null);
+  // By name as Set up opens; then each table keeps its place while the manager works down the list
+  // (a new one goes at the foot). Sorted on each save, a renamed table jumped away and the row under
+  // it moved up under the finger, typed into as it moved; the next opening sorts again.
+  const order = useRef<string[]>([]);
+  const kept = order.current.filter((id) => tables.some((t) => t.id === id));
+  const shown = [...kept.map((id) => tables.find((t) => t.id === id) as TableDef), ...tables.filter((t) => !kept.includes(t.id))];
+  order.current = shown.map((t) => t.id);
   const add = (e: Event) => {
     e.preventDefault();
     void f
@@ -372,7 +379,7 @@ function Tables({ venueId, tables, reload }: { venueId: string; tables: TableDef
       <h2>Tables</h2>
       {tables.length === 0 && <p class="empty">No tables yet: add the first one below.</p>}
       <ul class="setup-list">
-        {tables.map((t) => (
+        {shown.map((t) => (
           <TableLine key={`${t.id}-${t.label}-${t.capacity}`} venueId={venueId} table={t} reload={reload} />
         ))}
       </ul>
