@@ -289,7 +289,10 @@ function alreadyThere(err: unknown): DomainException | undefined {
   if (sqlState(err) !== SQLSTATE.uniqueViolation) return undefined;
   const constraint = violatedConstraint(err);
   if (constraint === 'venue_tables_label_key') {
-    return new DomainException(ErrorCode.CONFLICT, 'A table with this label already exists at this venue.', { field: 'label' });
+    return new DomainException(ErrorCode.CONFLICT, 'A table with this label already exists at this venue.', {
+      field: 'label',
+      reason: 'label-taken',
+    });
   }
   if (constraint === 'table_combinations_tables_key') {
     return new DomainException(ErrorCode.CONFLICT, 'These tables are already an approved combination.', { field: 'tableIds' });
