@@ -106,5 +106,22 @@ describeWithServer('row locks held across connections of a PostgreSQL server')(
       await join(again, name)().expect(201);
       expect(await entriesNamed(name)).toBe(1);
     }, 30_000);
+
+    it('a manager signed out everywhere while removing a host (a staff list command): 401, the host stays', async () => {
+      // The owner's session of the start ran out with the clock above.
+      owner = await signIn(t, owner.email, owner.password);
+      const manager = await addMember(t, v.id, owner, 'manager');
+      const other = await signIn(t, manager.email, manager.password);
+      const host = await addMember(t, v.id, owner, 'host');
+      const res = await whileLocked(
+        () => request(t.baseUrl).delete(`/v1/venues/${v.id}/members/${host.userId}`).set(manager.auth),
+        () => request(t.baseUrl).delete('/v1/auth/sessions').set(other.auth).expect(204),
+      );
+      expect(outcome(res)).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+      const members = (await request(t.baseUrl).get(`/v1/venues/${v.id}/members`).set(owner.auth).expect(200)).body as Array<{
+        userId: string;
+      }>;
+      expect(members.some((m) => m.userId === host.userId)).toBe(true);
+    }, 30_000);
   },
 );

@@ -50,6 +50,7 @@ export interface CommandOptions<T, L = void> {
    * The work reads the caller's own membership under the venue's lock itself (the staff list's
    * commands, which may also change it: an owner leaving, or making themselves a manager): the check
    * after the work (`stillAdmitted`) would read the caller's new role, not the one they acted with.
+   * That check still reads the caller's session (a sign-out everywhere while the command waited).
    */
   readsActorRoleItself?: boolean;
 }
@@ -159,8 +160,8 @@ export class TransactionRunner {
           }
           if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
           // Last, so that it goes with the COMMIT (no round trip of its own).
-          if (options.venueId !== undefined && !options.readsActorRoleItself)
-            await stillAdmitted(tx.manager, options.venueId, this.clock.now());
+          if (options.venueId !== undefined)
+            await stillAdmitted(tx.manager, options.venueId, this.clock.now(), options.readsActorRoleItself === true);
           return { result };
         }, options.venueId),
       );
@@ -296,8 +297,9 @@ export { IdempotentReplay };
  * rather than answering rows, by casting a text naming the reason to an integer (a text built from the
  * row, so the planner cannot fold it early), and `notAdmitted` reads the reason back from the error.
  * It reads from a one-row VALUES, so that a session row no longer there is a row too (a NULL `s.id`).
+ * `sessionOnly`: the command read the caller's role itself (`readsActorRoleItself`); the session still counts.
  */
-async function stillAdmitted(manager: EntityManager, venueId: string, now: Date): Promise<void> {
+async function stillAdmitted(manager: EntityManager, venueId: string, now: Date, sessionOnly: boolean): Promise<void> {
   const ctx = requestContext.current();
   const access = ctx?.venueAccess;
   if (!access || access.venueId !== venueId || ctx?.principal.kind !== 'staff') return;
@@ -306,6 +308,7 @@ async function stillAdmitted(manager: EntityManager, venueId: string, now: Date)
     `SELECT CASE
               WHEN s.id IS NULL OR s.ended_at IS NOT NULL OR s.expires_at <= $4::timestamptz
                 THEN ('${NOT_ADMITTED}session:' || coalesce(s.id::text, 'gone'))::int
+              WHEN $5::boolean THEN 0
               WHEN m.role IS NULL THEN ('${NOT_ADMITTED}member:' || s.id::text)::int
               WHEN array_position(ARRAY['host', 'manager', 'owner'], m.role) < array_position(ARRAY['host', 'manager', 'owner'], $3::text)
                 THEN ('${NOT_ADMITTED}role:' || s.id::text)::int
@@ -314,7 +317,7 @@ async function stillAdmitted(manager: EntityManager, venueId: string, now: Date)
        FROM (VALUES (1)) AS one (n)
        LEFT JOIN staff_sessions s ON s.id = $2
        LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $1`,
-    [venueId, ctx.principal.sessionId, access.role, now],
+    [venueId, ctx.principal.sessionId, access.role, now, sessionOnly],
   );
 }
 
