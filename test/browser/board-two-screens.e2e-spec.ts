@@ -119,6 +119,14 @@ d('a party seated on another screen first', () => {
       const held: Route[] = [];
       await p.route(/\/v1\/venues\/[^/]+\/board$/, (route) => void held.push(route));
       await api().post(`/v1/venues/${v.id}/reservations/${offer.reservationId}/seat`).set(owner.auth).send({}).expect(201);
+      // The API's words for it changed (as a later server might word them): the board reads its
+      // `details.reason` and `details.state`, not the words.
+      await p.route(/\/reservations\/[^/]+\/seat$/, async (route) => {
+        const res = await route.fetch();
+        const body = (await res.json()) as { error?: { message: string } };
+        if (body.error) body.error.message = 'This party is seated already.';
+        await route.fulfill({ response: res, json: body });
+      });
       await row.getByTestId('to-seat-seat').click();
       const refusal = p.locator('[data-testid=notice][data-kind=error]');
       await refusal.waitFor();

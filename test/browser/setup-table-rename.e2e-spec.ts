@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
 import { signUp, type Staff } from '../support/staff.js';
@@ -29,6 +29,20 @@ d('renaming a table to a name already used', () => {
     await t?.close();
   });
 
+  /**
+   * The API's refusal as another server would word it: `change` edits its `error` (words reworded, or
+   * `details.reason` left out as a server from before it gave one).
+   */
+  const refusalChanged =
+    (change: (error: { message: string; details: Record<string, unknown> }) => void) => async (route: Route) => {
+      const res = await route.fetch();
+      const body = (await res.json().catch(() => null)) as {
+        error?: { message: string; details: Record<string, unknown> };
+      } | null;
+      if (!res.ok() && body?.error) change(body.error);
+      await route.fulfill({ response: res, json: body });
+    };
+
   async function setUp(v: Sandbox, phone: boolean): Promise<Page> {
     const context = phone ? await newPhone(browser) : await newTablet(browser);
     contexts.push(context);
@@ -54,6 +68,16 @@ d('renaming a table to a name already used', () => {
         ],
       });
       const p = await setUp(v, phone);
+      // The rename's refusal as a server that gives no `details.reason`: read by its words.
+      await p.route(
+        /\/tables\/[^/]+$/,
+        refusalChanged((e) => delete e.details['reason']),
+      );
+      // The new table's as one that words it otherwise: read by its `details.reason`, not its words.
+      await p.route(
+        /\/tables$/,
+        refusalChanged((e) => (e.message = 'Label B7 is in use here.')),
+      );
       const line = (id: string | undefined) => p.locator(`[data-testid=table-line][data-table-id="${id}"]`);
       await line(v.tableIds['B7']).locator('input[name=label]').fill('Bar 1');
       await line(v.tableIds['B7']).getByRole('button', { name: 'Save' }).click();
@@ -69,7 +93,7 @@ d('renaming a table to a name already used', () => {
       expect(notices[0]).toBe('Another table already has this name: choose a different one.');
       // What was typed stays, to be corrected.
       expect(await line(v.tableIds['B8']).locator('input[name=label]').inputValue()).toBe('Bar 1');
-      // A new table with that name: the same words, under the form.
+      // A new table with that name (the API's words changed): the same words, under the form.
       await p.fill('input[name=tableLabel]', 'Bar 1');
       await p.getByTestId('add-table').click();
       const refusal = p.getByTestId('tables-setup').locator('form .error');

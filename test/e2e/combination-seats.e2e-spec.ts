@@ -85,4 +85,29 @@ describe('an approved combination seats no more than its tables together and no 
     await resize('Canto 5', 6).expect(200);
     await resize('Bar 2', 1).expect(200);
   });
+
+  it('a table made larger than an approved combination with it seats is refused, naming the combination', async () => {
+    const v = await room();
+    const resize = (label: string, capacity: number) =>
+      request(t.baseUrl).patch(`/v1/venues/${v.id}/tables/${v.tableIds[label]}`).set(owner.auth).send({ capacity });
+    const approved = (await combine(v.id, [v.tableIds['Bar 2'], v.tableIds['Janela 3']], 4).expect(201)).body as { id: string };
+    // Up to the combination's own seats it is still "more than any one of its tables" (or as many).
+    await resize('Janela 3', 4).expect(200);
+    // Past them, the pair would be approved to seat fewer than the 6-top alone (as a new one is refused).
+    const res = await resize('Janela 3', 6).expect(409);
+    expect(res.body.error).toEqual({
+      code: 'CONFLICT',
+      message:
+        'Bar 2 + Janela 3 is approved to seat 4; with Janela 3 at 6 they seat fewer than it alone. Remove that combination first, then approve it again for at least 6.',
+      details: { field: 'capacity', combinationId: approved.id, largest: 6 },
+    });
+    const tables = (await request(t.baseUrl).get(`/v1/venues/${v.id}/tables`).set(owner.auth).expect(200)).body as Array<{
+      label: string;
+      capacity: number;
+    }>;
+    expect(tables.find((x) => x.label === 'Janela 3')?.capacity).toBe(4);
+    // With the combination removed, the table grows.
+    await request(t.baseUrl).delete(`/v1/venues/${v.id}/combinations/${approved.id}`).set(owner.auth).expect(200);
+    await resize('Janela 3', 6).expect(200);
+  });
 });

@@ -65,6 +65,8 @@ describe('restaurant setup: tables, combinations, service windows', () => {
       const dup = await post(manager, 'tables', { label: 'T1', capacity: 4 });
       expect(refusal(dup)).toEqual({ status: 409, code: 'CONFLICT' });
       expect(errorOf(dup).message).toBe('A table with this label already exists at this venue.');
+      // What a client keys on (the board's "Another table already has this name"), not the words.
+      expect(errorOf(dup).details).toEqual({ field: 'label', reason: 'label-taken' });
       for (const capacity of [0, 201, 2.5, '4', null]) {
         expect(refusal(await post(manager, 'tables', { label: `X${String(capacity)}`, capacity }))).toEqual({
           status: 400,

@@ -207,6 +207,13 @@ describe('table offers (restaurant preset)', () => {
       .set(owner.auth)
       .send({})
       .expect(201);
+    // Seated again (a second screen's tap): refused with a reason a client keys on, not the words.
+    const twice = await request(t.baseUrl)
+      .post(`/v1/venues/${v.id}/reservations/${held.reservation.id}/seat`)
+      .set(owner.auth)
+      .send({});
+    expect(refusal(twice)).toEqual({ status: 422, code: 'RULE_VIOLATION' });
+    expect(errorOf(twice).details).toEqual({ state: 'SEATED', reason: 'not-seatable' });
     const occupied = await offer(v, b.entry, ['T1']);
     expect(refusal(occupied)).toEqual({ status: 409, code: 'OCCUPANCY_CONFLICT' });
     expect(errorOf(occupied).details).toMatchObject({

@@ -82,6 +82,7 @@ export class SeatingService {
       if (r.state !== 'CONFIRMED')
         throw new DomainException(ErrorCode.RULE_VIOLATION, `A ${r.state} reservation cannot be seated; confirm it first.`, {
           state: r.state,
+          reason: 'not-seatable',
         });
       const tableIds = found.tableIds;
       checkNotOccupied(found.seated);

@@ -184,9 +184,7 @@ export class MembershipService {
     return this.tx.venueCommand(
       venueId,
       async ({ manager }) => {
-        const actorRole = await this.actorRole(manager, venueId, actorId);
-        const current = await this.memberOrNotFound(manager, venueId, userId);
-        assertMayGrant(actorRole, current);
+        const { actorRole, current } = await this.managedMember(manager, venueId, actorId, userId);
         assertMayGrant(actorRole, role);
         if (current === 'owner' && role !== 'owner') await this.assertAnotherOwner(manager, venueId, userId);
         await this.grant(manager, venueId, userId, role, current);
@@ -207,9 +205,7 @@ export class MembershipService {
       venueId,
       async (tx) => {
         const { manager } = tx;
-        const actorRole = await this.actorRole(manager, venueId, actorId);
-        const current = await this.memberOrNotFound(manager, venueId, userId);
-        assertMayGrant(actorRole, current);
+        const { current } = await this.managedMember(manager, venueId, actorId, userId);
         if (current === 'owner') await this.assertAnotherOwner(manager, venueId, userId);
         await this.memberships.remove(manager, venueId, userId);
         await this.invitations.cancelOpen(manager, venueId, userId);
@@ -236,9 +232,7 @@ export class MembershipService {
       venueId,
       async (tx) => {
         const { manager } = tx;
-        const actorRole = await this.actorRole(manager, venueId, actorId);
-        const current = await this.memberOrNotFound(manager, venueId, userId);
-        assertMayGrant(actorRole, current);
+        await this.managedMember(manager, venueId, actorId, userId);
         const user = await this.users.lockById(manager, userId);
         if (!user || user.provisionedByVenueId !== venueId || !user.mustChangePassword) {
           throw DomainException.forbidden(
@@ -280,6 +274,22 @@ export class MembershipService {
     const role = await this.memberships.roleOf(tx, venueId, actorId);
     if (!role) throw DomainException.notFound('The venue was not found.');
     return role;
+  }
+
+  /**
+   * The preamble of a command on one member: the actor's role (404 for a non-member, as the guard),
+   * the member's (404 for a non-member), and whether the actor may manage that role.
+   */
+  private async managedMember(
+    tx: EntityManager,
+    venueId: string,
+    actorId: string,
+    userId: string,
+  ): Promise<{ actorRole: Role; current: Role }> {
+    const actorRole = await this.actorRole(tx, venueId, actorId);
+    const current = await this.memberOrNotFound(tx, venueId, userId);
+    assertMayGrant(actorRole, current);
+    return { actorRole, current };
   }
 
   private async memberOrNotFound(tx: EntityManager, venueId: string, userId: string): Promise<Role> {

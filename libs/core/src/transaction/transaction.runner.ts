@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../clock/clock.js';
 import { DomainException } from '../errors/domain.exception.js';
 import { httpStatusOf } from '../errors/error-code.js';
 import { isReported } from '../errors/reported.js';
@@ -49,6 +50,7 @@ export interface CommandOptions<T, L = void> {
    * The work reads the caller's own membership under the venue's lock itself (the staff list's
    * commands, which may also change it: an owner leaving, or making themselves a manager): the check
    * after the work (`stillAdmitted`) would read the caller's new role, not the one they acted with.
+   * That check still reads the caller's session (a sign-out everywhere while the command waited).
    */
   readsActorRoleItself?: boolean;
 }
@@ -70,6 +72,7 @@ export class TransactionRunner {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly idempotency: IdempotencyStore,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -157,7 +160,8 @@ export class TransactionRunner {
           }
           if (claim && !recorded) await this.idempotency.record(tx.manager, ...answer(claim, result));
           // Last, so that it goes with the COMMIT (no round trip of its own).
-          if (options.venueId !== undefined && !options.readsActorRoleItself) await stillAdmitted(tx.manager, options.venueId);
+          if (options.venueId !== undefined)
+            await stillAdmitted(tx.manager, options.venueId, this.clock.now(), options.readsActorRoleItself === true);
           return { result };
         }, options.venueId),
       );
@@ -283,30 +287,37 @@ export { IdempotentReplay };
  * A staff caller's command of the venue the access guard admitted them to reads, once its work holds
  * the venue's lock, whether the session is still live and the membership still allows the route: the
  * guard read them before the command waited for that lock, and a removal, a demotion or a sign-out
- * everywhere (each under the same lock, or committed before it) may have committed meanwhile. Then the
- * command is refused as the guard would refuse it now, and its work rolls back. Nothing for other callers.
+ * everywhere (each under the same lock, or committed before it) may have committed meanwhile, or the
+ * session may have run out. Then the command is refused as the guard would refuse it now, and its work
+ * rolls back. Nothing for other callers. The session is over as the guard decides it: ended, its row
+ * gone, or its `expires_at` not after `now`, the app's clock (the guard's), never PostgreSQL's now(): an
+ * app on a clock of its own (a test's, one following the database's with an offset) would disagree.
  *
  * It goes with the COMMIT (`preparedAtCommit`), no round trip of its own: so it fails the statement
  * rather than answering rows, by casting a text naming the reason to an integer (a text built from the
  * row, so the planner cannot fold it early), and `notAdmitted` reads the reason back from the error.
+ * It reads from a one-row VALUES, so that a session row no longer there is a row too (a NULL `s.id`).
+ * `sessionOnly`: the command read the caller's role itself (`readsActorRoleItself`); the session still counts.
  */
-async function stillAdmitted(manager: EntityManager, venueId: string): Promise<void> {
+async function stillAdmitted(manager: EntityManager, venueId: string, now: Date, sessionOnly: boolean): Promise<void> {
   const ctx = requestContext.current();
   const access = ctx?.venueAccess;
   if (!access || access.venueId !== venueId || ctx?.principal.kind !== 'staff') return;
   await preparedAtCommit(
     manager,
     `SELECT CASE
-              WHEN s.ended_at IS NOT NULL THEN ('${NOT_ADMITTED}session:' || s.id::text)::int
+              WHEN s.id IS NULL OR s.ended_at IS NOT NULL OR s.expires_at <= $4::timestamptz
+                THEN ('${NOT_ADMITTED}session:' || coalesce(s.id::text, 'gone'))::int
+              WHEN $5::boolean THEN 0
               WHEN m.role IS NULL THEN ('${NOT_ADMITTED}member:' || s.id::text)::int
               WHEN array_position(ARRAY['host', 'manager', 'owner'], m.role) < array_position(ARRAY['host', 'manager', 'owner'], $3::text)
                 THEN ('${NOT_ADMITTED}role:' || s.id::text)::int
               ELSE 0
             END AS admitted
-       FROM staff_sessions s
-       LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $1
-      WHERE s.id = $2`,
-    [venueId, ctx.principal.sessionId, access.role],
+       FROM (VALUES (1)) AS one (n)
+       LEFT JOIN staff_sessions s ON s.id = $2
+       LEFT JOIN venue_memberships m ON m.user_id = s.user_id AND m.venue_id = $1`,
+    [venueId, ctx.principal.sessionId, access.role, now, sessionOnly],
   );
 }
 

@@ -151,9 +151,11 @@ export class TablesService {
   }
 
   /**
-   * A table made smaller leaves each approved combination with it seating no more than their seats
-   * together (as a new combination is checked): Janela 3 + Canto 5 approved for 8, Canto 5 made a
-   * 2-top, stayed offered to parties of 8. Refused, naming the combination, until it is changed.
+   * A table resized leaves each approved combination with it seating from the largest of its tables up
+   * to their seats together (as a new combination is checked). Smaller: Janela 3 + Canto 5 approved for
+   * 8, Canto 5 made a 2-top, stayed offered to parties of 8. Larger: Bar 2 + Janela 3 approved for 4,
+   * Janela 3 made a 6-top, was a combination seating fewer than one of its tables. Refused, naming the
+   * combination, until it is removed.
    */
   private async assertCombinationsStillSeat(tx: Tx, venueId: string, table: VenueTable, capacity: number): Promise<void> {
     const combinations = (await this.tables.listCombinations(tx.manager, venueId)).filter((c) => c.tableIds.includes(table.id));
@@ -163,8 +165,15 @@ export class TablesService {
       // In label order, as Set up lists a combination's tables (its rows come back in no set order).
       const members = tables.filter((t) => c.tableIds.includes(t.id)).sort((a, b) => a.label.localeCompare(b.label));
       const together = members.reduce((sum, t) => sum + (t.id === table.id ? capacity : t.capacity), 0);
-      if (c.capacity <= together) continue;
       const labels = members.map((t) => t.label).join(' + ');
+      if (capacity > c.capacity) {
+        throw new DomainException(
+          ErrorCode.CONFLICT,
+          `${labels} is approved to seat ${c.capacity}; with ${table.label} at ${capacity} they seat fewer than it alone. Remove that combination first, then approve it again for at least ${capacity}.`,
+          { field: 'capacity', combinationId: c.id, largest: capacity },
+        );
+      }
+      if (c.capacity <= together) continue;
       throw new DomainException(
         ErrorCode.CONFLICT,
         `${labels} is approved to seat ${c.capacity}; with ${table.label} at ${capacity} they seat ${together} together. Remove that combination first, then approve it again for at most ${together}.`,
@@ -194,6 +203,8 @@ export class TablesService {
             { field: 'capacity', partySize: party.partySize },
           );
         }
+      }
+      if (change.capacity !== undefined && change.capacity !== table.capacity) {
         await this.assertCombinationsStillSeat(tx, venueId, table, change.capacity);
       }
       const patch = {
@@ -278,7 +289,10 @@ function alreadyThere(err: unknown): DomainException | undefined {
   if (sqlState(err) !== SQLSTATE.uniqueViolation) return undefined;
   const constraint = violatedConstraint(err);
   if (constraint === 'venue_tables_label_key') {
-    return new DomainException(ErrorCode.CONFLICT, 'A table with this label already exists at this venue.', { field: 'label' });
+    return new DomainException(ErrorCode.CONFLICT, 'A table with this label already exists at this venue.', {
+      field: 'label',
+      reason: 'label-taken',
+    });
   }
   if (constraint === 'table_combinations_tables_key') {
     return new DomainException(ErrorCode.CONFLICT, 'These tables are already an approved combination.', { field: 'tableIds' });

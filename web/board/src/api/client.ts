@@ -176,19 +176,29 @@ function takenTable(err: ApiError): string | null {
 }
 
 /**
+ * Whether a refusal is the one its `details.reason` names (a code, steady when the API's words are
+ * reworded); from a server that gives no reason, whether its message is those words.
+ */
+function refusedFor(err: ApiError, reason: string, words: string): boolean {
+  const given = err.details['reason'];
+  return given === undefined ? err.message === words : given === reason;
+}
+
+/**
  * A table's name already used, in the words of Set up's fields ("Table name", "Name or number"): the
- * API's "A table with this label already exists at this venue." named a field no one sees.
+ * API's "A table with this label already exists at this venue." named a field no one sees
+ * (`details.reason` `label-taken`).
  */
 function nameTaken(err: ApiError): string | null {
   if (err.code !== 'CONFLICT' || err.details['field'] !== 'label') return null;
-  if (err.message !== 'A table with this label already exists at this venue.') return null;
+  if (!refusedFor(err, 'label-taken', 'A table with this label already exists at this venue.')) return null;
   return 'Another table already has this name: choose a different one.';
 }
 
 /**
  * Seat refused because the party is no longer waiting to be seated, usually as another screen acted
  * first: the API's "A SEATED reservation cannot be seated; confirm it first." read as a code, and
- * told the host to do what could not be done.
+ * told the host to do what could not be done (`details.reason` `not-seatable`, `details.state`).
  */
 const NOT_TO_SEAT: Record<string, string> = {
   SEATED: 'They are already seated: another screen seated them.',
@@ -200,7 +210,7 @@ const NOT_TO_SEAT: Record<string, string> = {
 function notToSeat(err: ApiError): string | null {
   const state = err.details['state'];
   if (err.code !== 'RULE_VIOLATION' || typeof state !== 'string') return null;
-  if (err.message !== `A ${state} reservation cannot be seated; confirm it first.`) return null;
+  if (!refusedFor(err, 'not-seatable', `A ${state} reservation cannot be seated; confirm it first.`)) return null;
   return NOT_TO_SEAT[state] ?? null;
 }
 
