@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
 import { AcceptanceService, CancellationService, type CancelledEntry, endedOfferRefusal, type OfferView } from '@hostboard/offer';
-import { QueueTokenReader, type QueueSessionIdentity } from '@hostboard/queue';
+import { QueueTokenReader, TOKEN_INVALID_MESSAGE, tokenInvalid, type QueueSessionIdentity } from '@hostboard/queue';
 import { VenueRepository } from '@hostboard/venue';
 import { PartyOfferRepository } from './party-offer.repository.js';
 import { PartyViewReader, type PartyQueueView } from './party-view.reader.js';
@@ -10,6 +10,15 @@ import { PartyViewReader, type PartyQueueView } from './party-view.reader.js';
 export type { EndedOfferView, PartyQueueView } from './party-view.reader.js';
 
 export const NO_OFFER = 'There is no offer to accept.';
+
+/**
+ * TOKEN_INVALID for a queue token whose business day ended while its party still waited (the entry is
+ * out of the queue with the day's close): `details.reason` says so, and the `/q/` page says the day's
+ * queue closed. Only the holder of a real token ever reads it.
+ */
+export function dayClosedToken(): DomainException {
+  return new DomainException(ErrorCode.TOKEN_INVALID, TOKEN_INVALID_MESSAGE, { reason: 'day-closed' });
+}
 
 /**
  * What a party's queue session may do, always with its own entry: read it, leave the queue, accept
@@ -37,8 +46,12 @@ export class PartyQueueService {
    * stands while it waits, and exchanges the token only when the party acts.
    */
   async status(token: string): Promise<PartyQueueView> {
-    const { venueId, entryId } = await this.tokens.entryOf(token);
-    return this.reader.read(venueId, entryId);
+    const { venueId, entryId, lapsed } = await this.tokens.entryOf(token, { lapsed: 'answer' });
+    const view = await this.reader.read(venueId, entryId);
+    if (!lapsed) return view;
+    // A token dies at the end of its business day: it reads nothing then, but a page left open past
+    // midnight is told that the day's queue closed, not that its link stopped working for no reason.
+    throw view.entry.status === 'expired' && view.outReason === 'day-closed' ? dayClosedToken() : tokenInvalid();
   }
 
   /**
