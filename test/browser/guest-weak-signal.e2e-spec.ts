@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import request from 'supertest';
 import { errorOf, freshAddress, joined, moveClock, sandboxVenue, type Sandbox } from '../support/restaurant.js';
 import { startApp, type TestApp } from '../support/test-app.js';
@@ -72,7 +72,7 @@ d('a phone on a weak signal, at a venue in Denver, on a 390×844 phone', () => {
     return (offered.body as { offer: { expiresAt: string } }).offer;
   }
 
-  it('a Confirm whose exchange answer is lost on the way back still confirms on the next tap; the copied link opens nothing', async () => {
+  it('a Confirm whose answer is lost on the way back still confirms the table on the phone; the copied link opens nothing', async () => {
     const party = await joined(t, owner, v.id, { name: 'Rosa Weak Signal', partySize: 3, phone: nextPhone() });
     const page = await phone();
     await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
@@ -80,24 +80,23 @@ d('a phone on a weak signal, at a venue in Denver, on a 390×844 phone', () => {
     await offer(party.entry.id, 'C3');
     await state(page, 'offered');
 
-    // The exchange reaches the server (the link is spent, a session opened), and its answer is lost.
+    // The Confirm reaches the server (the link is spent, a session opened), and its answer is lost.
     let dropped = 0;
-    await page.route('**/v1/queue-sessions', async (route) => {
+    const dropFirst = async (route: Route): Promise<void> => {
       if (dropped > 0) return route.continue();
       dropped++;
       await route.fetch();
       await route.abort('internetdisconnected');
-    });
-    const lost = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/v1/queue-sessions'));
+    };
+    await page.route('**/v1/queue-sessions', dropFirst);
+    await page.route('**/v1/queue-status/accept', dropFirst);
+    const lost = page.waitForEvent('requestfailed', (r) => /\/v1\/queue-(sessions|status\/accept)$/.test(r.url()));
     await page.getByTestId('confirm').click();
     await lost;
     expect(dropped).toBe(1);
 
-    // The signal is back: the page still shows the party's table (it did not say the link no longer
-    // works), and the next tap confirms it.
-    await page.waitForTimeout(3_500);
-    await state(page, 'offered');
-    await page.getByTestId('confirm').click();
+    // The signal is back: the page shows the party's table confirmed (it did not say the link no
+    // longer works): its next read asked the exchange again with its key and got its session.
     await state(page, 'confirmed');
     await screenshot(page, 'guest-weak-signal-confirmed-after-lost-answer');
     await page.unrouteAll();
@@ -119,6 +118,43 @@ d('a phone on a weak signal, at a venue in Denver, on a 390×844 phone', () => {
     expect([late.status, errorOf(late).code]).toEqual([401, 'TOKEN_INVALID']);
     await state(page, 'confirmed');
   }, 90_000);
+  it('a Confirm that reaches the server just after the hold lapsed spends nothing: the page goes on past the hour and confirms the next table', async () => {
+    const party = await joined(t, owner, v.id, { name: 'Beto Late Tap', partySize: 5, phone: nextPhone() });
+    const page = await phone();
+    await page.goto(`${t.baseUrl}/q/#${party.queueToken ?? ''}`);
+    await state(page, 'waiting');
+    const { expiresAt } = await offer(party.entry.id, 'C6');
+    await state(page, 'offered');
+    // The page's reads wait (a weak signal) while the eleven minutes pass; the tap gets through.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route('**/v1/queue-status', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await moveClock(t, owner, v.id, new Date(Date.parse(expiresAt) + 2_000).toISOString());
+    const refused = page.waitForResponse((r) => r.url().endsWith('/accept'));
+    await page.getByTestId('confirm').click();
+    expect((await refused).status()).toBe(409);
+    release();
+    await state(page, 'waiting');
+    await page.getByTestId('offer-ended').waitFor({ timeout: SHOW_BOUND });
+    await page.unrouteAll();
+    expect((await kept(page)).session).toBeNull();
+
+    // 65 minutes on, still waiting: the page still reads the party's place (a session opened by the
+    // refused tap had run out, and the page said "This link no longer works"), and confirms the next table.
+    await moveClock(t, owner, v.id, new Date(Date.parse(expiresAt) + 65 * 60_000).toISOString());
+    await page.waitForTimeout(3_500);
+    await state(page, 'waiting');
+    await offer(party.entry.id, 'C6');
+    await state(page, 'offered');
+    await page.getByTestId('confirm').click();
+    await state(page, 'confirmed');
+    expect((await kept(page)).session?.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await screenshot(page, 'guest-weak-signal-confirmed-after-a-late-tap');
+  }, 90_000);
+
   it('a page left open past midnight in Auckland says the day’s queue closed, by its link and after its session ran out', async () => {
     // 11:40 PM in Auckland (NZDT, UTC+13); service until 11:45 PM, 9-minute holds.
     const nz = await sandboxVenue(t, owner, {

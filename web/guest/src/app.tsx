@@ -62,6 +62,7 @@ async function viewOf(c: Credentials): Promise<PartyView | null> {
  * session, which later reads and acts use. When neither works any more, it says how to get a new link.
  */
 const LEAVE = '/v1/queue-session/leave';
+const ACCEPT = '/v1/queue-session/accept';
 
 export function App() {
   const arrival = useRef(takeTokenFromFragment());
@@ -280,6 +281,27 @@ export function App() {
     }
   };
 
+  /** A session is kept, by this tab or another on the same link. */
+  const hasSession = (): boolean => creds.current.session !== null || adopted();
+  /**
+   * Confirm with the link itself, while no session is kept: the server spends the token only once
+   * the accept succeeded. A Confirm that reached it just after the hold lapsed spent the link first
+   * (for a session that ends within the hour), and the page, still in the queue, later said "This
+   * link no longer works". The session comes with the answer; a retried tap whose first answer was
+   * lost is answered without it, and the keyed exchange then opens the same one.
+   */
+  const acceptByLink = async (body: { offerId: string }): Promise<void> => {
+    const token = creds.current.token;
+    if (!token) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
+    const key = creds.current.key ?? newExchangeKey();
+    if (creds.current.key !== key) keep({ ...creds.current, key });
+    const answer = await api.post<{ session?: OpenedSession | null }>('/v1/queue-status/accept', { token, key, ...body });
+    const opened = answer.session;
+    if (opened?.sessionToken)
+      keep({ ...creds.current, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
+    else await session().catch(() => undefined);
+  };
+
   const act = async (path: string, body: object): Promise<void> => {
     // A read begun before the act says where the party stood before it.
     supersede();
@@ -287,11 +309,14 @@ export function App() {
     setProblem(null);
     refusal.current = null;
     try {
-      const answer = await api.post<{ entry: PartyView['entry']; cancelledBooking?: unknown }>(path, body, {
-        queueSession: await session(),
-      });
+      const answer =
+        path === ACCEPT && !hasSession()
+          ? await acceptByLink(body as { offerId: string }).then(() => null)
+          : await api.post<{ entry: PartyView['entry']; cancelledBooking?: unknown }>(path, body, {
+              queueSession: await session(),
+            });
       setAskLeave(false);
-      if (path === LEAVE && shown.kind === 'view') {
+      if (path === LEAVE && shown.kind === 'view' && answer) {
         // Leaving ends the party's session and link with its entry: show the answer, read no more.
         const view = { ...shown.view, entry: answer.entry, position: null, ahead: null, offer: null };
         keep({ ...creds.current, left: true, ...releasedBy(shown.view, answer) });
@@ -388,7 +413,7 @@ export function App() {
           readAt={shown.readAt}
           busy={busy}
           askLeave={askLeave}
-          onConfirm={(offerId) => void act('/v1/queue-session/accept', { offerId })}
+          onConfirm={(offerId) => void act(ACCEPT, { offerId })}
           onLeave={() => (askLeave ? void act(LEAVE, {}) : setAskLeave(true))}
           onKeep={() => setAskLeave(false)}
           onLapsed={() => void read()}
