@@ -255,7 +255,7 @@ d('a phone-only guest at a venue in Auckland, on a 360×640 phone', () => {
       await route.continue();
     });
     await moveClock(t, owner, v.id, new Date(Date.parse(expiresAt) + 1000).toISOString());
-    const refused = page.waitForResponse((r) => r.url().endsWith('/v1/queue-session/accept'));
+    const refused = page.waitForResponse((r) => r.url().endsWith('/v1/queue-status/accept'));
     await page.getByTestId('confirm').click();
     expect((await refused).status()).toBe(409);
     release();

@@ -1,15 +1,38 @@
 import { Injectable } from '@nestjs/common';
-import { DomainException, ErrorCode, TransactionRunner } from '@hostboard/core';
+import { DomainException, ErrorCode, requestContext, TransactionRunner } from '@hostboard/core';
 import type { ReservationView } from '@hostboard/allocator';
 import { AcceptanceService, CancellationService, type CancelledEntry, endedOfferRefusal, type OfferView } from '@hostboard/offer';
-import { QueueTokenReader, type QueueSessionIdentity } from '@hostboard/queue';
+import {
+  QueueSessionService,
+  QueueTokenReader,
+  TOKEN_INVALID_MESSAGE,
+  tokenInvalid,
+  type OpenedSession,
+  type QueueSessionIdentity,
+} from '@hostboard/queue';
 import { VenueRepository } from '@hostboard/venue';
 import { PartyOfferRepository } from './party-offer.repository.js';
 import { PartyViewReader, type PartyQueueView } from './party-view.reader.js';
 
 export type { EndedOfferView, PartyQueueView } from './party-view.reader.js';
 
+/** An accept by the queue token: the accept's answer, and the session its token then opened (null: none, see acceptByToken). */
+export interface AcceptedByToken {
+  offer: OfferView;
+  reservation: ReservationView;
+  session: OpenedSession | null;
+}
+
 export const NO_OFFER = 'There is no offer to accept.';
+
+/**
+ * TOKEN_INVALID for a queue token whose business day ended while its party still waited (the entry is
+ * out of the queue with the day's close): `details.reason` says so, and the `/q/` page says the day's
+ * queue closed. Only the holder of a real token ever reads it.
+ */
+export function dayClosedToken(): DomainException {
+  return new DomainException(ErrorCode.TOKEN_INVALID, TOKEN_INVALID_MESSAGE, { reason: 'day-closed' });
+}
 
 /**
  * What a party's queue session may do, always with its own entry: read it, leave the queue, accept
@@ -25,6 +48,7 @@ export class PartyQueueService {
     private readonly acceptance: AcceptanceService,
     private readonly tokens: QueueTokenReader,
     private readonly reader: PartyViewReader,
+    private readonly sessions: QueueSessionService,
   ) {}
 
   /** Where the party stands now (PartyViewReader). */
@@ -37,8 +61,12 @@ export class PartyQueueService {
    * stands while it waits, and exchanges the token only when the party acts.
    */
   async status(token: string): Promise<PartyQueueView> {
-    const { venueId, entryId } = await this.tokens.entryOf(token);
-    return this.reader.read(venueId, entryId);
+    const { venueId, entryId, lapsed } = await this.tokens.entryOf(token, { lapsed: 'answer' });
+    const view = await this.reader.read(venueId, entryId);
+    if (!lapsed) return view;
+    // A token dies at the end of its business day: it reads nothing then, but a page left open past
+    // midnight is told that the day's queue closed, not that its link stopped working for no reason.
+    throw view.entry.status === 'expired' && view.outReason === 'day-closed' ? dayClosedToken() : tokenInvalid();
   }
 
   /**
@@ -51,6 +79,27 @@ export class PartyQueueService {
     // limit of its own, and naming other ids must not keep the host's commands waiting.
     if (entryId !== session.entryId) return Promise.reject(DomainException.notFound('The queue entry was not found.'));
     return this.cancellations.cancelEntry(session.venueId, entryId, session.entryId);
+  }
+
+  /**
+   * Accepts the entry's offer by its open queue token, then exchanges the token for the session
+   * (with the page's `key`): a refused accept (the hold lapsed just before the tap reached the
+   * server) spends nothing, where an exchange first spent the link for a session that ends within
+   * the hour while the party's place goes on. `session` is null when the token was spent by another
+   * phone of the party between the two steps: the accept stands, and that phone holds the session.
+   */
+  async acceptByToken(token: string, offerId: string, key?: string): Promise<AcceptedByToken> {
+    const { venueId, entryId } = await this.tokens.entryOf(token);
+    // The party acts, proven by its token: its history and board event say so (`party:{entryId}`, by
+    // party), as for an accept with the session the token opens.
+    const ctx = requestContext.current();
+    if (ctx) ctx.principal = { kind: 'queue-session', sessionId: '', entryId };
+    const accepted = await this.accept({ sessionId: '', venueId, entryId }, offerId);
+    const session = await this.sessions.exchange(token, key).catch((err: unknown) => {
+      if (err instanceof DomainException && err.code === ErrorCode.TOKEN_INVALID) return null;
+      throw err;
+    });
+    return { ...accepted, session };
   }
 
   /**

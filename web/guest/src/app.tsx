@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiClient, ApiError, messageOf } from '../../board/src/api/client';
 import {
   loadCredentials,
+  newExchangeKey,
   sameLink,
   saveCredentials,
   saveOwnCredentials,
@@ -11,7 +12,7 @@ import {
 } from './credentials';
 import { deadlineTime } from './deadline';
 import { Countdown, useTimeLeft } from './countdown';
-import { BackInQueue, OutOfQueue } from './offer-ended';
+import { BackInQueue, DAY_CLOSED, OutOfQueue } from './offer-ended';
 import type { OpenedSession, PartyView } from './types';
 import { wordsFor, type Words } from './words';
 import { readWallClock } from './wall-clock';
@@ -36,9 +37,14 @@ type Shown =
   | { kind: 'no-link' }
   | { kind: 'gone' }
   | { kind: 'left' }
+  | { kind: 'day-closed' }
   | { kind: 'view'; view: PartyView; readAt: number; final?: boolean };
 
 const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 'TOKEN_INVALID';
+/** The link ended with its business day, while the party still waited: the day's queue closed (docs/api-additions.md). */
+const isDayClosed = (err: unknown): boolean => isGone(err) && (err as ApiError).details['reason'] === 'day-closed';
+/** The entry is out of the queue by its day's close: nothing later opens it again. */
+const closedWithDay = (view: PartyView): boolean => view.entry.status === 'expired' && view.outReason === 'day-closed';
 
 /** A party still in the queue or expected at its table: its page is worth keeping. */
 const ACTIVE = new Set(['waiting', 'offered', 'confirmed']);
@@ -56,6 +62,7 @@ async function viewOf(c: Credentials): Promise<PartyView | null> {
  * session, which later reads and acts use. When neither works any more, it says how to get a new link.
  */
 const LEAVE = '/v1/queue-session/leave';
+const ACCEPT = '/v1/queue-session/accept';
 
 export function App() {
   const arrival = useRef(takeTokenFromFragment());
@@ -131,7 +138,15 @@ export function App() {
       // Seated is the end of the party's way through the queue: nothing read later can change it, and
       // the session its confirm opened ends within the hour, while it is still at its table. A page
       // that kept reading then said "This link no longer works … Ask at the desk for a new code".
-      setShown({ kind: 'view', view, readAt: readWallClock(), ...(view.entry.status === 'seated' && { final: true }) });
+      // So is a place the day's close ended: a page left open past midnight read on until its session
+      // ran out, then said "This link no longer works"; kept, so the page opened later says it too.
+      if (closedWithDay(view) && !creds.current.dayClosed) keep({ ...creds.current, dayClosed: true });
+      setShown({
+        kind: 'view',
+        view,
+        readAt: readWallClock(),
+        ...((view.entry.status === 'seated' || closedWithDay(view)) && { final: true }),
+      });
       const kept = refusal.current;
       if (kept && kept.status === undefined) kept.status = view.entry.status;
       else if (!kept || kept.status !== view.entry.status) {
@@ -144,10 +159,18 @@ export function App() {
       if (isGone(err) && !used.session && creds.current.session) return;
       // Or in another tab on the same link: read again at once by the session it opened.
       if (isGone(err) && !used.session && adopted()) return void read();
-      // A party that left from this phone reads that it left, not that its link stopped working.
+      // Or by this phone's own exchange whose answer was lost: asked again, it opens the session.
+      if (isGone(err) && !used.session && used.token === creds.current.token && (await reopened())) {
+        if (n >= onScreen.current) void read();
+        return;
+      }
+      if (n < onScreen.current) return;
+      // A party that left from this phone reads that it left, not that its link stopped working; one
+      // whose link ended with the day's queue reads that the queue closed.
       if (isGone(err)) {
         onScreen.current = n;
-        setShown({ kind: creds.current.left ? 'left' : 'gone' });
+        if (isDayClosed(err) && !creds.current.dayClosed) keep({ ...creds.current, dayClosed: true });
+        setShown({ kind: creds.current.left ? 'left' : creds.current.dayClosed ? 'day-closed' : 'gone' });
       }
       // Many phones on one venue wifi share an address and its limit: a refused poll just waits for the next.
       else if (!(err instanceof ApiError && err.code === 'RATE_LIMITED')) setProblem(messageOf(err));
@@ -207,6 +230,7 @@ export function App() {
       shown.kind === 'no-link' ||
       shown.kind === 'gone' ||
       shown.kind === 'left' ||
+      shown.kind === 'day-closed' ||
       shown.kind === 'deciding' ||
       shown.kind === 'choose' ||
       final
@@ -224,16 +248,58 @@ export function App() {
     };
   }, [shown.kind, final, read]);
 
-  /** The session, opening it with the token on the first act (a token opens one session, once). */
+  /**
+   * The session, opening it with the token on the first act (a token opens one session, once). The
+   * exchange carries this phone's key for the token, kept before it is sent: when its answer is lost
+   * (a weak signal), the same exchange asked again, by the next tap or the next read, opens the same
+   * session, where the spent token alone was refused and locked the party out of its own place.
+   */
   const session = async (): Promise<string> => {
     const kept = creds.current.session ?? (adopted() ? creds.current.session : null);
     if (kept) return kept.sessionToken;
     const token = creds.current.token;
     if (!token) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
-    const opened = await api.post<OpenedSession>('/v1/queue-sessions', { token }, { idempotencyKey: undefined });
+    const key = creds.current.key ?? newExchangeKey();
+    if (creds.current.key !== key) keep({ ...creds.current, key });
+    const opened = await api.post<OpenedSession>('/v1/queue-sessions', { token, key }, { idempotencyKey: undefined });
     if (!opened.sessionToken) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
-    keep({ ...creds.current, token, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
+    keep({ ...creds.current, token, key, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
     return opened.sessionToken;
+  };
+  /**
+   * The token read as spent while this phone sent an exchange of it (its key is kept) whose answer
+   * never came: the exchange asked again opens this phone's session. False when it does not (the
+   * token was spent elsewhere, or too long ago).
+   */
+  const reopened = async (): Promise<boolean> => {
+    if (creds.current.session || !creds.current.key || !creds.current.token) return false;
+    try {
+      await session();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** A session is kept, by this tab or another on the same link. */
+  const hasSession = (): boolean => creds.current.session !== null || adopted();
+  /**
+   * Confirm with the link itself, while no session is kept: the server spends the token only once
+   * the accept succeeded. A Confirm that reached it just after the hold lapsed spent the link first
+   * (for a session that ends within the hour), and the page, still in the queue, later said "This
+   * link no longer works". The session comes with the answer; a retried tap whose first answer was
+   * lost is answered without it, and the keyed exchange then opens the same one.
+   */
+  const acceptByLink = async (body: { offerId: string }): Promise<void> => {
+    const token = creds.current.token;
+    if (!token) throw new ApiError(401, 'TOKEN_INVALID', 'This link no longer works.');
+    const key = creds.current.key ?? newExchangeKey();
+    if (creds.current.key !== key) keep({ ...creds.current, key });
+    const answer = await api.post<{ session?: OpenedSession | null }>('/v1/queue-status/accept', { token, key, ...body });
+    const opened = answer.session;
+    if (opened?.sessionToken)
+      keep({ ...creds.current, session: { sessionToken: opened.sessionToken, expiresAt: opened.expiresAt } });
+    else await session().catch(() => undefined);
   };
 
   const act = async (path: string, body: object): Promise<void> => {
@@ -243,11 +309,14 @@ export function App() {
     setProblem(null);
     refusal.current = null;
     try {
-      const answer = await api.post<{ entry: PartyView['entry']; cancelledBooking?: unknown }>(path, body, {
-        queueSession: await session(),
-      });
+      const answer =
+        path === ACCEPT && !hasSession()
+          ? await acceptByLink(body as { offerId: string }).then(() => null)
+          : await api.post<{ entry: PartyView['entry']; cancelledBooking?: unknown }>(path, body, {
+              queueSession: await session(),
+            });
       setAskLeave(false);
-      if (path === LEAVE && shown.kind === 'view') {
+      if (path === LEAVE && shown.kind === 'view' && answer) {
         // Leaving ends the party's session and link with its entry: show the answer, read no more.
         const view = { ...shown.view, entry: answer.entry, position: null, ahead: null, offer: null };
         keep({ ...creds.current, left: true, ...releasedBy(shown.view, answer) });
@@ -303,7 +372,15 @@ export function App() {
           <p>Lost it? Ask at the desk for a new queue link.</p>
         </section>
       )}
-      {(shown.kind === 'left' || shown.kind === 'gone') && <KeptVenue name={creds.current.venueName} />}
+      {(shown.kind === 'left' || shown.kind === 'gone' || shown.kind === 'day-closed') && (
+        <KeptVenue name={creds.current.venueName} />
+      )}
+      {shown.kind === 'day-closed' && (
+        <section class="card" data-testid="day-closed">
+          <EndedTitle under={creds.current.venueName}>The queue has closed for the day</EndedTitle>
+          <p>{DAY_CLOSED}</p>
+        </section>
+      )}
       {shown.kind === 'left' && (
         <section class="card" data-testid="left">
           <EndedTitle under={creds.current.venueName}>You have left the queue</EndedTitle>
@@ -336,7 +413,7 @@ export function App() {
           readAt={shown.readAt}
           busy={busy}
           askLeave={askLeave}
-          onConfirm={(offerId) => void act('/v1/queue-session/accept', { offerId })}
+          onConfirm={(offerId) => void act(ACCEPT, { offerId })}
           onLeave={() => (askLeave ? void act(LEAVE, {}) : setAskLeave(true))}
           onKeep={() => setAskLeave(false)}
           onLapsed={() => void read()}

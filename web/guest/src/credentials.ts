@@ -11,8 +11,19 @@ const KEY = 'hostboard.queue';
 export interface Credentials {
   token: string | null;
   session: { sessionToken: string; expiresAt: string } | null;
+  /**
+   * The key this phone exchanges `token` with (`POST /v1/queue-sessions {token, key}`), drawn before
+   * the first exchange and kept with the token: an exchange whose answer was lost on a weak signal is
+   * asked again with the same key, and opens the same session (the token is spent by then).
+   */
+  key?: string;
   /** The party left from this phone: its link then no longer works, and the page says it left. */
   left?: boolean;
+  /**
+   * The party's place ended with its day's queue (its link read so, or its entry did): the page opened
+   * later says the queue closed, where the ended link alone reads nothing.
+   */
+  dayClosed?: boolean;
   /** The seats that leave released (a held or a confirmed group's), said again when the page is opened later. */
   released?: { seats: number; held: boolean };
   /** The venue's seating as last read, so a page that can no longer read the entry still uses its words. */
@@ -33,7 +44,9 @@ export function loadCredentials(): Credentials {
     return {
       token: parsed?.token ?? null,
       session: parsed?.session ?? null,
+      ...(typeof parsed?.key === 'string' && /^[A-Za-z0-9_-]{43}$/.test(parsed.key) ? { key: parsed.key } : {}),
       ...(parsed?.left === true && { left: true }),
+      ...(parsed?.dayClosed === true && { dayClosed: true }),
       ...(releasedOf(parsed?.released) ?? {}),
       ...(parsed?.seating === 'pool' || parsed?.seating === 'tables' ? { seating: parsed.seating } : {}),
       ...(typeof parsed?.venueName === 'string' && parsed.venueName !== '' ? { venueName: parsed.venueName } : {}),
@@ -59,6 +72,15 @@ export function saveCredentials(c: Credentials): void {
   }
 }
 
+/** A key for an exchange: 32 random bytes, base64url (43 characters), as the server's own secrets. */
+export function newExchangeKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
 /** One link: the same token (a session is kept beside the token that opened it), or, with no token, the same session. */
 export function sameLink(a: Credentials, b: Credentials): boolean {
   if (a.token !== null || b.token !== null) return a.token === b.token;
@@ -74,7 +96,9 @@ export function withStored(own: Credentials, stored: Credentials): Credentials {
   return {
     ...own,
     ...(own.session === null && stored.session !== null && { session: stored.session }),
+    ...(own.key === undefined && stored.key !== undefined && { key: stored.key }),
     ...(stored.left && { left: true }),
+    ...(stored.dayClosed && { dayClosed: true }),
     ...(stored.released && !own.released && { released: stored.released }),
   };
 }

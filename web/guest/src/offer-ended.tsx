@@ -26,7 +26,7 @@ export function BackInQueue({ last, words }: { last: PartyView['lastOffer']; wor
 }
 
 /** The queue closed with its business day while the party still waited (no offer is blamed for it). */
-const DAY_CLOSED =
+export const DAY_CLOSED =
   'The queue closed at the end of the day, and your place in it ended. To join again, ask at the desk when service is running.';
 
 /**

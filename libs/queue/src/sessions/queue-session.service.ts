@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import {
   DomainException,
   ErrorCode,
   limitAddress,
+  sqlState,
+  SQLSTATE,
   TransactionRunner,
   type KeyToRead,
   type PrefetchedAnswer,
@@ -18,6 +21,11 @@ import { QueueEntryRepository } from '../entries/queue-entry.repository.js';
 /** One answer for a wrong, used, expired or replaced token or session: nothing says which. */
 export const TOKEN_INVALID_MESSAGE = 'This token is not valid. Ask the venue for a fresh one.';
 export const QUEUE_SESSION_MINUTES = 60;
+/**
+ * A keyed exchange (the page's own `key`) may be asked again this long after it opened its session,
+ * on the venue's clock: the phone whose answer was lost on a weak signal retries within it.
+ */
+export const EXCHANGE_RETRY_MINUTES = 10;
 /** Queue tokens and session secrets are 32 random bytes, base64url: 43 characters. */
 
 export interface OpenedSession {
@@ -56,24 +64,36 @@ export class QueueSessionService {
    * The attempt is counted (per address) before the token is looked at; past the address's limit
    * only a token that opens a session is answered other than RATE_LIMITED (`secretCheck`). The token
    * is used under the venue lock by a guarded UPDATE: of two racing exchanges, one opens a session.
+   *
+   * With `key` (drawn by the party's page), the session's secret is that key: the page knows its
+   * session before any answer arrives. A retry with the token already used, the same key, within
+   * EXCHANGE_RETRY_MINUTES of the session's opening (and the session still live) answers that same
+   * session: the phone whose first answer was lost on the way back (a weak signal) is not locked out
+   * of its own place. It hands no secret to anyone who does not hold it already; whoever copied the
+   * link, with any other key (or none), is refused TOKEN_INVALID as before.
    */
-  exchange(token: string): Promise<OpenedSession> {
+  exchange(token: string, key?: string): Promise<OpenedSession> {
     const addressKey = `queue-token:ip:${limitAddress()}`;
-    return this.limiter.secretCheck([addressKey], () => this.open(token));
+    return this.limiter.secretCheck([addressKey], () => this.open(token, key));
   }
 
-  private async open(token: string): Promise<OpenedSession> {
+  private async open(token: string, key?: string): Promise<OpenedSession> {
     const hashes = queueCodeHashes(token);
     const found = hashes.length > 0 ? await this.tx.run(({ manager }) => this.tokens.findByHashes(manager, hashes)) : null;
     if (!found) throw tokenInvalid();
-    const secret = newSecretToken();
+    const secret = key ?? newSecretToken();
     const opened = await this.tx.command<OpenedSession>(
-      { venueId: found.venueId, storedAs: (r) => ({ ...r, sessionToken: null }) },
+      {
+        venueId: found.venueId,
+        storedAs: (r) => ({ ...r, sessionToken: null }),
+        // A key that is already another session's (a page that drew it twice): nothing is opened.
+        translate: (err) => (sqlState(err) === SQLSTATE.uniqueViolation ? tokenInvalid() : undefined),
+      },
       async ({ manager }) => {
         const venue = await this.venues.lock(manager, found.venueId);
         const now = this.clock.now(venue);
         const entryId = await this.tokens.use(manager, found.id, now);
-        if (!entryId) throw tokenInvalid();
+        if (!entryId) return this.reopened(manager, found, key, now);
         // A cancelled entry's token opens nothing (cancelling retires it too; this also covers tokens
         // of entries cancelled before that rule). Refusing rolls the use back: nothing changes.
         const entry = await this.entries.find(manager, venue.id, entryId);
@@ -92,6 +112,30 @@ export class QueueSessionService {
       },
     );
     return opened;
+  }
+
+  /**
+   * The session a keyed exchange of this token opened, asked for again with the same key within
+   * EXCHANGE_RETRY_MINUTES (and while it is live): the same session; anything else is TOKEN_INVALID.
+   */
+  private async reopened(
+    manager: EntityManager,
+    token: { venueId: string; entryId: string },
+    key: string | undefined,
+    now: Date,
+  ): Promise<OpenedSession> {
+    if (key === undefined) throw tokenInvalid();
+    const session = await this.sessions.findByHash(manager, hashSecret(key));
+    if (
+      !session ||
+      session.venueId !== token.venueId ||
+      session.entryId !== token.entryId ||
+      session.endedAt !== null ||
+      !(now.getTime() < session.expiresAt.getTime()) ||
+      !(now.getTime() < session.createdAt.getTime() + EXCHANGE_RETRY_MINUTES * 60_000)
+    )
+      throw tokenInvalid();
+    return { sessionToken: key, entryId: session.entryId, expiresAt: session.expiresAt.toISOString() };
   }
 
   /**

@@ -20,13 +20,17 @@ export class QueueTokenReader {
     private readonly limiter: AttemptLimiter,
   ) {}
 
-  /** The open token's entry (not used, not replaced, strictly before its expiry), or TOKEN_INVALID. */
-  entryOf(token: string): Promise<{ venueId: string; entryId: string }> {
+  /**
+   * The open token's entry (not used, not replaced, strictly before its expiry), or TOKEN_INVALID.
+   * With `lapsed: 'answer'`, a token that is still open but past its expiry (the end of its business
+   * day) answers its entry too, marked `lapsed`: the caller says why it reads nothing any more.
+   */
+  entryOf(token: string, options: { lapsed?: 'answer' } = {}): Promise<{ venueId: string; entryId: string; lapsed?: true }> {
     const addressKey = `queue-status:ip:${limitAddress()}`;
-    return this.limiter.secretCheck([addressKey], () => this.read(token));
+    return this.limiter.secretCheck([addressKey], () => this.read(token, options.lapsed === 'answer'));
   }
 
-  private async read(token: string): Promise<{ venueId: string; entryId: string }> {
+  private async read(token: string, answerLapsed: boolean): Promise<{ venueId: string; entryId: string; lapsed?: true }> {
     const hashes = queueCodeHashes(token);
     const found =
       hashes.length > 0
@@ -41,8 +45,11 @@ export class QueueTokenReader {
             return null;
           })
         : null;
-    if (!found || found.t.usedAt !== null || found.t.replacedAt !== null || !(found.now.getTime() < found.t.expiresAt.getTime()))
-      throw tokenInvalid();
+    if (!found || found.t.usedAt !== null || found.t.replacedAt !== null) throw tokenInvalid();
+    if (!(found.now.getTime() < found.t.expiresAt.getTime())) {
+      if (!answerLapsed) throw tokenInvalid();
+      return { venueId: found.t.venueId, entryId: found.t.entryId, lapsed: true };
+    }
     return { venueId: found.t.venueId, entryId: found.t.entryId };
   }
 }
