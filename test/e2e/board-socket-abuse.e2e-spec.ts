@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import request from 'supertest';
 import WebSocket from 'ws';
 import { AuthService } from '@hostboard/auth';
 import { BOARD_CONNECT_TIMEOUT_MS, BOARD_HANDSHAKE_FAILURES, BOARD_SOCKET_LIMITS } from '@hostboard/board';
@@ -81,6 +82,16 @@ describe('board socket abuse', () => {
     const past = await Promise.all(Array.from({ length: 20 }, bogus));
     expect(new Set(past)).toEqual(new Set(['RATE_LIMITED']));
     expect(reads.count).toBe(points + 1);
+    // The room's own tablets behind that address still connect meanwhile (a reload, a Wi-Fi blip):
+    // one that connected before, and a login just made on this api, each read once. A session
+    // signed out is read and refused as such.
+    await open(logins[1]!.token, shared).connected();
+    const fresh = await signUp(t, 'tablets-new');
+    await open(fresh.token, shared).connected();
+    expect(reads.count).toBe(points + 3);
+    await request(t.baseUrl).delete('/v1/auth/sessions/current').set(logins[2]!.auth).expect(204);
+    expect(await open(logins[2]!.token, shared).refused()).toBe('UNAUTHENTICATED');
+    expect(await bogus()).toBe('RATE_LIMITED');
     reads.restore();
     // Staff elsewhere are not affected.
     await open(staff.token, '203.0.113.78').connected();

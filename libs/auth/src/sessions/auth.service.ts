@@ -19,6 +19,7 @@ import { PasswordHasher } from '../users/password.hasher.js';
 import type { StaffUser } from '../users/staff-user.entity.js';
 import { StaffUserRepository } from '../users/staff-user.repository.js';
 import { hashSecret, newSecretToken, sameDigest } from './secret-token.js';
+import { SeenSessions } from './seen-sessions.js';
 import { StaffAccessEvents } from './staff-access.events.js';
 import { StaffSessionRepository, type SessionRow } from './staff-session.repository.js';
 
@@ -43,6 +44,9 @@ export const BAD_LOGIN = 'The email or password is not right.';
 
 @Injectable()
 export class AuthService {
+  /** The sessions this process saw live: a hint for the board's handshake limit (seenLive). */
+  private readonly seen = new SeenSessions();
+
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -82,7 +86,9 @@ export class AuthService {
     const token = newSecretToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.SESSION_TTL_HOURS * 3600_000);
-    await this.sessions.insert(manager, { userId: user.id, tokenHash: hashSecret(token), createdAt: now, expiresAt });
+    const digest = hashSecret(token);
+    await this.sessions.insert(manager, { userId: user.id, tokenHash: digest, createdAt: now, expiresAt });
+    this.seen.note(digest, expiresAt);
     return {
       token,
       expiresAt: expiresAt.toISOString(),
@@ -129,7 +135,16 @@ export class AuthService {
       session.endedAt === null &&
       this.clock.now().getTime() < session.expiresAt.getTime();
     if (!live) throw DomainException.unauthenticated('Your session is not valid; sign in again.');
+    this.seen.note(digest, session.expiresAt);
     return { userId: session.userId, sessionId: session.id };
+  }
+
+  /**
+   * Whether this process has seen the token's session live (opened here, or a request of it admitted)
+   * and it has not run out: a hint for refusing made-up tokens unread (SeenSessions), never an admission.
+   */
+  seenLive(token: string): boolean {
+    return this.seen.has(hashSecret(token), this.clock.now());
   }
 
   async logout(identity: StaffIdentity): Promise<void> {

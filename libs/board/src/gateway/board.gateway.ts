@@ -87,11 +87,14 @@ export class BoardGateway implements OnGatewayInit, OnGatewayConnection, OnModul
     namespace.use((socket, next) => {
       const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
       if (typeof token !== 'string' || token.length > 256) return next(new Error('UNAUTHENTICATED'));
-      // Made-up tokens each cost a session read: an address past its failures is refused before it.
+      // Made-up tokens each cost a session read: an address past its failures is refused before it,
+      // unless the token is a session this process has seen live: a restaurant's tablets share their
+      // address with whoever floods from its Wi-Fi, and must go on connecting (the read still decides).
       const address = this.handshakes.addressOf(socket.request);
       const refuse = (code: string): void => next(new Error(code));
       this.handshakes.attempt(address).then(
-        (allowed) => (allowed ? this.admit(socket, token, address, next) : refuse(HANDSHAKE_RATE_LIMITED)),
+        (allowed) =>
+          allowed || this.auth.seenLive(token) ? this.admit(socket, token, address, next) : refuse(HANDSHAKE_RATE_LIMITED),
         () => refuse('UNAVAILABLE'),
       );
     });
